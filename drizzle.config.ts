@@ -1,0 +1,9 @@
+import { defineConfig } from 'drizzle-kit'
+
+// Migrations are generated offline from the schema; no database connection is needed.
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: './src/db/schema.ts',
+  out: './src/db/migrations',
+  casing: 'snake_case',
+})

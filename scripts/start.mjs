@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// `npm start`: the one quick-start command. Installs dependencies when they are missing or older than
+// the lockfile, then runs the API server (embedded PGlite unless DATABASE_URL is set). Plain Node, no
+// dependencies of its own, because it runs before anything is installed.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const installedMarker = join(root, 'node_modules', '.package-lock.json')
+const lockfile = join(root, 'package-lock.json')
+
+const needsInstall = !existsSync(installedMarker) || statSync(installedMarker).mtimeMs < statSync(lockfile).mtimeMs
+if (needsInstall) {
+  console.log('Installing dependencies (npm ci)…')
+  const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' })
+  if (install.status !== 0) process.exit(install.status ?? 1)
+}
+
+const tsx = join(root, 'node_modules', '.bin', 'tsx')
+const server = spawn(tsx, [join(root, 'src', 'main', 'server.ts')], { cwd: root, stdio: 'inherit' })
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal))
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

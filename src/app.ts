@@ -1,0 +1,130 @@
+/**
+ * buildApp: the Fastify application, assembled from services the caller built. It never listens:
+ * `main/server.ts` does, and tests call `inject`.
+ *
+ * Plugin order matters and is explicit: validation and error handling first, then the guard (its
+ * onRoute checks must see every route), then OpenAPI (it collects routes as they register), then routes.
+ */
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { authRoutes } from './auth/auth.routes.ts'
+import type { ApiKeysService } from './auth/api-keys.service.ts'
+import type { AuthService } from './auth/auth.service.ts'
+import type { RateLimitRule } from './auth/scopes.ts'
+import { installErrorHandling } from './http/errors.ts'
+import { installGuard } from './http/guard.ts'
+import type { RateLimitStore } from './http/rate-limit/stores.ts'
+import { systemRoutes } from './http/system.routes.ts'
+import { validatorCompiler } from './http/validation.ts'
+import { ulid } from './kernel/ids.ts'
+import type { MembersService } from './tenants/members.service.ts'
+import type { OnboardingService } from './tenants/onboarding.service.ts'
+import { tenantRoutes } from './tenants/tenants.routes.ts'
+import type { TenantsService } from './tenants/tenants.service.ts'
+
+export const serviceVersion = '0.5.0'
+export const documentationPrefix = '/docs/api'
+/** JSON bodies above this are refused with 413 (routes that take files set their own limit). */
+export const jsonBodyBytesMax = 1024 * 1024
+
+export interface AppServices {
+  readonly auth: AuthService
+  readonly apiKeys: ApiKeysService
+  readonly onboarding: OnboardingService
+  readonly tenants: TenantsService
+  readonly members: MembersService
+}
+
+export interface AppOptions {
+  readonly logger: Logger
+  readonly publicBaseUrl: string
+  readonly selfServeSignup: boolean
+  readonly trustProxyHops: number
+  readonly platformServiceSecret: string | undefined
+  readonly publicRateLimit: RateLimitRule
+  readonly rateLimits: RateLimitStore
+  readonly checkReady: () => Promise<void>
+  readonly services: AppServices
+}
+
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    bodyLimit: jsonBodyBytesMax,
+    // A hop count: trust X-Forwarded-For only from that many proxies in front of us.
+    trustProxy: (options.trustProxyHops > 0 ? options.trustProxyHops : false) as boolean,
+    // A caller's X-Request-Id is kept when it is well-formed, so logs join up across services.
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id']
+      return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : `req_${ulid(Date.now())}`
+    },
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.setValidatorCompiler(validatorCompiler)
+  // JSON only: a text/plain body is refused with 415, not parsed into a string for the schema to reject.
+  app.removeContentTypeParser(['text/plain'])
+  installErrorHandling(app, options.publicBaseUrl)
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  // A POST with no body at all is validated as an empty object, so a missing field is reported by name.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body !== undefined) request.body = {}
+  })
+
+  installGuard(app, {
+    auth: options.services.auth,
+    rateLimits: options.rateLimits,
+    publicRateLimit: options.publicRateLimit,
+    platformServiceSecret: options.platformServiceSecret,
+    documentationPrefix,
+  })
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Steward API',
+        version: serviceVersion,
+        description:
+          'Governed financial intelligence: Raw, Ledger, Policy, Agents and Audit behind one /v1 API. Every non-2xx response is the error envelope; see /docs/errors.',
+      },
+      servers: [{ url: options.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Owner/member JWT, agent or service token, or tenant API key (svc_sk_test_…).' },
+          platformServiceAuth: { type: 'apiKey', in: 'header', name: 'X-Platform-Service-Auth' },
+          serviceTokenSecret: { type: 'http', scheme: 'bearer', description: 'SERVICE_TOKEN_SECRET, for the break-glass mint only.' },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const auth = route.config?.auth
+      const security = auth?.kind === 'bearer' ? [{ bearerAuth: [] }] : auth?.kind === 'platform' ? [{ platformServiceAuth: [] }] : []
+      const existing = (schema as { security?: unknown } | undefined)?.security
+      return { schema: { ...schema, security: existing ?? security } as typeof schema, url }
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: documentationPrefix, staticCSP: true })
+
+  await app.register(systemRoutes, { publicBaseUrl: options.publicBaseUrl, checkReady: options.checkReady, version: serviceVersion })
+  await app.register(tenantRoutes, {
+    onboarding: options.services.onboarding,
+    tenants: options.services.tenants,
+    members: options.services.members,
+    selfServeSignup: options.selfServeSignup,
+  })
+  await app.register(authRoutes, { auth: options.services.auth, apiKeys: options.services.apiKeys })
+
+  await app.ready()
+  return app as unknown as FastifyInstance
+}

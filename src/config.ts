@@ -1,0 +1,182 @@
+/**
+ * Configuration: read once from the environment by `main/`, validated at boot, frozen.
+ *
+ * Every bad value is reported at once with the variable's name and why it was refused, so an operator
+ * fixes a deployment in one pass instead of one crash at a time.
+ */
+
+export type StewardEnvironment = 'sandbox' | 'production'
+
+export interface Config {
+  readonly port: number
+  readonly host: string
+  /** Unset means embedded PGlite under `dataDir`. */
+  readonly databaseUrl: string | undefined
+  readonly dataDir: string
+  readonly redisUrl: string | undefined
+  readonly environment: StewardEnvironment
+  /** Unset only in the sandbox, where `main/` generates one and persists it under `dataDir`. */
+  readonly jwtSecret: string | undefined
+  /** Unset only in the sandbox, where `main/` generates one and persists it under `dataDir`. */
+  readonly apiKeyPepper: string | undefined
+  /** Unset disables the break-glass service-token mint. */
+  readonly serviceTokenSecret: string | undefined
+  /** Unset disables every route that needs X-Platform-Service-Auth. */
+  readonly platformServiceSecret: string | undefined
+  readonly publicBaseUrl: string
+  /** The self-serve signup flag: off answers 404 on signup and verify-email. */
+  readonly selfServeSignup: boolean
+  /** Tenant API keys authenticate in production only when this is on (it is off: no enablement date). */
+  readonly apiKeyAuthProductionEnabled: boolean
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** Honour X-Forwarded-For from this many proxy hops (0 = use the socket address). */
+  readonly trustProxyHops: number
+  /** Run the job workers inside the HTTP server process. */
+  readonly workersInProcess: boolean
+  readonly shutdownTimeoutMs: number
+  /** Public (unauthenticated) routes: requests per minute and burst per client address. */
+  readonly publicRateLimitPerMinute: number
+  readonly publicRateLimitBurst: number
+  /** SMTP connection URL for outgoing mail; required in production, where verification mail is sent. */
+  readonly smtpUrl: string | undefined
+  readonly mailFrom: string
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+const secretBytesMin = 32
+const portMax = 65_535
+
+type Env = Readonly<Record<string, string | undefined>>
+
+/** Parses and validates the environment. Pure: no I/O, no defaults that depend on the machine. */
+export function loadConfig(env: Env): Config {
+  const problems: string[] = []
+  const read = new EnvReader(env, problems)
+
+  const environment = read.oneOf('STEWARD_ENV', ['sandbox', 'production'] as const, 'sandbox')
+  const production = environment === 'production'
+  const port = read.integer('PORT', 8080, { min: 0, max: portMax })
+  const databaseUrl = read.url('DATABASE_URL', ['postgres:', 'postgresql:'])
+  const redisUrl = read.url('REDIS_URL', ['redis:', 'rediss:'])
+  const publicBaseUrl = read.url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`
+  const jwtSecret = read.secret('JWT_SECRET', { requiredIn: production })
+  const apiKeyPepper = read.secret('API_KEY_PEPPER', { requiredIn: production })
+  const smtpUrl = read.url('SMTP_URL', ['smtp:', 'smtps:'])
+  if (production && smtpUrl === undefined) {
+    problems.push('SMTP_URL: required when STEWARD_ENV=production, where verification mail is sent (smtp:// or smtps://)')
+  }
+  if (production && publicBaseUrl.startsWith('http:')) {
+    problems.push('PUBLIC_BASE_URL: must be https:// when STEWARD_ENV=production')
+  }
+
+  const config: Config = {
+    port,
+    host: read.string('HOST', '127.0.0.1'),
+    databaseUrl,
+    dataDir: read.string('DATA_DIR', '.steward-data'),
+    redisUrl,
+    environment,
+    jwtSecret,
+    apiKeyPepper,
+    serviceTokenSecret: read.secret('SERVICE_TOKEN_SECRET', { requiredIn: false }),
+    platformServiceSecret: read.secret('PLATFORM_SERVICE_SECRET', { requiredIn: false }),
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    selfServeSignup: read.boolean('SELF_SERVE_SIGNUP', !production),
+    apiKeyAuthProductionEnabled: read.boolean('API_KEY_AUTH_PRODUCTION_ENABLED', false),
+    logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    trustProxyHops: read.integer('TRUST_PROXY_HOPS', 0, { min: 0, max: 10 }),
+    workersInProcess: read.boolean('WORKERS_IN_PROCESS', true),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 }),
+    publicRateLimitPerMinute: read.integer('PUBLIC_RATE_LIMIT_PER_MINUTE', 20, { min: 1, max: 1_000_000 }),
+    publicRateLimitBurst: read.integer('PUBLIC_RATE_LIMIT_BURST', 20, { min: 1, max: 1_000_000 }),
+    smtpUrl,
+    mailFrom: read.string('MAIL_FROM', 'Steward <no-reply@steward.invalid>'),
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  return Object.freeze(config)
+}
+
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name]
+    return value === undefined || value.trim() === '' ? undefined : value.trim()
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback
+  }
+
+  oneOf<const T extends readonly string[]>(name: string, allowed: T, fallback: T[number]): T[number] {
+    const value = this.raw(name)
+    if (value === undefined) return fallback
+    if ((allowed as readonly string[]).includes(value)) return value as T[number]
+    this.problems.push(`${name}: "${value}" is not one of ${allowed.join(', ')}`)
+    return fallback
+  }
+
+  integer(name: string, fallback: number, bounds: { min: number; max: number }): number {
+    const value = this.raw(name)
+    if (value === undefined) return fallback
+    if (!/^\d+$/.test(value)) {
+      this.problems.push(`${name}: "${value}" is not a whole number`)
+      return fallback
+    }
+    const parsed = Number(value)
+    if (parsed < bounds.min || parsed > bounds.max) {
+      this.problems.push(`${name}: ${parsed} is outside ${bounds.min}..${bounds.max}`)
+      return fallback
+    }
+    return parsed
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase()
+    if (value === undefined) return fallback
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true
+    if (['0', 'false', 'no', 'off'].includes(value)) return false
+    this.problems.push(`${name}: "${value}" is not a boolean (true/false, 1/0, yes/no, on/off)`)
+    return fallback
+  }
+
+  url(name: string, protocols: readonly string[]): string | undefined {
+    const value = this.raw(name)
+    if (value === undefined) return undefined
+    let parsed: URL
+    try {
+      parsed = new URL(value)
+    } catch {
+      this.problems.push(`${name}: not a valid URL`)
+      return undefined
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      this.problems.push(`${name}: protocol must be one of ${protocols.map((p) => p.replace(':', '://')).join(', ')}`)
+      return undefined
+    }
+    return value
+  }
+
+  /** Secrets are never echoed back in a problem message. */
+  secret(name: string, options: { requiredIn: boolean }): string | undefined {
+    const value = this.raw(name)
+    if (value === undefined) {
+      if (options.requiredIn) this.problems.push(`${name}: required when STEWARD_ENV=production`)
+      return undefined
+    }
+    if (Buffer.byteLength(value, 'utf8') < secretBytesMin) {
+      this.problems.push(`${name}: must be at least ${secretBytesMin} bytes (generate one with: openssl rand -hex 32)`)
+      return undefined
+    }
+    return value
+  }
+}

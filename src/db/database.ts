@@ -1,0 +1,118 @@
+/**
+ * The engine switch. Embedded PGlite is the default (a fresh clone needs no server); PostgreSQL through
+ * `pg` when a URL is given. Nothing outside `db/` knows which engine is in use: both are exposed as the
+ * same Drizzle `PgDatabase`, and job-queue wiring asks this module for its connection instead of
+ * inspecting the engine itself.
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import { sql, type ExtractTablesWithRelations, type SQL } from 'drizzle-orm'
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres'
+import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT, PgTransaction, PgTransactionConfig } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+import { fromPglite } from 'pg-boss'
+import * as schema from './schema.ts'
+
+export type Schema = typeof schema
+export type Orm = PgDatabase<PgQueryResultHKT, Schema>
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>
+/** Anything a store query can run on: the database itself or an open transaction. */
+export type Executor = Orm | Tx
+
+export type Engine = 'pglite' | 'postgres'
+
+/** How the job queue reaches the same database (pg-boss constructor options). */
+export type JobQueueConnection =
+  | { kind: 'adapter'; options: { db: ReturnType<typeof fromPglite>; backend: 'pglite' } }
+  | { kind: 'url'; options: { connectionString: string; max: number } }
+
+export interface Database {
+  readonly engine: Engine
+  readonly orm: Orm
+  /**
+   * Runs `work` in one transaction. On PGlite transactions are serialized by the engine (one
+   * connection); on PostgreSQL they run concurrently at the given isolation level. Never call
+   * `orm` from inside `work`: on PGlite that waits for the transaction it is inside.
+   */
+  transaction<T>(work: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T>
+  /** Applies every pending migration; safe to call from several processes at once. */
+  migrate(): Promise<void>
+  jobQueueConnection(): JobQueueConnection
+  close(): Promise<void>
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; unset selects embedded PGlite. */
+  url?: string | undefined
+  /** PGlite data directory; unset keeps the database in memory (tests). */
+  pgliteDataDir?: string | undefined
+  /** PostgreSQL pool size. */
+  poolConnectionsMax?: number
+}
+
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
+
+/** A fixed key for the advisory lock that serializes migrations across processes. */
+const migrationLockKey = 7_264_110_501
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url === undefined ? openPglite(options.pgliteDataDir) : openPostgres(options.url, options.poolConnectionsMax ?? 10)
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true })
+  const client = await PGlite.create(dataDir === undefined ? undefined : join(dataDir))
+  const orm = drizzlePglite({ client, schema }) as unknown as Orm
+  return {
+    engine: 'pglite',
+    orm,
+    transaction: (work, config) => orm.transaction(work, config),
+    // One connection: nothing else can migrate concurrently.
+    migrate: () => migratePglite(orm as never, { migrationsFolder }),
+    jobQueueConnection: () => ({ kind: 'adapter', options: { db: fromPglite(client), backend: 'pglite' } }),
+    close: () => client.close(),
+  }
+}
+
+async function openPostgres(url: string, poolConnectionsMax: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolConnectionsMax })
+  // An idle client's network error must not crash the process; the pool replaces the client.
+  pool.on('error', () => {})
+  const orm = drizzleNodePostgres({ client: pool, schema }) as unknown as Orm
+  return {
+    engine: 'postgres',
+    orm,
+    transaction: (work, config) => orm.transaction(work, config),
+    migrate: async () => {
+      const lockClient = await pool.connect()
+      try {
+        await lockClient.query('select pg_advisory_lock($1)', [migrationLockKey])
+        await migrateNodePostgres(orm as never, { migrationsFolder })
+      } finally {
+        await lockClient.query('select pg_advisory_unlock($1)', [migrationLockKey]).catch(() => {})
+        lockClient.release()
+      }
+    },
+    jobQueueConnection: () => ({ kind: 'url', options: { connectionString: url, max: 4 } }),
+    close: () => pool.end(),
+  }
+}
+
+/**
+ * Runs a raw SQL statement and returns its rows. Both drivers answer `{ rows }`; the engine-neutral
+ * Drizzle type cannot say so, which is why this lives here.
+ */
+export async function queryRows<Row>(executor: Executor, query: SQL): Promise<Row[]> {
+  const result = (await executor.execute(query)) as unknown as { rows: Row[] }
+  return result.rows
+}
+
+/** A trivial round trip, for readiness checks. */
+export async function ping(database: Database): Promise<void> {
+  await database.orm.execute(sql`select 1`)
+}

@@ -1,0 +1,28 @@
+/**
+ * Which tables hold a tenant's rows, in the order tenant deletion empties them (children before the
+ * rows they reference). A test checks that every table of the schema with a `tenant_id` column is
+ * listed here or in `preservedTenantTables`, so a new table cannot escape tenant deletion unnoticed.
+ */
+import { getTableName } from 'drizzle-orm'
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
+import { apiKeys, auditChainHeads, auditEvents, events, members, serviceTokens, tenants, users, verificationTokens } from './schema.ts'
+
+export interface TenantTable {
+  readonly table: PgTable
+  readonly tenantColumn: PgColumn
+}
+
+export const tenantTablesInDeletionOrder: readonly TenantTable[] = [
+  { table: verificationTokens, tenantColumn: verificationTokens.tenantId },
+  { table: apiKeys, tenantColumn: apiKeys.tenantId },
+  { table: serviceTokens, tenantColumn: serviceTokens.tenantId },
+  { table: events, tenantColumn: events.tenantId },
+  { table: members, tenantColumn: members.tenantId },
+  { table: users, tenantColumn: users.tenantId },
+  { table: tenants, tenantColumn: tenants.id },
+]
+
+/** Kept on tenant deletion (spec, "Tenants"): the audit chain outlives the tenant. */
+export const preservedTenantTables: readonly PgTable[] = [auditEvents, auditChainHeads]
+
+export const tableName = (table: PgTable) => getTableName(table)

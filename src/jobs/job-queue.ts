@@ -1,0 +1,81 @@
+/**
+ * Durable jobs on pg-boss, in the same database as the data. A job is enqueued inside the business
+ * transaction (`enqueue(tx, …)`), so it exists exactly when the change that asked for it committed.
+ * pg-boss owns its own schema (default `pgboss`) and installs or upgrades it at start.
+ */
+import { sql } from 'drizzle-orm'
+import { fromDrizzle, PgBoss, type Job, type QueueOptions } from 'pg-boss'
+import type { Logger } from 'pino'
+import type { Database, Tx } from '../db/database.ts'
+
+/** Every queue, its payload, and its retry policy. */
+export interface JobPayloads {
+  'tenant-blob-purge': { tenant_id: string }
+  'mail-send': { to: string; subject: string; text: string }
+}
+
+export type QueueName = keyof JobPayloads
+
+const queuePolicies: Readonly<Record<QueueName, QueueOptions>> = {
+  'tenant-blob-purge': { retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 600 },
+  'mail-send': { retryLimit: 5, retryDelay: 10, retryBackoff: true, retryDelayMax: 900, expireInSeconds: 60 },
+}
+
+export const queueNames = Object.keys(queuePolicies) as QueueName[]
+
+/** How many retries a queue allows after the first attempt; a job whose retryCount reaches it is on its last try. */
+export function retryLimitOf(queue: QueueName): number {
+  return queuePolicies[queue].retryLimit ?? 0
+}
+
+export type JobHandler<Q extends QueueName> = (job: Job<JobPayloads[Q]>) => Promise<void>
+
+export interface JobQueue {
+  /** Installs or upgrades the pg-boss schema and creates every queue. */
+  start(): Promise<void>
+  enqueue<Q extends QueueName>(tx: Tx, queue: Q, data: JobPayloads[Q], options?: { startAfterSeconds?: number; singletonKey?: string }): Promise<string>
+  work<Q extends QueueName>(queue: Q, handler: JobHandler<Q>, options?: { pollingIntervalSeconds?: number }): Promise<void>
+  /** Stops fetching, waits up to `timeoutMs` for running jobs to finish. */
+  stop(options: { timeoutMs: number }): Promise<void>
+}
+
+export function createJobQueue(database: Database, options: { schema: string; logger: Logger }): JobQueue {
+  const connection = database.jobQueueConnection()
+  const boss = new PgBoss({ ...connection.options, schema: options.schema, supervise: true, schedule: false })
+  boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'))
+  let started = false
+
+  return {
+    async start() {
+      await boss.start()
+      started = true
+      for (const queue of queueNames) {
+        const existing = await boss.getQueue(queue)
+        if (existing === null) await boss.createQueue(queue, queuePolicies[queue])
+      }
+    },
+    async enqueue(tx, queue, data, sendOptions = {}) {
+      const id = await boss.send(queue, data, {
+        db: fromDrizzle(tx as never, sql as never),
+        ...(sendOptions.startAfterSeconds === undefined ? {} : { startAfter: sendOptions.startAfterSeconds }),
+        ...(sendOptions.singletonKey === undefined ? {} : { singletonKey: sendOptions.singletonKey }),
+      })
+      if (id === null) throw new Error(`job queue refused a job for ${queue}`)
+      return id
+    },
+    async work(queue, handler, workOptions = {}) {
+      await boss.work<JobPayloads[typeof queue]>(
+        queue,
+        { batchSize: 1, pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 2 },
+        async ([job]) => {
+          if (job !== undefined) await handler(job)
+        },
+      )
+    },
+    async stop({ timeoutMs }) {
+      if (!started) return
+      started = false
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: true })
+    },
+  }
+}

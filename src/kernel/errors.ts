@@ -1,0 +1,134 @@
+/**
+ * The error catalogue: every error code the service can answer with, its HTTP status and what it means.
+ *
+ * It is the one source for the envelope's `code`, the response status and the published error reference
+ * (served at `/docs/errors`, generated from this table). Codes are the spec's; where the spec names a code
+ * without a status, or the service needs a code the spec does not list, the choice is recorded in
+ * docs/decisions.md. Domain code throws `new AppError(code, …)`; only the HTTP edge renders it.
+ */
+
+export interface ErrorEntry {
+  readonly status: number
+  readonly group: string
+  /** One sentence, shown as the default message and in the error reference. */
+  readonly summary: string
+}
+
+const entry = (status: number, group: string, summary: string): ErrorEntry => ({ status, group, summary })
+
+export const errorCatalogue = {
+  // Request and validation
+  request_body_invalid: entry(400, 'Validation', 'The request body is malformed or does not match the schema; details.issues lists each problem.'),
+  request_params_invalid: entry(400, 'Validation', 'A path, query or header parameter is invalid; details.issues lists each problem.'),
+  validation_failed: entry(400, 'Validation', 'The request is well-formed but breaks a rule of the operation; details say which.'),
+  missing_required_field: entry(400, 'Validation', 'A field the operation needs is absent.'),
+  invalid_cursor: entry(400, 'Validation', 'The pagination cursor was not issued by this service for this listing, or was altered.'),
+  request_body_too_large: entry(413, 'Request', 'The request body is larger than the route accepts.'),
+  request_media_type_unsupported: entry(415, 'Request', 'The Content-Type of the request is not one the route accepts.'),
+  route_not_found: entry(404, 'Request', 'No route exists at this method and path (deprecated and disabled routes answer the same way).'),
+  rate_limit_exceeded: entry(429, 'Request', 'Too many requests for this credential or client address; retry after the Retry-After header.'),
+  idempotency_key_reused: entry(409, 'Request', 'This Idempotency-Key was already used with a different request.'),
+  internal_error: entry(500, 'Server', 'An unexpected error occurred; quote the request_id when reporting it.'),
+  service_unavailable: entry(503, 'Server', 'The service is shutting down or a dependency is unavailable; retry shortly.'),
+
+  // Auth
+  auth_token_missing: entry(401, 'Auth', 'No bearer credential was sent.'),
+  auth_token_invalid: entry(401, 'Auth', 'The bearer credential is malformed, has a bad signature, or its principal no longer exists.'),
+  auth_token_expired: entry(401, 'Auth', 'The bearer token has expired; obtain a new one.'),
+  auth_invalid_key: entry(401, 'Auth', 'The API key is malformed, revoked, expired, or not valid in this environment.'),
+  auth_invalid_credentials: entry(401, 'Auth', 'The email and password do not match an account.'),
+  auth_email_unverified: entry(403, 'Auth', 'The account exists but its email address has not been verified.'),
+  auth_siwx_invalid: entry(401, 'Auth', 'The sign-in-with-wallet message or signature is invalid.'),
+  auth_scope_insufficient: entry(403, 'Auth', 'The credential lacks a scope (or principal type) this route requires; details.required lists it.'),
+  auth_tenant_mismatch: entry(403, 'Auth', 'The path names a tenant other than the credential\'s tenant.'),
+  auth_service_token_disabled: entry(403, 'Auth', 'The break-glass service-token mint is disabled in this environment.'),
+
+  // Onboarding
+  signup_email_taken: entry(409, 'Onboarding', 'An account with this email address already exists.'),
+  signup_token_invalid: entry(400, 'Onboarding', 'The verification or invitation token is unknown, used, expired, or for another tenant.'),
+  wallet_already_linked: entry(409, 'Onboarding', 'This wallet address is already linked.'),
+
+  // Tenant
+  tenant_not_found: entry(404, 'Tenant', 'No such tenant.'),
+  tenant_suspended: entry(403, 'Tenant', 'The tenant is suspended.'),
+  tenant_access_denied: entry(403, 'Tenant', 'The principal may not act on this tenant (for example a deactivated member).'),
+  tenant_identity_already_linked: entry(409, 'Tenant', 'The platform identity is already linked to a tenant; details.tenant_id names it.'),
+  member_not_found: entry(404, 'Tenant', 'No such member in this tenant.'),
+  member_change_forbidden: entry(409, 'Tenant', 'The member change is not allowed (the owner is immutable, or the change would remove your own access).'),
+  api_key_not_found: entry(404, 'Tenant', 'No such API key in this tenant.'),
+  api_key_revoked: entry(409, 'Tenant', 'The API key is revoked and cannot be rotated.'),
+
+  // Source and Raw
+  source_not_found: entry(404, 'Source and Raw', 'No such connected source.'),
+  source_credential_invalid: entry(401, 'Source and Raw', 'The source credential was refused.'),
+  raw_artifact_not_found: entry(404, 'Source and Raw', 'No such Raw artifact.'),
+  raw_artifact_tombstoned: entry(410, 'Source and Raw', 'The Raw artifact was deleted (tombstoned).'),
+  raw_artifact_too_large: entry(413, 'Source and Raw', 'The artifact exceeds the 50 MB limit.'),
+  raw_source_unsupported: entry(400, 'Source and Raw', 'Unknown source_type.'),
+  raw_source_reserved: entry(403, 'Source and Raw', 'This source_type may be created only by its authenticated provider integration.'),
+  raw_webhook_signature_invalid: entry(401, 'Source and Raw', 'The provider webhook signature is missing, stale or wrong.'),
+
+  // Policy
+  policy_not_found: entry(404, 'Policy', 'No such policy (or none activated).'),
+  policy_not_active: entry(409, 'Policy', 'The policy is not active.'),
+  policy_denied: entry(422, 'Policy', 'Policy denied the action or requires escalation.'),
+  policy_quorum_not_met: entry(409, 'Policy', 'The policy is not awaiting signatures, or quorum was not met.'),
+  policy_version_mismatch: entry(409, 'Policy', 'The policy version does not match.'),
+  policy_signature_invalid: entry(401, 'Policy', 'A signature is invalid, duplicated, or from a signer who is not authorized.'),
+
+  // Agent
+  agent_not_found: entry(404, 'Agent', 'No such agent.'),
+  agent_not_registered: entry(401, 'Agent', 'The agent is not registered.'),
+  agent_not_registered_onchain: entry(401, 'Agent', 'The agent has no on-chain registration.'),
+  agent_scope_hash_missing: entry(401, 'Agent', 'The agent token carries no scope hash.'),
+  agent_inactive: entry(409, 'Agent', 'The agent is not active.'),
+  agent_scope_hash_mismatch: entry(401, 'Agent', 'The token scope hash differs from the on-chain registration.'),
+  scope_expired: entry(403, 'Agent', 'The granted scope has expired.'),
+  agent_proposal_duplicate: entry(409, 'Agent', 'This proposal duplicates one already made.'),
+
+  // PaymentIntent
+  payment_intent_not_found: entry(404, 'PaymentIntent', 'No such payment intent.'),
+  payment_intent_invalid_state: entry(409, 'PaymentIntent', 'The payment intent is not in a state that allows this move.'),
+  payment_intent_gate_failed: entry(409, 'PaymentIntent', 'The pre-execution gate failed; details name the check.'),
+  payment_intent_approval_invalid: entry(403, 'PaymentIntent', 'The approver may not approve this intent; details.reason says why.'),
+  obligation_not_found: entry(404, 'PaymentIntent', 'No such obligation.'),
+  obligation_direction_invalid: entry(422, 'PaymentIntent', 'The obligation is not payable.'),
+  action_already_executed: entry(409, 'PaymentIntent', 'The action was already executed.'),
+
+  // Proposal
+  execution_proposal_not_found: entry(404, 'Proposal', 'No such proposal.'),
+  actor_unresolved: entry(403, 'Proposal', 'The caller does not resolve to an active tenant member with approval authority.'),
+
+  // Gate (reported inside payment_intent_gate_failed details, and on their own where a route names them)
+  gate_no_policy_decision: entry(409, 'Gate', 'No policy decision is attached.'),
+  gate_policy_version_stale: entry(409, 'Gate', 'The decision was made under a policy version that is no longer active.'),
+  gate_counterparty_unverified: entry(409, 'Gate', 'The counterparty is not verified.'),
+  gate_counterparty_sanctioned: entry(409, 'Gate', 'The counterparty is sanctioned.'),
+  gate_balance_insufficient: entry(409, 'Gate', 'The source balance is insufficient.'),
+  gate_approval_incomplete: entry(409, 'Gate', 'Required approvals are incomplete.'),
+  gate_session_key_invalid: entry(409, 'Gate', 'The session key is invalid.'),
+  gate_audit_chain_stale: entry(409, 'Gate', 'The audit chain is unhealthy or stale.'),
+} as const satisfies Record<string, ErrorEntry>
+
+export type ErrorCode = keyof typeof errorCatalogue
+
+export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[]
+
+/** A failure the caller can act on. Thrown by services; rendered as the envelope by the HTTP edge. */
+export class AppError extends Error {
+  readonly status: number
+
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message ?? errorCatalogue[code].summary)
+    this.name = 'AppError'
+    this.status = errorCatalogue[code].status
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError
+}

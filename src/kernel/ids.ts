@@ -1,0 +1,78 @@
+/**
+ * Identifiers: a type prefix and a time-ordered body, from one prefix map, so an id tells what it names
+ * and sorts by creation time (`usr_01JD…`). Tenant ids are UUIDv7 because the spec addresses tenants by
+ * UUID in paths (`/v1/policy/{tenant_id}`).
+ *
+ * Domain code receives an `IdSource` instead of calling this module, so tests can make ids deterministic.
+ */
+import { randomBytes } from 'node:crypto'
+
+export const idPrefixes = {
+  user: 'usr',
+  member: 'mem',
+  apiKey: 'key',
+  serviceToken: 'svt',
+  accessToken: 'tok',
+  verificationToken: 'vtk',
+  auditEvent: 'aev',
+  event: 'evt',
+  job: 'job',
+  request: 'req',
+} as const
+
+export type IdKind = keyof typeof idPrefixes
+
+export interface IdSource {
+  /** A prefixed, time-ordered id such as `usr_01JDZ4…` (26 Crockford base32 characters after the prefix). */
+  newId(kind: IdKind): string
+  /** A UUIDv7 (RFC 9562): time-ordered, used for tenants. */
+  newUuid(): string
+}
+
+const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+
+/** ULID layout: 48-bit millisecond time then 80 random bits, as 26 base32 characters. */
+export function ulid(nowMs: number, random: Uint8Array = randomBytes(10)): string {
+  let time = nowMs
+  let timePart = ''
+  for (let index = 0; index < 10; index += 1) {
+    timePart = crockford[time % 32] + timePart
+    time = Math.floor(time / 32)
+  }
+  // 80 random bits = 16 base32 characters.
+  let bits = 0n
+  for (const byte of random) bits = (bits << 8n) | BigInt(byte)
+  let randomPart = ''
+  for (let index = 0; index < 16; index += 1) {
+    randomPart = crockford[Number(bits & 31n)] + randomPart
+    bits >>= 5n
+  }
+  return timePart + randomPart
+}
+
+export function uuidV7(nowMs: number, random: Uint8Array = randomBytes(10)): string {
+  const bytes = new Uint8Array(16)
+  let time = BigInt(nowMs)
+  for (let index = 5; index >= 0; index -= 1) {
+    bytes[index] = Number(time & 0xffn)
+    time >>= 8n
+  }
+  bytes.set(random, 6)
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70 // version 7
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80 // RFC 9562 variant
+  const hex = Buffer.from(bytes).toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+export function createIdSource(now: () => number = Date.now): IdSource {
+  return {
+    newId: (kind) => `${idPrefixes[kind]}_${ulid(now())}`,
+    newUuid: () => uuidV7(now()),
+  }
+}
+
+export const uuidPattern = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+
+export function prefixedIdPattern(kind: IdKind): string {
+  return `^${idPrefixes[kind]}_[0-9A-HJKMNP-TV-Z]{26}$`
+}

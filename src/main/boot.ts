@@ -1,0 +1,59 @@
+/**
+ * What every process entry point does first: read and validate the environment (exiting with every
+ * problem listed when it is wrong), resolve secrets, create the logger, and open the runtime.
+ */
+import { join } from 'node:path'
+import pino from 'pino'
+import { ConfigError, loadConfig } from '../config.ts'
+import { createRuntime, type Runtime } from '../runtime.ts'
+import { resolveSecrets } from './secrets.ts'
+
+export async function boot(processName: string): Promise<Runtime> {
+  let config
+  try {
+    config = resolveSecrets(loadConfig(process.env))
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(78) // EX_CONFIG
+    }
+    throw error
+  }
+  const logger = pino({
+    name: processName,
+    level: config.logLevel,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers["x-platform-service-auth"]', 'req.headers.cookie'],
+      censor: '[redacted]',
+    },
+  })
+  logger.info(
+    { environment: config.environment, engine: config.databaseUrl === undefined ? 'pglite' : 'postgres', data_dir: config.dataDir },
+    'starting',
+  )
+  return createRuntime({
+    config,
+    logger,
+    pgliteDataDir: config.databaseUrl === undefined ? join(config.dataDir, 'pglite') : undefined,
+    blobRoot: join(config.dataDir, 'blobs'),
+  })
+}
+
+/** Runs `stop` once on SIGINT/SIGTERM; a second signal exits at once. */
+export function onShutdownSignal(logger: { info(object: object, message: string): void }, stop: () => Promise<void>): void {
+  let stopping = false
+  const handle = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130)
+    stopping = true
+    logger.info({ signal }, 'shutting down: draining requests and jobs')
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(error)}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGINT', handle)
+  process.once('SIGTERM', handle)
+}

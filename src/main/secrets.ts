@@ -1,0 +1,38 @@
+/**
+ * Sandbox convenience: when JWT_SECRET or API_KEY_PEPPER is unset (allowed only outside production),
+ * generate one and persist it in DATA_DIR/secrets.json (mode 0600), so tokens and API keys survive a
+ * restart of a local sandbox. Production refuses to boot without them (config.ts).
+ */
+import { randomBytes } from 'node:crypto'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Config } from '../config.ts'
+import type { ResolvedConfig } from '../runtime.ts'
+
+interface PersistedSecrets {
+  jwt_secret?: string
+  api_key_pepper?: string
+}
+
+export function resolveSecrets(config: Config): ResolvedConfig {
+  if (config.jwtSecret !== undefined && config.apiKeyPepper !== undefined) {
+    return { ...config, jwtSecret: config.jwtSecret, apiKeyPepper: config.apiKeyPepper }
+  }
+  if (config.environment === 'production') throw new Error('production requires JWT_SECRET and API_KEY_PEPPER (config validation should have refused)')
+  const path = join(config.dataDir, 'secrets.json')
+  const persisted: PersistedSecrets = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as PersistedSecrets) : {}
+  const generated: PersistedSecrets = {
+    jwt_secret: persisted.jwt_secret ?? randomBytes(32).toString('hex'),
+    api_key_pepper: persisted.api_key_pepper ?? randomBytes(32).toString('hex'),
+  }
+  if (generated.jwt_secret !== persisted.jwt_secret || generated.api_key_pepper !== persisted.api_key_pepper) {
+    mkdirSync(config.dataDir, { recursive: true })
+    writeFileSync(path, `${JSON.stringify(generated, null, 2)}\n`, { mode: 0o600 })
+    chmodSync(path, 0o600)
+  }
+  return {
+    ...config,
+    jwtSecret: config.jwtSecret ?? generated.jwt_secret!,
+    apiKeyPepper: config.apiKeyPepper ?? generated.api_key_pepper!,
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The HTTP server process. Runs the job workers in-process too unless WORKERS_IN_PROCESS=false (then
+ * run `npm run worker` beside it). On SIGTERM it stops accepting connections, lets in-flight requests
+ * finish, lets running jobs finish (up to SHUTDOWN_TIMEOUT_MS), then closes the database.
+ */
+import { boot, onShutdownSignal } from './boot.ts'
+
+const runtime = await boot('steward-server')
+const app = await runtime.buildApp()
+if (runtime.config.workersInProcess) await runtime.startWorkers()
+
+onShutdownSignal(runtime.logger, async () => {
+  const timer = setTimeout(() => {
+    runtime.logger.error('shutdown timed out; exiting')
+    process.exit(1)
+  }, runtime.config.shutdownTimeoutMs * 2)
+  timer.unref()
+  await app.close()
+  await runtime.close()
+})
+
+await app.listen({ port: runtime.config.port, host: runtime.config.host })
+runtime.logger.info(
+  { url: runtime.config.publicBaseUrl, reference: `${runtime.config.publicBaseUrl}/docs/api` },
+  `Steward ${runtime.config.environment} API is serving`,
+)

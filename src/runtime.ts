@@ -1,0 +1,140 @@
+/**
+ * The composition root: opens the database and job queue, builds every service once, and hands them to
+ * the HTTP app and the workers. `main/server.ts`, `main/worker.ts`, the test harness and the benchmarks
+ * all start here, so they run the same wiring.
+ */
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { buildApp } from './app.ts'
+import { createAuditRecorder } from './audit/audit.recorder.ts'
+import { createApiKeysService } from './auth/api-keys.service.ts'
+import { createAuthService } from './auth/auth.service.ts'
+import { createCredentialsStore } from './auth/credentials.store.ts'
+import { createPasswordHasher, defaultScryptParameters, type ScryptParameters } from './auth/passwords.ts'
+import { createTokenSigner } from './auth/tokens.ts'
+import type { Config } from './config.ts'
+import { openDatabase, ping, type Database } from './db/database.ts'
+import type { CoreDeps } from './deps.ts'
+import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from './http/rate-limit/stores.ts'
+import { createJobQueue, type JobQueue } from './jobs/job-queue.ts'
+import { systemClock, type Clock } from './kernel/clock.ts'
+import { createCursorCodec } from './kernel/cursor.ts'
+import { hmacSha256Hex } from './kernel/hashing.ts'
+import { createIdSource, type IdSource } from './kernel/ids.ts'
+import { createMailHandler } from './mail/mail.job.ts'
+import { createLogMailer, createSmtpMailer, type Mailer } from './mail/mailer.ts'
+import { createFileBlobStore, type BlobStore } from './storage/blob-store.ts'
+import { createBlobPurgeHandler } from './tenants/blob-purge.job.ts'
+import { createMembersService } from './tenants/members.service.ts'
+import { createOnboardingService } from './tenants/onboarding.service.ts'
+import { createTenantsService } from './tenants/tenants.service.ts'
+import { createTenantsStore } from './tenants/tenants.store.pg.ts'
+import { createEventRecorder } from './webhooks/events.ts'
+
+/** Configuration whose secrets have been resolved (from the environment, or generated for the sandbox). */
+export type ResolvedConfig = Config & { readonly jwtSecret: string; readonly apiKeyPepper: string }
+
+export interface RuntimeOptions {
+  readonly config: ResolvedConfig
+  readonly logger: Logger
+  /** PGlite data directory; undefined keeps PGlite in memory. Ignored when `config.databaseUrl` is set. */
+  readonly pgliteDataDir: string | undefined
+  readonly blobRoot: string
+  /** pg-boss schema; tests give each runtime its own so workers of parallel test files do not share jobs. */
+  readonly jobSchema?: string
+  readonly clock?: Clock
+  readonly ids?: IdSource
+  readonly scrypt?: ScryptParameters
+  readonly rateLimits?: RateLimitStore
+  readonly mailer?: Mailer
+  /** How often idle workers poll for jobs. */
+  readonly jobPollingIntervalSeconds?: number
+}
+
+export interface Runtime {
+  readonly config: ResolvedConfig
+  readonly logger: Logger
+  readonly db: Database
+  readonly jobs: JobQueue
+  readonly blobs: BlobStore
+  readonly clock: Clock
+  buildApp(): Promise<FastifyInstance>
+  startWorkers(): Promise<void>
+  close(): Promise<void>
+}
+
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { config, logger } = options
+  const clock = options.clock ?? systemClock
+  const ids = options.ids ?? createIdSource(() => clock.now().getTime())
+
+  const db = await openDatabase({ url: config.databaseUrl, pgliteDataDir: options.pgliteDataDir })
+  await db.migrate()
+  const jobs = createJobQueue(db, { schema: options.jobSchema ?? 'pgboss', logger })
+  await jobs.start()
+
+  const blobs = createFileBlobStore(options.blobRoot)
+  const rateLimits = options.rateLimits ?? (config.redisUrl === undefined ? createMemoryRateLimitStore() : createRedisRateLimitStore(config.redisUrl))
+  const mailer = options.mailer ?? (config.smtpUrl === undefined ? createLogMailer(logger) : createSmtpMailer(config.smtpUrl, config.mailFrom))
+  const passwords = await createPasswordHasher(options.scrypt ?? defaultScryptParameters)
+  const tokens = createTokenSigner(config.jwtSecret, config.publicBaseUrl)
+  // Cursors are signed with a key derived from JWT_SECRET, so one secret to rotate covers both.
+  const cursors = createCursorCodec(hmacSha256Hex(config.jwtSecret, 'steward:pagination-cursor:v1'))
+
+  const core: CoreDeps = {
+    db,
+    audit: createAuditRecorder({ ids, clock }),
+    events: createEventRecorder({ ids, clock }),
+    jobs,
+    ids,
+    clock,
+    environment: config.environment,
+    publicBaseUrl: config.publicBaseUrl,
+  }
+  const tenantsStore = createTenantsStore()
+  const credentialsStore = createCredentialsStore()
+  const apiKeys = createApiKeysService({ ...core, store: credentialsStore, cursors, config, log: logger })
+  const services = {
+    apiKeys,
+    auth: createAuthService({ ...core, store: credentialsStore, passwords, tokens, apiKeys, config }),
+    onboarding: createOnboardingService({ ...core, store: tenantsStore, passwords }),
+    tenants: createTenantsService({ ...core, store: tenantsStore }),
+    members: createMembersService({ ...core, store: tenantsStore, cursors }),
+  }
+
+  let closed = false
+  return {
+    config,
+    logger,
+    db,
+    jobs,
+    blobs,
+    clock,
+    buildApp: () =>
+      buildApp({
+        logger,
+        publicBaseUrl: config.publicBaseUrl,
+        selfServeSignup: config.selfServeSignup,
+        trustProxyHops: config.trustProxyHops,
+        platformServiceSecret: config.platformServiceSecret,
+        publicRateLimit: { perMinute: config.publicRateLimitPerMinute, burst: config.publicRateLimitBurst },
+        rateLimits,
+        checkReady: () => ping(db),
+        services,
+      }),
+    async startWorkers() {
+      const pollingIntervalSeconds = options.jobPollingIntervalSeconds ?? 2
+      await jobs.work('tenant-blob-purge', createBlobPurgeHandler({ db, audit: core.audit, blobs }), { pollingIntervalSeconds })
+      await jobs.work('mail-send', createMailHandler(mailer), { pollingIntervalSeconds })
+    },
+    /** Stops the workers (letting running jobs finish), then closes the stores. Idempotent. */
+    async close() {
+      if (closed) return
+      closed = true
+      await jobs.stop({ timeoutMs: config.shutdownTimeoutMs })
+      await rateLimits.close()
+      await mailer.close()
+      await db.close()
+    },
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Business events: the spec's fixed outbound vocabulary, written in the transaction of the change they
+ * describe so that an event exists exactly when its change committed. Delivery to a tenant's webhook
+ * endpoints reads from this table.
+ */
+import type { Tx } from '../db/database.ts'
+import { events } from '../db/schema.ts'
+import type { Clock } from '../kernel/clock.ts'
+import type { IdSource } from '../kernel/ids.ts'
+
+/** The fixed allowlist (spec, "Outbound webhook event types"). Nothing else is ever emitted. */
+export const eventTypes = [
+  'agent.action.proposed',
+  'payment_intent.created',
+  'payment_intent.approved',
+  'payment_intent.awaiting_second_approval',
+  'proposal.awaiting_second_approval',
+  'proposal.decided',
+  'payment_intent.rejected',
+  'payment_intent.executed',
+  'payment_intent.failed',
+  'payment_intent.reconciling',
+  'member.changed',
+  'payment_intent.execute.after',
+  'ledger.counterparty.created',
+  'ledger.counterparty.updated',
+  'ledger.transaction.created',
+  'ledger.obligation.created',
+  'policy.evaluate',
+  'raw.ingest.new',
+  'raw.ingest.deduplicated',
+  'raw.extraction.status_changed',
+  'raw.source.status_changed',
+] as const
+
+export type EventType = (typeof eventTypes)[number]
+
+export interface BusinessEvent {
+  readonly tenantId: string
+  readonly type: EventType
+  readonly payload: Readonly<Record<string, unknown>>
+  /** The audit event recording the same change. */
+  readonly auditEventId: string
+}
+
+export interface EventRecorder {
+  record(tx: Tx, event: BusinessEvent): Promise<{ id: string }>
+}
+
+export function createEventRecorder(deps: { ids: IdSource; clock: Clock }): EventRecorder {
+  return {
+    async record(tx, event) {
+      const id = deps.ids.newId('event')
+      await tx.insert(events).values({
+        id,
+        tenantId: event.tenantId,
+        eventType: event.type,
+        payload: event.payload,
+        auditEventId: event.auditEventId,
+        createdAt: deps.clock.now(),
+      })
+      return { id }
+    },
+  }
+}
