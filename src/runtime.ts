@@ -47,6 +47,8 @@ export interface RuntimeOptions {
   readonly scrypt?: ScryptParameters
   readonly rateLimits?: RateLimitStore
   readonly mailer?: Mailer
+  /** Stored bytes; defaults to the filesystem store under `blobRoot`. */
+  readonly blobs?: BlobStore
   /** How often idle workers poll for jobs. */
   readonly jobPollingIntervalSeconds?: number
 }
@@ -73,7 +75,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const jobs = createJobQueue(db, { schema: options.jobSchema ?? 'pgboss', logger })
   await jobs.start()
 
-  const blobs = createFileBlobStore(options.blobRoot)
+  const blobs = options.blobs ?? createFileBlobStore(options.blobRoot)
   const rateLimits = options.rateLimits ?? (config.redisUrl === undefined ? createMemoryRateLimitStore() : createRedisRateLimitStore(config.redisUrl))
   const mailer = options.mailer ?? (config.smtpUrl === undefined ? createLogMailer(logger) : createSmtpMailer(config.smtpUrl, config.mailFrom))
   const passwords = await createPasswordHasher(options.scrypt ?? defaultScryptParameters)

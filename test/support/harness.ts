@@ -17,6 +17,7 @@ import { errorCatalogue } from '../../src/kernel/errors.ts'
 import { fixedClock } from '../../src/kernel/clock.ts'
 import type { Mailer, MailMessage } from '../../src/mail/mailer.ts'
 import { createRuntime, type ResolvedConfig, type Runtime, type RuntimeOptions } from '../../src/runtime.ts'
+import { createFileBlobStore, type BlobStore } from '../../src/storage/blob-store.ts'
 
 export const testPublicBaseUrl = 'http://steward.test'
 export const testServiceTokenSecret = 'test-service-token-secret-0123456789abcdef'
@@ -28,6 +29,8 @@ export interface TestAppOptions {
   readonly env?: Readonly<Record<string, string>>
   readonly clock?: RuntimeOptions['clock']
   readonly rateLimits?: RuntimeOptions['rateLimits']
+  /** Wraps the filesystem blob store (to simulate a failing storage backend). */
+  readonly wrapBlobs?: (store: BlobStore) => BlobStore
   /** Run the job workers (off by default: tests that need a job run it deliberately). */
   readonly workers?: boolean
 }
@@ -88,6 +91,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     jobPollingIntervalSeconds: 0.5,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
+    ...(options.wrapBlobs === undefined ? {} : { blobs: options.wrapBlobs(createFileBlobStore(join(dataDir, 'blobs'))) }),
   })
   if (options.workers === true) await runtime.startWorkers()
   const app = await runtime.buildApp()
