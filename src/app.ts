@@ -76,6 +76,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
+  // During shutdown, answer in-flight requests with `Connection: close`: a keep-alive socket that was
+  // busy when close() began would otherwise hold the server open until the client hangs up.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close')
+  })
   // A POST with no body at all is validated as an empty object, so a missing field is reported by name.
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.routeOptions.schema?.body !== undefined) request.body = {}

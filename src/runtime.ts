@@ -11,7 +11,7 @@ import { createApiKeysService } from './auth/api-keys.service.ts'
 import { createAuthService } from './auth/auth.service.ts'
 import { createCredentialsStore } from './auth/credentials.store.ts'
 import { createPasswordHasher, defaultScryptParameters, type ScryptParameters } from './auth/passwords.ts'
-import { createTokenSigner } from './auth/tokens.ts'
+import { createTokenSigner, tokenIssuer } from './auth/tokens.ts'
 import type { Config } from './config.ts'
 import { openDatabase, ping, type Database } from './db/database.ts'
 import type { CoreDeps } from './deps.ts'
@@ -79,7 +79,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const rateLimits = options.rateLimits ?? (config.redisUrl === undefined ? createMemoryRateLimitStore() : createRedisRateLimitStore(config.redisUrl))
   const mailer = options.mailer ?? (config.smtpUrl === undefined ? createLogMailer(logger) : createSmtpMailer(config.smtpUrl, config.mailFrom))
   const passwords = await createPasswordHasher(options.scrypt ?? defaultScryptParameters)
-  const tokens = createTokenSigner(config.jwtSecret, config.publicBaseUrl)
+  const tokens = createTokenSigner(config.jwtSecret, tokenIssuer(config.environment))
   // Cursors are signed with a key derived from JWT_SECRET, so one secret to rotate covers both.
   const cursors = createCursorCodec(hmacSha256Hex(config.jwtSecret, 'steward:pagination-cursor:v1'))
 

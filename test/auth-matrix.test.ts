@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { roleScopes, type Scope } from '../src/auth/scopes.ts'
-import { createTokenSigner } from '../src/auth/tokens.ts'
+import { createTokenSigner, tokenIssuer } from '../src/auth/tokens.ts'
 import type { RegisteredRoute } from '../src/http/guard.ts'
 import type { RouteAuth } from '../src/http/route-auth.ts'
 import type { ErrorCode } from '../src/kernel/errors.ts'
@@ -86,7 +86,7 @@ function request(route: RegisteredRoute, url: string, headers: Record<string, st
 }
 
 async function signed(claims: { sub: string; tenantId: string; scopes: readonly string[] }, options: { secret?: string; issuedSecondsAgo?: number; lifetimeSeconds?: number } = {}) {
-  const signer = options.secret === undefined ? test.tokens : createTokenSigner(options.secret, test.config.publicBaseUrl)
+  const signer = options.secret === undefined ? test.tokens : createTokenSigner(options.secret, tokenIssuer(test.config.environment))
   const issuedAt = new Date(Date.now() - (options.issuedSecondsAgo ?? 0) * 1000)
   return signer.sign({ ...claims, type: 'user' }, options.lifetimeSeconds ?? 900, issuedAt, `tok_${randomBytes(8).toString('hex')}`)
 }

@@ -206,3 +206,29 @@ describe('the signup flag', () => {
     }
   })
 })
+
+describe('signup in production', () => {
+  it('mails the verification token (verification_sent) instead of returning it, through the durable mail job', async () => {
+    const production = await createTestApp({
+      env: { STEWARD_ENV: 'production', SELF_SERVE_SIGNUP: 'true', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_BASE_URL: 'https://steward.test' },
+      workers: true,
+    })
+    try {
+      const email = uniqueEmail('prod')
+      const response = await production.request({ method: 'POST', url: '/v1/signup', payload: { email, password: testPassword } })
+      expect(response.statusCode, response.body).toBe(201)
+      const body = response.json()
+      expect(Object.keys(body).sort()).toEqual(['status', 'tenant_id', 'user_id', 'verification_sent'])
+      expect(body.verification_sent).toBe(true)
+      await expect.poll(() => production.mail.length, { timeout: 15_000, interval: 100 }).toBe(1)
+      const message = production.mail[0]!
+      expect(message.to).toBe(email)
+      const token = /token:\s+(vt_\S+)/.exec(message.text)?.[1]
+      expect(token).toBeDefined()
+      const verify = await production.request({ method: 'POST', url: '/v1/auth/verify-email', payload: { tenant_id: body.tenant_id, token } })
+      expect(verify.json()).toEqual({ verified: true, user_id: body.user_id, status: 'active' })
+    } finally {
+      await production.close()
+    }
+  })
+})

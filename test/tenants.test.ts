@@ -150,7 +150,7 @@ describe('DELETE /v1/tenants/{id}', () => {
 
   it('covers every tenant-scoped table of the schema: each is deleted or deliberately preserved', () => {
     const listed = new Set([...tenantTablesInDeletionOrder.map(({ table }) => table), ...preservedTenantTables])
-    const tables = Object.values(schema).filter((value): value is PgTable => value instanceof PgTable)
+    const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable => value instanceof PgTable)
     const tenantScoped = tables.filter((table) => 'tenantId' in getTableColumns(table) || tableName(table) === 'tenants')
     expect(tenantScoped.filter((table) => !listed.has(table)).map(tableName)).toEqual([])
   })

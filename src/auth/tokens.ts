@@ -12,6 +12,15 @@ export const serviceTokenSeconds = 3600
 const algorithm = 'HS256'
 const audience = 'steward-api'
 
+/**
+ * The issuer names the environment, not a URL: a sandbox token can never pass in production (spec:
+ * credentials do not cross environments), and moving the sandbox to another port or host does not
+ * invalidate its tokens.
+ */
+export function tokenIssuer(environment: 'sandbox' | 'production'): string {
+  return `steward-${environment}`
+}
+
 export interface TokenClaims {
   /** Principal id: the user id, or the service token id. */
   readonly sub: string

@@ -16,7 +16,9 @@ onShutdownSignal(runtime.logger, async () => {
   }, runtime.config.shutdownTimeoutMs * 2)
   timer.unref()
   await app.close()
+  runtime.logger.info('http server closed; in-flight requests answered')
   await runtime.close()
+  runtime.logger.info('workers stopped and database closed')
 })
 
 await app.listen({ port: runtime.config.port, host: runtime.config.host })

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import pino from 'pino'
 import { expect, inject } from 'vitest'
-import { createTokenSigner, type TokenSigner } from '../../src/auth/tokens.ts'
+import { createTokenSigner, tokenIssuer, type TokenSigner } from '../../src/auth/tokens.ts'
 import { loadConfig } from '../../src/config.ts'
 import type { ErrorCode } from '../../src/kernel/errors.ts'
 import { errorCatalogue } from '../../src/kernel/errors.ts'
@@ -95,7 +95,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   })
   if (options.workers === true) await runtime.startWorkers()
   const app = await runtime.buildApp()
-  const tokens = createTokenSigner(config.jwtSecret, config.publicBaseUrl)
+  const tokens = createTokenSigner(config.jwtSecret, tokenIssuer(config.environment))
 
   return {
     app,
