@@ -76,7 +76,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   await jobs.start()
 
   const blobs = options.blobs ?? createFileBlobStore(options.blobRoot)
-  const rateLimits = options.rateLimits ?? (config.redisUrl === undefined ? createMemoryRateLimitStore() : createRedisRateLimitStore(config.redisUrl))
+  const rateLimits = options.rateLimits ?? (config.redisUrl === undefined
+      ? createMemoryRateLimitStore()
+      : createRedisRateLimitStore(config.redisUrl, { onError: (error) => logger.warn({ err: error }, 'rate limit store (redis) error') }))
   const mailer = options.mailer ?? (config.smtpUrl === undefined ? createLogMailer(logger) : createSmtpMailer(config.smtpUrl, config.mailFrom))
   const passwords = await createPasswordHasher(options.scrypt ?? defaultScryptParameters)
   const tokens = createTokenSigner(config.jwtSecret, tokenIssuer(config.environment))

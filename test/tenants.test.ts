@@ -156,6 +156,19 @@ describe('DELETE /v1/tenants/{id}', () => {
   })
 })
 
+describe('enqueueing a job inside a transaction', () => {
+  it('works on a fresh database with no workers running (no deadlock on the one PGlite connection)', async () => {
+    const fresh = await createTestApp({ workers: false })
+    try {
+      const owner = await signupOwner(fresh)
+      const response = await fresh.request({ method: 'DELETE', url: `/v1/tenants/${owner.tenantId}`, token: owner.token })
+      expect(response.statusCode, response.body).toBe(200)
+    } finally {
+      await fresh.close()
+    }
+  })
+})
+
 describe('the blob purge job', () => {
   it('retries a failed purge, recording purge_retried, then purge_completed', async () => {
     let failuresLeft = 1

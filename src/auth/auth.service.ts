@@ -5,6 +5,7 @@
  * A token is a claim, not the truth: every request re-reads the principal's rows, so a deactivated
  * member, a downgraded role, a deleted tenant or a revoked key stops working at once, not at expiry.
  */
+import { digestOf } from '../audit/domain/chain.ts'
 import type { Config } from '../config.ts'
 import type { CoreDeps } from '../deps.ts'
 import { AppError } from '../kernel/errors.ts'
@@ -160,6 +161,9 @@ export function createAuthService(
           actor: { type: 'service', id: tokenId },
           action: 'auth.service_token_minted',
           entity: { type: 'service_token', id: tokenId },
+          // The reason is free text up to 500 characters: audit fields hold hashes and ids, never payloads,
+          // so the chain binds its digest; the text itself is kept on the service_tokens row.
+          inputs: { reason: digestOf(input.reason) },
           outputs: { subject, scopes, expires_in: serviceTokenSeconds },
           requestId: context.requestId,
         })

@@ -119,8 +119,13 @@ export function resolveRateLimitRule(
   custom: { perMinute: number | null; burst: number | null },
 ): RateLimitRule {
   if (tier === 'enterprise') {
-    // An enterprise tenant without custom figures falls back to the production tier, never to unlimited.
-    return { perMinute: custom.perMinute ?? tierRules.production.perMinute, burst: custom.burst ?? tierRules.production.burst }
+    // An enterprise tenant without usable custom figures falls back to the production tier, never to
+    // unlimited and never to a permanent 429.
+    const usable = (value: number | null): value is number => value !== null && Number.isInteger(value) && value > 0
+    return {
+      perMinute: usable(custom.perMinute) ? custom.perMinute : tierRules.production.perMinute,
+      burst: usable(custom.burst) ? custom.burst : tierRules.production.burst,
+    }
   }
   return tierRules[tier]
 }

@@ -46,6 +46,10 @@ export const tenants = pgTable(
     check('tenants_environment_check', sql`${table.environment} in ('sandbox', 'production')`),
     check('tenants_rate_limit_tier_check', sql`${table.rateLimitTier} in ('free', 'developer', 'production', 'enterprise')`),
     check(
+      'tenants_rate_limit_custom_check',
+      sql`(${table.rateLimitPerMinute} is null or ${table.rateLimitPerMinute} > 0) and (${table.rateLimitBurst} is null or ${table.rateLimitBurst} > 0)`,
+    ),
+    check(
       'tenants_identity_pair_check',
       sql`(${table.identityIssuer} is null) = (${table.identitySubject} is null)`,
     ),

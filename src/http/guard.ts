@@ -12,6 +12,7 @@ import { hasScopes, tierRules, type RateLimitRule } from '../auth/scopes.ts'
 import { AppError } from '../kernel/errors.ts'
 import { constantTimeEqual } from '../kernel/hashing.ts'
 import { ErrorEnvelope } from './errors.ts'
+import type { RateLimitDecision } from './rate-limit/gcra.ts'
 import type { RateLimitStore } from './rate-limit/stores.ts'
 import type { RouteAuth } from './route-auth.ts'
 
@@ -70,12 +71,12 @@ export function installGuard(app: FastifyInstance, options: GuardOptions): void 
   app.addHook('onRequest', async (request, reply) => {
     const auth = request.routeOptions.config.auth
     if (auth === undefined) return // unknown route: the not-found handler answers
-    await authorize(request, auth, options)
+    await authorize(request, reply, auth, options)
     await applyRateLimit(request, reply, auth, options)
   })
 }
 
-async function authorize(request: FastifyRequest, auth: RouteAuth, options: GuardOptions): Promise<void> {
+async function authorize(request: FastifyRequest, reply: FastifyReply, auth: RouteAuth, options: GuardOptions): Promise<void> {
   if (auth.kind === 'public') return
   if (auth.kind === 'platform') {
     const presented = request.headers['x-platform-service-auth']
@@ -90,7 +91,7 @@ async function authorize(request: FastifyRequest, auth: RouteAuth, options: Guar
   if (header === undefined || header.trim() === '') throw new AppError('auth_token_missing')
   const match = bearerPattern.exec(header)
   if (match === null) throw new AppError('auth_token_invalid', 'The Authorization header must be "Bearer <token>".')
-  const principal = await options.auth.authenticate(match[1]!)
+  const principal = await authenticateThrottled(request, reply, match[1]!, options)
   request.principal = principal
 
   if (auth.principalTypes !== undefined && !auth.principalTypes.includes(principal.type)) {
@@ -111,6 +112,42 @@ async function authorize(request: FastifyRequest, auth: RouteAuth, options: Guar
     const pathTenant = (request.params as Record<string, string | undefined>)[auth.tenantParam]
     if (pathTenant !== principal.tenantId) throw new AppError('auth_tenant_mismatch')
   }
+}
+
+/**
+ * Credentials that fail are budgeted per client address: each 401 spends from `auth-failures:<address>`
+ * at the public rule, and an address that has spent it is answered 429 before any lookup, until it
+ * refills. Guessing keys or replaying dead tokens is throttled, and costs the database nothing once
+ * throttled; a caller with a valid credential is never affected by this budget.
+ */
+async function authenticateThrottled(request: FastifyRequest, reply: FastifyReply, bearer: string, options: GuardOptions) {
+  const failureKey = `auth-failures:${request.ip}`
+  const allowed = await options.rateLimits.peek(failureKey, options.publicRateLimit).catch(() => true)
+  if (!allowed) {
+    const decision = await options.rateLimits.take(failureKey, options.publicRateLimit)
+    setRateLimitHeaders(reply, decision)
+    throw rateLimited(decision, 'Too many failed authentications from this address; retry after the Retry-After header.')
+  }
+  try {
+    return await options.auth.authenticate(bearer)
+  } catch (error) {
+    if (error instanceof AppError && error.status === 401) {
+      await options.rateLimits.take(failureKey, options.publicRateLimit).catch(() => undefined)
+    }
+    throw error
+  }
+}
+
+function rateLimited(decision: RateLimitDecision, message?: string): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+  return new AppError('rate_limit_exceeded', message, { retry_after_seconds: retryAfterSeconds })
+}
+
+function setRateLimitHeaders(reply: FastifyReply, decision: RateLimitDecision): void {
+  reply.header('x-ratelimit-limit', decision.limit)
+  reply.header('x-ratelimit-remaining', decision.remaining)
+  reply.header('x-ratelimit-reset', Math.ceil(decision.resetAtMs / 1000))
+  if (!decision.allowed) reply.header('retry-after', Math.max(1, Math.ceil(decision.retryAfterMs / 1000)))
 }
 
 async function applyRateLimit(request: FastifyRequest, reply: FastifyReply, auth: RouteAuth, options: GuardOptions): Promise<void> {
@@ -137,12 +174,6 @@ async function applyRateLimit(request: FastifyRequest, reply: FastifyReply, auth
     request.log.warn({ err: error }, 'rate limit store unavailable; request not limited')
     return
   }
-  reply.header('x-ratelimit-limit', decision.limit)
-  reply.header('x-ratelimit-remaining', decision.remaining)
-  reply.header('x-ratelimit-reset', Math.ceil(decision.resetAtMs / 1000))
-  if (!decision.allowed) {
-    const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
-    reply.header('retry-after', retryAfterSeconds)
-    throw new AppError('rate_limit_exceeded', undefined, { retry_after_seconds: retryAfterSeconds })
-  }
+  setRateLimitHeaders(reply, decision)
+  if (!decision.allowed) throw rateLimited(decision)
 }

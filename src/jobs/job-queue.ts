@@ -23,6 +23,8 @@ const queuePolicies: Readonly<Record<QueueName, QueueOptions>> = {
 
 export const queueNames = Object.keys(queuePolicies) as QueueName[]
 
+const nilUuid = '00000000-0000-0000-0000-000000000000'
+
 /** How many retries a queue allows after the first attempt; a job whose retryCount reaches it is on its last try. */
 export function retryLimitOf(queue: QueueName): number {
   return queuePolicies[queue].retryLimit ?? 0
@@ -52,6 +54,10 @@ export function createJobQueue(database: Database, options: { schema: string; lo
       for (const queue of queueNames) {
         const existing = await boss.getQueue(queue)
         if (existing === null) await boss.createQueue(queue, queuePolicies[queue])
+        // Fill pg-boss's queue cache now (getJobById reads through it). createQueue evicts the entry,
+        // and a send whose queue is not cached looks it up on pg-boss's own connection: inside our
+        // transaction on PGlite (one connection) that lookup waits for the transaction waiting on it.
+        await boss.getJobById(queue, nilUuid)
       }
     },
     async enqueue(tx, queue, data, sendOptions = {}) {

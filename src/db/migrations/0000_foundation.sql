@@ -98,6 +98,7 @@ CREATE TABLE "tenants" (
 	CONSTRAINT "tenants_status_check" CHECK ("tenants"."status" in ('active', 'suspended')),
 	CONSTRAINT "tenants_environment_check" CHECK ("tenants"."environment" in ('sandbox', 'production')),
 	CONSTRAINT "tenants_rate_limit_tier_check" CHECK ("tenants"."rate_limit_tier" in ('free', 'developer', 'production', 'enterprise')),
+	CONSTRAINT "tenants_rate_limit_custom_check" CHECK (("tenants"."rate_limit_per_minute" is null or "tenants"."rate_limit_per_minute" > 0) and ("tenants"."rate_limit_burst" is null or "tenants"."rate_limit_burst" > 0)),
 	CONSTRAINT "tenants_identity_pair_check" CHECK (("tenants"."identity_issuer" is null) = ("tenants"."identity_subject" is null))
 );
 --> statement-breakpoint
