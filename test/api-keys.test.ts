@@ -308,11 +308,9 @@ describe('API key expiry', () => {
       const read = await getKey(owner, key.id, token)
       expect(read.statusCode, read.body).toBe(200)
       expect(read.json()).toEqual(expect.objectContaining({ status: 'expired', revoked_at: null }))
-      // Rotating an expired key does not bring it back.
-      const rotated = await rotate(owner, key.id, {}, token)
-      expect(rotated.statusCode, rotated.body).toBe(200)
-      expect(rotated.json().api_key.status).toBe('expired')
-      expectError(await whoami(rotated.json().secret), 'auth_invalid_key')
+      // Rotating an expired key is refused: a new secret on it could never authenticate.
+      expectError(await rotate(owner, key.id, {}, token), 'api_key_expired')
+      expect((await getKey(owner, key.id, token)).json().secret_last_four).toBe(read.json().secret_last_four)
     })
   })
 })
@@ -629,59 +627,68 @@ describe('API keys in production', () => {
     expect(body.error.docs_url).toBe(`${productionBaseUrl}/docs/errors#${code}`)
   }
 
-  it('issues svc_sk_live_ keys that fail closed as 401 auth_invalid_key, and refuses sandbox keys', { timeout: 90_000 }, async () => {
-    const sandboxOwner = await signupOwner(test)
-    const sandboxKey = await issueApiKey(test, sandboxOwner)
+  /** A production app and a tenant owner in it (self-serve signup is off: provisioned, invitation by mail). */
+  async function productionOwner(env: Record<string, string> = {}) {
     const production = await createTestApp({
-      env: { STEWARD_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_BASE_URL: productionBaseUrl },
+      env: { STEWARD_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_BASE_URL: productionBaseUrl, ...env },
       workers: true,
     })
+    const email = uniqueEmail('prod-owner')
+    const provisioned = await production.request({
+      method: 'POST',
+      url: '/v1/tenants',
+      headers: { 'x-platform-service-auth': testPlatformSecret },
+      payload: { name: 'Production tenant', owner_email: email },
+    })
+    expect(provisioned.statusCode, provisioned.body).toBe(201)
+    const tenantId = provisioned.json().tenant.id as string
+    expect(provisioned.json().owner).toEqual(expect.objectContaining({ invitation_sent: true }))
+    expect(provisioned.json().owner.invitation_token).toBeUndefined()
+    await expect.poll(() => production.mail.some((mail) => mail.to === email), { timeout: 20_000, interval: 100 }).toBe(true)
+    const invitationToken = /token:\s+(\S+)/.exec(production.mail.find((mail) => mail.to === email)!.text)?.[1]
+    const accepted = await production.request({
+      method: 'POST',
+      url: '/v1/auth/accept-invitation',
+      payload: { tenant_id: tenantId, token: invitationToken, password: testPassword },
+    })
+    expect(accepted.statusCode, accepted.body).toBe(200)
+    return { production, owner: { tenantId, token: await login(production, email) } }
+  }
+
+  it('refuses to issue keys while production key auth is off, and fails every svc_sk_ bearer closed', { timeout: 90_000 }, async () => {
+    const sandboxOwner = await signupOwner(test)
+    const sandboxKey = await issueApiKey(test, sandboxOwner)
+    const { production, owner } = await productionOwner()
     try {
-      // Self-serve signup is off in production: provision the tenant with an invited owner, whose
-      // invitation token arrives by mail.
-      const email = uniqueEmail('prod-owner')
-      const provisioned = await production.request({
-        method: 'POST',
-        url: '/v1/tenants',
-        headers: { 'x-platform-service-auth': testPlatformSecret },
-        payload: { name: 'Production tenant', owner_email: email },
-      })
-      expect(provisioned.statusCode, provisioned.body).toBe(201)
-      const tenantId = provisioned.json().tenant.id as string
-      expect(provisioned.json().owner).toEqual(expect.objectContaining({ invitation_sent: true }))
-      expect(provisioned.json().owner.invitation_token).toBeUndefined()
+      expectProductionError(await issue(owner, { name: 'live key' }, production), 403, 'api_key_auth_disabled')
+      // Existing keys could still be listed and revoked; there are none.
+      expect((await production.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/api-keys`, token: owner.token })).json().api_keys).toEqual([])
+      expectProductionError(await whoami(`svc_sk_live_${'a'.repeat(43)}`, production), 401, 'auth_invalid_key')
+      // Sandbox keys do not cross into production, real or made up.
+      expectProductionError(await whoami(sandboxKey.secret, production), 401, 'auth_invalid_key')
+      expectProductionError(await whoami(`svc_sk_test_${'a'.repeat(43)}`, production), 401, 'auth_invalid_key')
+      expect((await whoami(sandboxKey.secret)).statusCode).toBe(200)
+    } finally {
+      await production.close()
+    }
+  })
 
-      let invitationToken: string | undefined
-      for (let attempt = 0; attempt < 200 && invitationToken === undefined; attempt += 1) {
-        const message = production.mail.find((mail) => mail.to === email)
-        invitationToken = message === undefined ? undefined : /token:\s+(\S+)/.exec(message.text)?.[1]
-        if (invitationToken === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
-      }
-      expect(invitationToken, 'the invitation mail was not delivered').toBeDefined()
-      const accepted = await production.request({
-        method: 'POST',
-        url: '/v1/auth/accept-invitation',
-        payload: { tenant_id: tenantId, token: invitationToken, password: testPassword },
-      })
-      expect(accepted.statusCode, accepted.body).toBe(200)
-      const owner = { tenantId, token: await login(production, email) }
-
+  it('issues svc_sk_live_ keys that authenticate once production key auth is enabled, and never cross environments', { timeout: 90_000 }, async () => {
+    const sandboxOwner = await signupOwner(test)
+    const sandboxKey = await issueApiKey(test, sandboxOwner)
+    const { production, owner } = await productionOwner({ API_KEY_AUTH_PRODUCTION_ENABLED: 'true' })
+    try {
       const response = await issue(owner, { name: 'live key' }, production)
       expect(response.statusCode, response.body).toBe(201)
       const liveKey = response.json()
       expect(liveKey.secret).toMatch(/^svc_sk_live_[A-Za-z0-9_-]{43}$/)
       expect(liveKey.api_key).toEqual(expect.objectContaining({ environment: 'live', prefix: 'svc_sk_live_', status: 'active' }))
-
-      // Production key auth is off: even a real, active live key fails closed.
-      expectProductionError(await whoami(liveKey.secret, production), 401, 'auth_invalid_key')
-      expectProductionError(await whoami(`svc_sk_live_${'a'.repeat(43)}`, production), 401, 'auth_invalid_key')
-      // Sandbox keys do not cross into production, real or made up.
-      expectProductionError(await whoami(sandboxKey.secret, production), 401, 'auth_invalid_key')
-      expectProductionError(await whoami(`svc_sk_test_${'a'.repeat(43)}`, production), 401, 'auth_invalid_key')
-      // …nor does the live key into the sandbox.
+      const me = await whoami(liveKey.secret, production)
+      expect(me.statusCode, me.body).toBe(200)
+      expect(me.json()).toEqual(expect.objectContaining({ type: 'api_key', id: liveKey.api_key.id, tenantId: owner.tenantId }))
+      // The live key is refused by the sandbox, and sandbox keys by production.
       expectError(await whoami(liveKey.secret), 'auth_invalid_key')
-      expect((await whoami(sandboxKey.secret)).statusCode).toBe(200)
-
+      expectProductionError(await whoami(sandboxKey.secret, production), 401, 'auth_invalid_key')
       expect(await tablesContaining(production, secretBody(liveKey.secret))).toEqual([])
     } finally {
       await production.close()

@@ -124,12 +124,13 @@ describe('POST /v1/auth/service-token', () => {
 
   it('honours a subset of the service scopes', async () => {
     const owner = await signupOwner(test)
-    const token = await mintToken(owner.tenantId, { scopes: ['ledger:read', 'raw:read'] })
-    expect([...token.principal.scopes].sort()).toEqual(['ledger:read', 'raw:read'])
+    // Asked in reverse order, answered in the canonical order (the same order whoami reports).
+    const token = await mintToken(owner.tenantId, { scopes: ['raw:read', 'ledger:read'] })
+    expect(token.principal.scopes).toEqual(['ledger:read', 'raw:read'])
     expect(decodeJwt(token.access_token).scp).toEqual(token.principal.scopes)
     const me = await whoami(token.access_token)
     expect(me.statusCode, me.body).toBe(200)
-    expect([...me.json().scopes].sort()).toEqual(['ledger:read', 'raw:read'])
+    expect(me.json().scopes).toEqual(['ledger:read', 'raw:read'])
     expect((await serviceTokenRows(owner.tenantId))[0]!.scopes.sort()).toEqual(['ledger:read', 'raw:read'])
   })
 
@@ -162,13 +163,20 @@ describe('POST /v1/auth/service-token', () => {
     expect(await serviceTokenRows(owner.tenantId)).toEqual([])
   })
 
-  it('refuses a wrong secret (401 auth_invalid_credentials) and a missing one (401 auth_token_missing)', async () => {
+  it('refuses a wrong secret (401 auth_invalid_credentials), a missing one (401 auth_token_missing) and another scheme (401 auth_token_invalid)', async () => {
     const owner = await signupOwner(test)
     const body = { tenant_id: owner.tenantId, reason: 'attempt' }
     expectError(await mint(body, { secret: `${testServiceTokenSecret}x` }), 'auth_invalid_credentials')
     expectError(await mint(body, { secret: testServiceTokenSecret.slice(0, -1) }), 'auth_invalid_credentials')
     expectError(await mint(body, { secret: 'wrong' }), 'auth_invalid_credentials')
     expectError(await mint(body, { secret: null }), 'auth_token_missing')
+    const basic = await test.request({
+      method: 'POST',
+      url: '/v1/auth/service-token',
+      payload: body,
+      headers: { authorization: `Basic ${Buffer.from(`x:${testServiceTokenSecret}`).toString('base64')}` },
+    })
+    expectError(basic, 'auth_token_invalid')
     // An owner's own JWT is not the shared secret.
     expectError(await mint(body, { secret: owner.token }), 'auth_invalid_credentials')
     expect(await serviceTokenRows(owner.tenantId)).toEqual([])

@@ -95,6 +95,11 @@ export function createApiKeysService(
 ): ApiKeysService {
   const { db, store, audit, ids, clock, cursors } = deps
   const environment: 'test' | 'live' = deps.environment === 'production' ? 'live' : 'test'
+  // Keys are issued only where they can authenticate (spec: "when API-key auth is enabled for the environment").
+  const keyAuthEnabled = environment === 'test' || deps.config.apiKeyAuthProductionEnabled
+  const assertKeyAuthEnabled = () => {
+    if (!keyAuthEnabled) throw new AppError('api_key_auth_disabled')
+  }
   const digest = (secret: string) => hmacSha256Hex(deps.config.apiKeyPepper, secret)
   const newKeySecret = () => newSecret(apiKeyPrefixes[environment])
 
@@ -114,6 +119,7 @@ export function createApiKeysService(
     /** Issues a key; the secret is in the response only. Audits api_key.issued. */
     async issue(tenantId, input, context) {
       const principal = requirePrincipal(context)
+      assertKeyAuthEnabled()
       const now = clock.now()
       const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at)
       if (expiresAt !== null && expiresAt.getTime() <= now.getTime()) {
@@ -182,12 +188,15 @@ export function createApiKeysService(
      */
     async rotate(tenantId, keyId, input, context) {
       const principal = requirePrincipal(context)
+      assertKeyAuthEnabled()
       const now = clock.now()
       const overlapSeconds = input.previous_secret_expires_in_seconds ?? 0
       const secret = newKeySecret()
       const key = await db.transaction(async (tx) => {
         const current = await loadForChange(tx, tenantId, keyId)
         if (current.revokedAt !== null) throw new AppError('api_key_revoked')
+        // A new secret on an expired key could never authenticate; issue a new key instead.
+        if (apiKeyStatus(current, now) === 'expired') throw new AppError('api_key_expired')
         await store.updateApiKey(tx, tenantId, keyId, {
           secretDigest: digest(secret),
           secretLastFour: secret.slice(-4),
@@ -236,7 +245,7 @@ export function createApiKeysService(
       const testPrefix = secret.startsWith(apiKeyPrefixes.test)
       // Keys do not cross environments, and live keys fail closed until production key auth is enabled.
       if (!livePrefix && !testPrefix) throw new AppError('auth_invalid_key')
-      if (livePrefix && (environment !== 'live' || !deps.config.apiKeyAuthProductionEnabled)) throw new AppError('auth_invalid_key')
+      if (livePrefix && (environment !== 'live' || !keyAuthEnabled)) throw new AppError('auth_invalid_key')
       if (testPrefix && environment !== 'test') throw new AppError('auth_invalid_key')
 
       const now = clock.now()

@@ -24,8 +24,6 @@ export interface AuthRoutesOptions {
   readonly apiKeys: ApiKeysService
 }
 
-const bearerPattern = /^Bearer[ ]+([^\s]+)[ ]*$/i
-
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { auth, apiKeys }) => {
   app.post(
     '/v1/auth/login',
@@ -56,10 +54,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         security: [{ serviceTokenSecret: [] }],
       },
     },
-    async (request) => {
-      const presented = bearerPattern.exec(request.headers.authorization ?? '')?.[1]
-      return auth.mintServiceToken(presented, request.body, contextOf(request))
-    },
+    async (request) => auth.mintServiceToken(request.headers.authorization, request.body, contextOf(request)),
   )
 
   app.get(
@@ -80,7 +75,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       schema: {
         tags: ['API keys'],
         summary: 'Issue an API key',
-        description: 'Read-only (ledger:read, audit:read, governance:read). The secret is in this response only.',
+        description:
+          'Read-only (ledger:read, audit:read, governance:read). The secret is in this response only. Issued only where key auth is enabled: in production that needs API_KEY_AUTH_PRODUCTION_ENABLED, otherwise 403 api_key_auth_disabled.',
         params: TenantPathParams,
         body: IssueKeyBody,
         response: { 201: IssuedKeyResponse },
@@ -114,7 +110,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       schema: {
         tags: ['API keys'],
         summary: 'Rotate an API key',
-        description: 'Issues a new secret for the key. The old secret stops at once, or after previous_secret_expires_in_seconds (at most 7 days).',
+        description:
+          'Issues a new secret for the key. The old secret stops at once, or after previous_secret_expires_in_seconds (at most 7 days). A revoked key is 409 api_key_revoked; an expired key is 409 api_key_expired.',
         params: ApiKeyPathParams,
         body: RotateKeyBody,
         response: { 200: IssuedKeyResponse },

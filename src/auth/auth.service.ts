@@ -51,8 +51,15 @@ export interface ServiceTokenInput {
 
 export interface AuthService {
   login(input: { email: string; password: string }, context: CommandContext): Promise<TokenResponse>
-  mintServiceToken(presentedSecret: string | undefined, input: ServiceTokenInput, context: CommandContext): Promise<TokenResponse>
+  mintServiceToken(authorization: string | undefined, input: ServiceTokenInput, context: CommandContext): Promise<TokenResponse>
   authenticate(bearer: string): Promise<Principal>
+}
+
+const bearerPattern = /^Bearer[ ]+([^\s]+)[ ]*$/i
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined when the header is not that. */
+export function parseBearer(authorization: string): string | undefined {
+  return bearerPattern.exec(authorization)?.[1]
 }
 
 export function principalView(principal: Principal): PrincipalView {
@@ -126,7 +133,7 @@ export function createAuthService(
      * body, a one-hour service token out. Refused in production and when no secret is configured.
      * Records the token (service_tokens) and audits auth.service_token_minted.
      */
-    async mintServiceToken(presentedSecret, input, context) {
+    async mintServiceToken(authorization, input, context) {
       const expected = deps.config.serviceTokenSecret
       if (deps.environment === 'production') {
         throw new AppError('auth_service_token_disabled', 'Service tokens are sandbox and testnet only; they are disabled in production.')
@@ -134,14 +141,17 @@ export function createAuthService(
       if (expected === undefined) {
         throw new AppError('auth_service_token_disabled', 'SERVICE_TOKEN_SECRET is not configured, so service tokens cannot be minted.')
       }
-      if (presentedSecret === undefined) throw new AppError('auth_token_missing')
-      if (!constantTimeEqual(presentedSecret, expected)) throw new AppError('auth_invalid_credentials', 'The service-token secret is wrong.')
+      if (authorization === undefined || authorization.trim() === '') throw new AppError('auth_token_missing')
+      const presented = parseBearer(authorization)
+      if (presented === undefined) throw new AppError('auth_token_invalid', 'The Authorization header must be "Bearer <SERVICE_TOKEN_SECRET>".')
+      if (!constantTimeEqual(presented, expected)) throw new AppError('auth_invalid_credentials', 'The service-token secret is wrong.')
 
       const tenant = await store.findTenant(db.orm, input.tenant_id)
       if (tenant === undefined) throw new AppError('tenant_not_found')
       if (tenant.status === 'suspended') throw new AppError('tenant_suspended')
 
-      const scopes = input.scopes === undefined ? [...serviceTokenScopes] : [...new Set(input.scopes)]
+      // Canonical order, whatever order they were asked in, so the mint and whoami agree.
+      const scopes = serviceTokenScopes.filter((scope) => input.scopes === undefined || input.scopes.includes(scope))
       const now = clock.now()
       const tokenId = ids.newId('serviceToken')
       const subject = input.subject ?? 'break-glass'

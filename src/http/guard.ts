@@ -7,7 +7,7 @@
  * another tenant are answered 404 by the services, which filter every query by the caller's tenant.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { AuthService } from '../auth/auth.service.ts'
+import { parseBearer, type AuthService } from '../auth/auth.service.ts'
 import { hasScopes, tierRules, type RateLimitRule } from '../auth/scopes.ts'
 import { AppError } from '../kernel/errors.ts'
 import { constantTimeEqual } from '../kernel/hashing.ts'
@@ -24,8 +24,6 @@ export interface GuardOptions {
   /** Paths under here are documentation assets (the API reference UI): public and not in OpenAPI. */
   readonly documentationPrefix: string
 }
-
-const bearerPattern = /^Bearer[ ]+([^\s]+)[ ]*$/i
 
 /** What the guard saw of each route at registration: the auth matrix and OpenAPI tests walk this list. */
 export interface RegisteredRoute {
@@ -89,9 +87,9 @@ async function authorize(request: FastifyRequest, reply: FastifyReply, auth: Rou
 
   const header = request.headers.authorization
   if (header === undefined || header.trim() === '') throw new AppError('auth_token_missing')
-  const match = bearerPattern.exec(header)
-  if (match === null) throw new AppError('auth_token_invalid', 'The Authorization header must be "Bearer <token>".')
-  const principal = await authenticateThrottled(request, reply, match[1]!, options)
+  const bearer = parseBearer(header)
+  if (bearer === undefined) throw new AppError('auth_token_invalid', 'The Authorization header must be "Bearer <token>".')
+  const principal = await authenticateThrottled(request, reply, bearer, options)
   request.principal = principal
 
   if (auth.principalTypes !== undefined && !auth.principalTypes.includes(principal.type)) {

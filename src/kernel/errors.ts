@@ -57,6 +57,8 @@ export const errorCatalogue = {
   member_change_forbidden: entry(409, 'Tenant', 'The member change is not allowed (the owner is immutable, or the change would remove your own access).'),
   api_key_not_found: entry(404, 'Tenant', 'No such API key in this tenant.'),
   api_key_revoked: entry(409, 'Tenant', 'The API key is revoked and cannot be rotated.'),
+  api_key_expired: entry(409, 'Tenant', 'The API key has expired and cannot be rotated; issue a new one.'),
+  api_key_auth_disabled: entry(403, 'Tenant', 'API-key auth is not enabled in this environment, so keys cannot be issued or rotated.'),
 
   // Source and Raw
   source_not_found: entry(404, 'Source and Raw', 'No such connected source.'),
