@@ -24,6 +24,8 @@ export const apiKeyPageRows = { defaultRows: 50, maxRows: 500 } as const
 export const previousSecretSecondsMax = 7 * 24 * 60 * 60
 /** `last_used_at` is written at most this often per key, so a busy key does not write on every request. */
 export const lastUsedWriteIntervalSeconds = 60
+/** Keys whose last recorded use this process remembers; past this the memory starts over. */
+const recordedUseKeysMax = 10_000
 
 export interface ApiKeyView {
   id: string
@@ -101,6 +103,7 @@ export function createApiKeysService(
     if (!keyAuthEnabled) throw new AppError('api_key_auth_disabled')
   }
   const digest = (secret: string) => hmacSha256Hex(deps.config.apiKeyPepper, secret)
+  const recordedUse = new Map<string, number>()
   const newKeySecret = () => newSecret(apiKeyPrefixes[environment])
 
   async function loadForChange(tx: Tx, tenantId: string, keyId: string): Promise<ApiKeyRow> {
@@ -253,10 +256,17 @@ export function createApiKeysService(
       if (found === undefined || apiKeyStatus(found.key, now) !== 'active') throw new AppError('auth_invalid_key')
       if (found.tenant.status === 'suspended') throw new AppError('tenant_suspended')
 
-      // Usage tracking must not fail or slow the request it describes.
-      store
-        .touchApiKey(db.orm, found.key.tenantId, found.key.id, now, lastUsedWriteIntervalSeconds)
-        .catch((error: unknown) => deps.log.warn({ err: error, api_key_id: found.key.id }, 'could not record api key use'))
+      // Usage tracking must not fail or slow the request it describes, and a busy key must not send a
+      // write per request: this process remembers when it last recorded each key (the UPDATE's own
+      // condition covers other processes).
+      const lastRecorded = recordedUse.get(found.key.id)
+      if (lastRecorded === undefined || now.getTime() - lastRecorded >= lastUsedWriteIntervalSeconds * 1000) {
+        if (recordedUse.size >= recordedUseKeysMax) recordedUse.clear()
+        recordedUse.set(found.key.id, now.getTime())
+        store
+          .touchApiKey(db.orm, found.key.tenantId, found.key.id, now, lastUsedWriteIntervalSeconds)
+          .catch((error: unknown) => deps.log.warn({ err: error, api_key_id: found.key.id }, 'could not record api key use'))
+      }
 
       return {
         id: found.key.id,
