@@ -71,6 +71,11 @@ describe('loadConfig', () => {
     expect(problemsOf({ [name]: value }).join('\n')).toMatch(message)
   })
 
+  it('refuses out-of-process workers on embedded PGlite, which serves one process', () => {
+    expect(problemsOf({ WORKERS_IN_PROCESS: 'false' }).join('\n')).toMatch(/WORKERS_IN_PROCESS: false needs DATABASE_URL/)
+    expect(loadConfig({ WORKERS_IN_PROCESS: 'false', DATABASE_URL: 'postgres://u@db/steward' }).workersInProcess).toBe(false)
+  })
+
   it('reports every problem at once and never echoes a secret', () => {
     const problems = problemsOf({ PORT: 'x', JWT_SECRET: 'tooshort-secret', STEWARD_ENV: 'nope' })
     expect(problems).toHaveLength(3)

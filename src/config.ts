@@ -71,6 +71,10 @@ export function loadConfig(env: Env): Config {
   if (production && smtpUrl === undefined) {
     problems.push('SMTP_URL: required when STEWARD_ENV=production, where verification mail is sent (smtp:// or smtps://)')
   }
+  const workersInProcess = read.boolean('WORKERS_IN_PROCESS', true)
+  if (!workersInProcess && databaseUrl === undefined) {
+    problems.push('WORKERS_IN_PROCESS: false needs DATABASE_URL; embedded PGlite serves one process, so its workers run inside the server')
+  }
   if (production && publicBaseUrl.startsWith('http:')) {
     problems.push('PUBLIC_BASE_URL: must be https:// when STEWARD_ENV=production')
   }
@@ -91,7 +95,7 @@ export function loadConfig(env: Env): Config {
     apiKeyAuthProductionEnabled: read.boolean('API_KEY_AUTH_PRODUCTION_ENABLED', false),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     trustProxyHops: read.integer('TRUST_PROXY_HOPS', 0, { min: 0, max: 10 }),
-    workersInProcess: read.boolean('WORKERS_IN_PROCESS', true),
+    workersInProcess,
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 }),
     publicRateLimitPerMinute: read.integer('PUBLIC_RATE_LIMIT_PER_MINUTE', 20, { min: 1, max: 1_000_000 }),
     publicRateLimitBurst: read.integer('PUBLIC_RATE_LIMIT_BURST', 20, { min: 1, max: 1_000_000 }),

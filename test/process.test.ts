@@ -80,6 +80,16 @@ describe('the server process', () => {
     const login = (await (await post(`${first.url}/v1/auth/login`, { email, password: testPassword })).json()) as { access_token: string; expires_in: number }
     expect(login.expires_in).toBe(900)
 
+    // A second process on the same embedded database is refused instead of corrupting it.
+    if (testDatabaseUrl() === undefined) {
+      const migrate = spawn(tsx, [join(root, 'src/main/migrate.ts')], { cwd: root, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir } })
+      let migrateOutput = ''
+      migrate.stdout.on('data', (chunk: Buffer) => (migrateOutput += chunk.toString()))
+      migrate.stderr.on('data', (chunk: Buffer) => (migrateOutput += chunk.toString()))
+      expect(await new Promise((resolve) => migrate.on('exit', resolve)), migrateOutput).toBe(75)
+      expect(migrateOutput).toMatch(/open in another process \(pid \d+\)/)
+    }
+
     // A login is in flight (scrypt takes a while) when SIGTERM arrives: it must still be answered.
     const inFlight = post(`${first.url}/v1/auth/login`, { email, password: testPassword })
     const deadline = Date.now() + 10_000

@@ -4,7 +4,7 @@
  * same Drizzle `PgDatabase`, and job-queue wiring asks this module for its connection instead of
  * inspecting the engine itself.
  */
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
@@ -65,17 +65,72 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true })
-  const client = await PGlite.create(dataDir === undefined ? undefined : join(dataDir))
+  let releaseLock = () => {}
+  if (dataDir !== undefined) {
+    mkdirSync(dataDir, { recursive: true })
+    releaseLock = lockDataDir(dataDir)
+  }
+  let client: PGlite
+  try {
+    client = await PGlite.create(dataDir === undefined ? undefined : join(dataDir))
+  } catch (error) {
+    releaseLock()
+    throw error
+  }
   const orm = drizzlePglite({ client, schema }) as unknown as Orm
   return {
     engine: 'pglite',
     orm,
     transaction: (work, config) => orm.transaction(work, config),
-    // One connection: nothing else can migrate concurrently.
+    // One connection in one process (the lock file): nothing else can migrate concurrently.
     migrate: () => migratePglite(orm as never, { migrationsFolder }),
     jobQueueConnection: () => ({ kind: 'adapter', options: { db: fromPglite(client), backend: 'pglite' } }),
-    close: () => client.close(),
+    close: async () => {
+      await client.close()
+      releaseLock()
+    },
+  }
+}
+
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The embedded database in ${dataDir} is open in another process (pid ${pid}). PGlite serves one process: ` +
+        'stop that process, or use PostgreSQL (DATABASE_URL) to run several.',
+    )
+    this.name = 'DataDirInUseError'
+  }
+}
+
+/**
+ * PGlite has no cross-process locking, and two processes writing one data directory corrupt it. A lock
+ * file holding our pid refuses a second opener; a lock left by a process that no longer exists is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockPath = join(dataDir, 'steward.lock')
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      writeFileSync(lockPath, String(process.pid), { flag: 'wx' })
+      return () => rmSync(lockPath, { force: true })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const holder = Number(readFileSync(lockPath, 'utf8').trim())
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processIsAlive(holder)) throw new DataDirInUseError(dataDir, holder)
+      rmSync(lockPath, { force: true })
+    }
+  }
+  throw new Error(`could not lock ${dataDir}`)
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

@@ -5,6 +5,7 @@
 import { join } from 'node:path'
 import pino from 'pino'
 import { ConfigError, loadConfig } from '../config.ts'
+import { DataDirInUseError } from '../db/database.ts'
 import { createRuntime, type Runtime } from '../runtime.ts'
 import { resolveSecrets } from './secrets.ts'
 
@@ -31,12 +32,20 @@ export async function boot(processName: string): Promise<Runtime> {
     { environment: config.environment, engine: config.databaseUrl === undefined ? 'pglite' : 'postgres', data_dir: config.dataDir },
     'starting',
   )
-  return createRuntime({
-    config,
-    logger,
-    pgliteDataDir: config.databaseUrl === undefined ? join(config.dataDir, 'pglite') : undefined,
-    blobRoot: join(config.dataDir, 'blobs'),
-  })
+  try {
+    return await createRuntime({
+      config,
+      logger,
+      pgliteDataDir: config.databaseUrl === undefined ? join(config.dataDir, 'pglite') : undefined,
+      blobRoot: join(config.dataDir, 'blobs'),
+    })
+  } catch (error) {
+    if (error instanceof DataDirInUseError) {
+      logger.fatal(error.message)
+      process.exit(75) // EX_TEMPFAIL
+    }
+    throw error
+  }
 }
 
 /** Runs `stop` once on SIGINT/SIGTERM; a second signal exits at once. */
