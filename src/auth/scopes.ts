@@ -1,3 +1,5 @@
+import type { MemberRole } from '../tenants/domain/members.ts'
+
 /**
  * Scopes, principals and roles. The scope vocabulary and the owner list are the spec's
  * ("Authentication"); the member role table is Steward's decision (docs/decisions.md).
@@ -40,8 +42,7 @@ export const ownerScopes: readonly Scope[] = [
   'surfaces:admin',
 ]
 
-export const memberRoles = ['owner', 'admin', 'approver', 'viewer'] as const
-export type MemberRole = (typeof memberRoles)[number]
+export { memberRoles, type MemberRole } from '../tenants/domain/members.ts'
 
 const readScopes: readonly Scope[] = ['ledger:read', 'wiki:read', 'raw:read', 'policy:read', 'audit:read', 'execution:read']
 

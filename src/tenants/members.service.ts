@@ -10,7 +10,8 @@ import type { CursorCodec } from '../kernel/cursor.ts'
 import type { CoreDeps } from '../deps.ts'
 import { AppError } from '../kernel/errors.ts'
 import type { Tx } from '../db/database.ts'
-import { assertMemberChangeAllowed, defaultApprovalDomains, type ApprovalDomain, type AssignableRole } from './domain/members.ts'
+import { assertMemberChangeAllowed, type ApprovalDomain, type AssignableRole } from './domain/members.ts'
+import { newMember, newUser } from './records.ts'
 import { invitationMailText, normalizeEmail } from './onboarding.service.ts'
 import type { MemberRow, MemberWithUser, TenantsStore } from './tenants.store.ts'
 import { createTokenIssuer } from './verification-tokens.ts'
@@ -144,21 +145,21 @@ export function createMembersService(deps: CoreDeps & { store: TenantsStore; cur
       try {
         return await db.transaction(async (tx) => {
           if ((await store.findUserByEmail(tx, email)) !== undefined) throw new AppError('signup_email_taken')
-          await store.insertUser(tx, { id: userId, tenantId, email, passwordHash: null, status: 'pending', emailVerifiedAt: null, createdAt: now, updatedAt: now })
-          await store.insertMember(tx, {
-            id: memberId,
-            tenantId,
-            userId,
-            role: input.role,
-            status: 'invited',
-            approvalDomains: input.approval_domains ?? defaultApprovalDomains(input.role),
-            approvalLimitValue: input.approval_limit?.value ?? null,
-            approvalLimitCurrency: input.approval_limit?.currency ?? null,
-            invitedBy: principal.id,
-            deactivatedAt: null,
-            createdAt: now,
-            updatedAt: now,
-          })
+          await store.insertUser(tx, newUser({ id: userId, tenantId, email, passwordHash: null, at: now }))
+          await store.insertMember(
+            tx,
+            newMember({
+              id: memberId,
+              tenantId,
+              userId,
+              role: input.role,
+              status: 'invited',
+              approvalDomains: input.approval_domains,
+              approvalLimit: input.approval_limit,
+              invitedBy: principal.id,
+              at: now,
+            }),
+          )
           const token = await issueToken(tx, { tenantId, userId, purpose: 'invitation' })
           const member = await reload(tx, tenantId, memberId)
           await recordChange(tx, context, member, 'member.invited', 'created', { request: digestOf(input) })

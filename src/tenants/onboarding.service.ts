@@ -12,8 +12,8 @@ import type { CommandContext } from '../auth/context.ts'
 import { isUniqueViolation } from '../db/errors.ts'
 import type { CoreDeps } from '../deps.ts'
 import { AppError } from '../kernel/errors.ts'
-import { defaultApprovalDomains } from './domain/members.ts'
-import type { TenantRow, TenantsStore } from './tenants.store.ts'
+import { newMember, newTenant, newUser } from './records.ts'
+import type { TenantsStore } from './tenants.store.ts'
 import { createTokenIssuer } from './verification-tokens.ts'
 
 const defaultTenantName = 'Sandbox tenant'
@@ -71,36 +71,9 @@ export function createOnboardingService(deps: CoreDeps & { store: TenantsStore; 
       try {
         await db.transaction(async (tx) => {
           if ((await store.findUserByEmail(tx, email)) !== undefined) throw new AppError('signup_email_taken')
-          const tenant: TenantRow = {
-            id: tenantId,
-            name: input.tenant_name ?? defaultTenantName,
-            status: 'active',
-            environment: deps.environment,
-            orgId: null,
-            identityIssuer: null,
-            identitySubject: null,
-            rateLimitTier: 'free',
-            rateLimitPerMinute: null,
-            rateLimitBurst: null,
-            createdAt: now,
-            updatedAt: now,
-          }
-          await store.insertTenant(tx, tenant)
-          await store.insertUser(tx, { id: userId, tenantId, email, passwordHash, status: 'pending', emailVerifiedAt: null, createdAt: now, updatedAt: now })
-          await store.insertMember(tx, {
-            id: memberId,
-            tenantId,
-            userId,
-            role: 'owner',
-            status: 'active',
-            approvalDomains: defaultApprovalDomains('owner'),
-            approvalLimitValue: null,
-            approvalLimitCurrency: null,
-            invitedBy: null,
-            deactivatedAt: null,
-            createdAt: now,
-            updatedAt: now,
-          })
+          await store.insertTenant(tx, newTenant({ id: tenantId, name: input.tenant_name ?? defaultTenantName, environment: deps.environment, at: now }))
+          await store.insertUser(tx, newUser({ id: userId, tenantId, email, passwordHash, at: now }))
+          await store.insertMember(tx, newMember({ id: memberId, tenantId, userId, role: 'owner', status: 'active', invitedBy: null, at: now }))
           token = await issueToken(tx, { tenantId, userId, purpose: 'email_verification' })
           const recorded = await audit.record(tx, {
             tenantId,

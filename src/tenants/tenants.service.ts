@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../db/errors.ts'
 import { preservedTenantTables, tableName } from '../db/tenant-tables.ts'
 import type { CoreDeps } from '../deps.ts'
 import { AppError } from '../kernel/errors.ts'
-import { defaultApprovalDomains } from './domain/members.ts'
+import { newMember, newTenant, newUser } from './records.ts'
 import { invitationMailText, normalizeEmail } from './onboarding.service.ts'
 import type { DeletedRows, TenantRow, TenantsStore } from './tenants.store.ts'
 import { createTokenIssuer } from './verification-tokens.ts'
@@ -86,20 +86,7 @@ export function createTenantsService(deps: CoreDeps & { store: TenantsStore }): 
       const ownerEmail = input.owner_email === undefined ? undefined : normalizeEmail(input.owner_email)
       try {
         return await db.transaction(async (tx) => {
-          const tenant: TenantRow = {
-            id: tenantId,
-            name: input.name,
-            status: 'active',
-            environment: deps.environment,
-            orgId,
-            identityIssuer: input.identity?.issuer ?? null,
-            identitySubject: input.identity?.subject ?? null,
-            rateLimitTier: 'free',
-            rateLimitPerMinute: null,
-            rateLimitBurst: null,
-            createdAt: now,
-            updatedAt: now,
-          }
+          const tenant = newTenant({ id: tenantId, name: input.name, environment: deps.environment, orgId, identity: input.identity, at: now })
           await store.insertTenant(tx, tenant)
           const recorded = await audit.record(tx, {
             tenantId,
@@ -116,21 +103,8 @@ export function createTenantsService(deps: CoreDeps & { store: TenantsStore }): 
           if ((await store.findUserByEmail(tx, ownerEmail)) !== undefined) throw new AppError('signup_email_taken')
           const userId = ids.newId('user')
           const memberId = ids.newId('member')
-          await store.insertUser(tx, { id: userId, tenantId, email: ownerEmail, passwordHash: null, status: 'pending', emailVerifiedAt: null, createdAt: now, updatedAt: now })
-          await store.insertMember(tx, {
-            id: memberId,
-            tenantId,
-            userId,
-            role: 'owner',
-            status: 'invited',
-            approvalDomains: defaultApprovalDomains('owner'),
-            approvalLimitValue: null,
-            approvalLimitCurrency: null,
-            invitedBy: null,
-            deactivatedAt: null,
-            createdAt: now,
-            updatedAt: now,
-          })
+          await store.insertUser(tx, newUser({ id: userId, tenantId, email: ownerEmail, passwordHash: null, at: now }))
+          await store.insertMember(tx, newMember({ id: memberId, tenantId, userId, role: 'owner', status: 'invited', invitedBy: null, at: now }))
           const token = await issueToken(tx, { tenantId, userId, purpose: 'invitation' })
           await events.record(tx, {
             tenantId,

@@ -3,7 +3,9 @@
  * changes are allowed. Pure.
  */
 import { AppError } from '../../kernel/errors.ts'
-import type { MemberRole } from '../../auth/scopes.ts'
+
+export const memberRoles = ['owner', 'admin', 'approver', 'viewer'] as const
+export type MemberRole = (typeof memberRoles)[number]
 
 /** PaymentIntent action types (spec, "PaymentIntent"). */
 export const paymentActionTypes = [
@@ -52,7 +54,7 @@ export const assignableRoles = ['admin', 'approver', 'viewer'] as const satisfie
 export type AssignableRole = (typeof assignableRoles)[number]
 
 /** Domains a new member gets when the inviter names none: admins approve anything, others nothing. */
-export function defaultApprovalDomains(role: AssignableRole | 'owner'): ApprovalDomain[] {
+export function defaultApprovalDomains(role: MemberRole): ApprovalDomain[] {
   return role === 'admin' || role === 'owner' ? ['*'] : []
 }
 
