@@ -1,19 +1,18 @@
 /**
- * Appends an event to a tenant's audit chain inside the caller's transaction, so the record and the
- * change it describes commit or roll back together.
+ * Records an audit event inside the caller's transaction, so the record and the change it describes
+ * commit or roll back together.
  *
- * Locks: the tenant's `audit_chain_heads` row (an upsert takes it), held until the caller commits. Every
- * append for one tenant therefore sees the previous one's hash: the chain never forks and `seq` never
- * skips, across requests and across processes. Tenants do not contend with each other.
+ * Recording takes no lock: it is one INSERT of the event's content, plus a notification (delivered on
+ * commit) that wakes the sequencer. The sequencer links the event into the tenant's hash chain moments
+ * later (see sequencer.ts); that split is what lets one busy tenant write at the speed of plain inserts
+ * while its chain stays dense and fork-free.
  */
 import { sql } from 'drizzle-orm'
-import { queryRows, type Tx } from '../db/database.ts'
+import type { Tx } from '../db/database.ts'
 import type { IdSource } from '../kernel/ids.ts'
 import type { Clock } from '../kernel/clock.ts'
 import {
   assertAuditFields,
-  genesisHash,
-  hashAuditEvent,
   type ActorType,
   type AuditFields,
   type AuditLayer,
@@ -38,13 +37,14 @@ export interface AuditRecord {
 
 export interface RecordedAuditEvent {
   readonly id: string
-  readonly seq: number
-  readonly hash: string
 }
 
 export interface AuditRecorder {
   record(tx: Tx, record: AuditRecord): Promise<RecordedAuditEvent>
 }
+
+/** The notification channel the sequencer listens on; the payload is the tenant id. */
+export const auditAppendedChannel = 'steward_audit_appended'
 
 export function createAuditRecorder(deps: { ids: IdSource; clock: Clock }): AuditRecorder {
   return {
@@ -53,47 +53,21 @@ export function createAuditRecorder(deps: { ids: IdSource; clock: Clock }): Audi
       const outputs = record.outputs ?? {}
       assertAuditFields(inputs, 'inputs')
       assertAuditFields(outputs, 'outputs')
-
-      // One statement creates the head on first use and locks it in every case.
-      const [current] = await queryRows<{ seq: string | number; hash: string }>(tx, sql`
-        insert into audit_chain_heads (tenant_id, seq, hash, updated_at)
-        values (${record.tenantId}, 0, ${genesisHash}, now())
-        on conflict (tenant_id) do update set tenant_id = excluded.tenant_id
-        returning seq, hash`)
-      if (current === undefined) throw new Error('audit chain head upsert returned no row')
-
-      const event = {
-        id: deps.ids.newId('auditEvent'),
-        tenantId: record.tenantId,
-        seq: Number(current.seq) + 1,
-        layer: record.layer,
-        actor: record.actor,
-        action: record.action,
-        entity: record.entity,
-        inputs,
-        outputs,
-        evidenceIds: record.evidenceIds ?? [],
-        requestId: record.requestId ?? null,
-        // Millisecond precision: the hash covers the ISO string, and timestamptz keeps microseconds.
-        createdAt: new Date(Math.floor(deps.clock.now().getTime())),
-        prevHash: current.hash,
-      }
-      const hash = hashAuditEvent(event)
-
+      const id = deps.ids.newId('auditEvent')
+      // Millisecond precision: the chain hash covers the ISO string, and timestamptz keeps microseconds.
+      const createdAt = new Date(Math.floor(deps.clock.now().getTime()))
+      // One round trip: the insert, and a notification PostgreSQL delivers only if the transaction commits.
       await tx.execute(sql`
-        with appended as (
-          insert into audit_events (id, tenant_id, seq, layer, actor_type, actor_id, action, entity_type, entity_id,
-                                    inputs, outputs, evidence_ids, request_id, prev_hash, hash, created_at)
-          values (${event.id}, ${event.tenantId}, ${event.seq}, ${event.layer}, ${event.actor.type}, ${event.actor.id},
-                  ${event.action}, ${event.entity.type}, ${event.entity.id}, ${JSON.stringify(inputs)}::jsonb,
-                  ${JSON.stringify(outputs)}::jsonb, ${sql.param(event.evidenceIds)}::text[], ${event.requestId},
-                  ${event.prevHash}, ${hash}, ${event.createdAt.toISOString()})
-          returning tenant_id, seq, hash
+        with inserted as (
+          insert into audit_events (id, tenant_id, layer, actor_type, actor_id, action, entity_type, entity_id,
+                                    inputs, outputs, evidence_ids, request_id, created_at)
+          values (${id}, ${record.tenantId}, ${record.layer}, ${record.actor.type}, ${record.actor.id}, ${record.action},
+                  ${record.entity.type}, ${record.entity.id}, ${JSON.stringify(inputs)}::jsonb, ${JSON.stringify(outputs)}::jsonb,
+                  ${sql.param(record.evidenceIds ?? [])}::text[], ${record.requestId ?? null}, ${createdAt.toISOString()})
+          returning tenant_id
         )
-        update audit_chain_heads set seq = appended.seq, hash = appended.hash, updated_at = now()
-        from appended where audit_chain_heads.tenant_id = appended.tenant_id`)
-
-      return { id: event.id, seq: event.seq, hash }
+        select pg_notify(${auditAppendedChannel}, tenant_id::text) from inserted`)
+      return { id }
     },
   }
 }

@@ -9,17 +9,25 @@
 import { sql } from 'drizzle-orm'
 import {
   bigint,
+  customType,
   check,
   index,
   integer,
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+
+/** `bytea` as a Node Buffer on both drivers. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+})
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 const createdAt = () => timestamptz('created_at').notNull()
@@ -204,16 +212,20 @@ export const events = pgTable(
 )
 
 /**
- * The per-tenant audit hash chain. Append-only: a trigger refuses UPDATE and DELETE on both engines, and
- * tenant deletion keeps it. `seq` is dense per tenant (1, 2, 3 …) and `prev_hash` is the previous row's
- * `hash`, so a gap or a fork is detectable by a walk.
+ * The per-tenant audit hash chain. A business transaction inserts the event's content (and
+ * `recorded_order`, a sequence value taken at insert, so causally later events sort later); the
+ * sequencer then writes `seq`, `prev_hash`, `hash` and `sequenced_at` exactly once, under the tenant's
+ * chain-head lock, so the chain never forks and `seq` is dense (1, 2, 3 …). A trigger refuses DELETE,
+ * any change to content, and any second write of the chain columns, on both engines. Tenant deletion
+ * keeps the chain.
  */
 export const auditEvents = pgTable(
   'audit_events',
   {
     id: text('id').primaryKey(),
     tenantId: uuid('tenant_id').notNull(),
-    seq: bigint('seq', { mode: 'number' }).notNull(),
+    recordedOrder: bigint('recorded_order', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    seq: bigint('seq', { mode: 'number' }),
     layer: text('layer', { enum: ['raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit'] }).notNull(),
     actorType: text('actor_type').notNull(),
     actorId: text('actor_id').notNull(),
@@ -224,24 +236,181 @@ export const auditEvents = pgTable(
     outputs: jsonb('outputs').notNull(),
     evidenceIds: text('evidence_ids').array().notNull(),
     requestId: text('request_id'),
-    prevHash: text('prev_hash').notNull(),
-    hash: text('hash').notNull(),
+    prevHash: text('prev_hash'),
+    hash: text('hash'),
     createdAt: createdAt(),
+    sequencedAt: timestamptz('sequenced_at'),
   },
   (table) => [
     check(
       'audit_events_layer_check',
       sql`${table.layer} in ('raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit')`,
     ),
+    check(
+      'audit_events_sealed_check',
+      sql`(${table.seq} is null and ${table.prevHash} is null and ${table.hash} is null and ${table.sequencedAt} is null) or (${table.seq} is not null and ${table.prevHash} is not null and ${table.hash} is not null and ${table.sequencedAt} is not null)`,
+    ),
     uniqueIndex('audit_events_tenant_seq_unique').on(table.tenantId, table.seq),
-    index('audit_events_entity_idx').on(table.tenantId, table.entityType, table.entityId, table.seq),
+    index('audit_events_tenant_order_idx').on(table.tenantId, table.recordedOrder),
+    index('audit_events_unsequenced_idx').on(table.tenantId, table.recordedOrder).where(sql`${table.seq} is null`),
+    index('audit_events_entity_idx').on(table.tenantId, table.entityType, table.entityId, table.recordedOrder),
   ],
 )
 
-/** The head of each tenant's chain; its row lock serializes appends so the chain never forks. */
+/**
+ * The head of each tenant's chain: the last sequenced event and the last event sealed into a Merkle
+ * batch. Its row lock serializes the sequencer and the batcher per tenant.
+ */
 export const auditChainHeads = pgTable('audit_chain_heads', {
   tenantId: uuid('tenant_id').primaryKey(),
   seq: bigint('seq', { mode: 'number' }).notNull(),
   hash: text('hash').notNull(),
+  batchedSeq: bigint('batched_seq', { mode: 'number' }).notNull().default(0),
   updatedAt: updatedAt(),
 })
+
+/**
+ * Merkle batches of a tenant's chain ("anchors"): events seq_from..seq_to as leaves (their hashes, in
+ * seq order), OpenZeppelin's sorted-pair keccak256 tree. `tree` holds every node (32 bytes each, the
+ * layout of @openzeppelin/merkle-tree's core), so an inclusion proof is read, not rebuilt. Insert-only.
+ */
+export const auditAnchors = pgTable(
+  'audit_anchors',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull(),
+    seqFrom: bigint('seq_from', { mode: 'number' }).notNull(),
+    seqTo: bigint('seq_to', { mode: 'number' }).notNull(),
+    eventCount: integer('event_count').notNull(),
+    merkleRoot: text('merkle_root').notNull(),
+    tree: bytea('tree').notNull(),
+    periodStart: timestamptz('period_start').notNull(),
+    periodEnd: timestamptz('period_end').notNull(),
+    anchoringMode: text('anchoring_mode', { enum: ['database_hash_chain', 'onchain_merkle_root'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('audit_anchors_range_check', sql`${table.seqFrom} >= 1 and ${table.seqTo} >= ${table.seqFrom} and ${table.eventCount} = ${table.seqTo} - ${table.seqFrom} + 1`),
+    uniqueIndex('audit_anchors_tenant_from_unique').on(table.tenantId, table.seqFrom),
+    index('audit_anchors_tenant_to_idx').on(table.tenantId, table.seqTo),
+    index('audit_anchors_root_idx').on(table.merkleRoot),
+  ],
+)
+
+/** A Merkle root published on chain: one row per anchor, several anchors per transaction (at most 50). Insert-only. */
+export const auditAnchorPublications = pgTable(
+  'audit_anchor_publications',
+  {
+    anchorId: text('anchor_id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull(),
+    chainId: integer('chain_id').notNull(),
+    contractAddress: text('contract_address').notNull(),
+    txHash: text('tx_hash').notNull(),
+    blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
+    publishedAt: timestamptz('published_at').notNull(),
+  },
+  (table) => [index('audit_anchor_publications_tenant_idx').on(table.tenantId)],
+)
+
+/** Audit exports: a durable job writes the file into the blob store; the status route reports progress. */
+export const auditExports = pgTable(
+  'audit_exports',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull(),
+    format: text('format', { enum: ['jsonl', 'csv'] }).notNull(),
+    filters: jsonb('filters').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'completed', 'failed'] }).notNull(),
+    eventsTotal: integer('events_total'),
+    eventsWritten: integer('events_written').notNull().default(0),
+    blobSha256: text('blob_sha256'),
+    bytes: bigint('bytes', { mode: 'number' }),
+    error: text('error'),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    completedAt: timestamptz('completed_at'),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (table) => [index('audit_exports_tenant_idx').on(table.tenantId, table.id)],
+)
+
+/** A tenant's outbound webhook endpoints. The signing secret is kept in clear: delivery must sign with it. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull(),
+    url: text('url').notNull(),
+    description: text('description'),
+    /** Event types delivered; empty means every type of the allowlist. */
+    eventTypes: text('event_types').array().notNull(),
+    status: text('status', { enum: ['enabled', 'disabled'] }).notNull(),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: timestamptz('previous_secret_expires_at'),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('webhook_endpoints_tenant_idx').on(table.tenantId, table.id)],
+)
+
+/** One delivery of one event to one endpoint, with its attempts. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'dead_lettered'] }).notNull(),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    nextAttemptAt: timestamptz('next_attempt_at'),
+    lastAttemptAt: timestamptz('last_attempt_at'),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('webhook_deliveries_endpoint_event_unique').on(table.endpointId, table.eventId),
+    index('webhook_deliveries_tenant_idx').on(table.tenantId, table.endpointId, table.id),
+  ],
+)
+
+/** Deliveries that exhausted their automatic attempts (spec, "Webhook dead letter"). */
+export const webhookDeadLetters = pgTable(
+  'webhook_dead_letters',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    deliveryId: text('delivery_id').notNull(),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    lastError: text('last_error').notNull(),
+    attemptCount: integer('attempt_count').notNull(),
+    createdAt: createdAt(),
+    lastAttemptAt: timestamptz('last_attempt_at').notNull(),
+  },
+  (table) => [
+    uniqueIndex('webhook_dead_letters_delivery_unique').on(table.deliveryId),
+    index('webhook_dead_letters_tenant_idx').on(table.tenantId, table.endpointId, table.id),
+  ],
+)
+
+/** Idempotency keys: the stored response replays for the same key and request; another request is 409. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    responseStatus: integer('response_status').notNull(),
+    responseBody: jsonb('response_body').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.scope, table.key] })],
+)

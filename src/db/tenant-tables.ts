@@ -5,7 +5,24 @@
  */
 import { getTableName } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
-import { apiKeys, auditChainHeads, auditEvents, events, members, serviceTokens, tenants, users, verificationTokens } from './schema.ts'
+import {
+  apiKeys,
+  auditAnchorPublications,
+  auditAnchors,
+  auditChainHeads,
+  auditEvents,
+  auditExports,
+  events,
+  idempotencyKeys,
+  members,
+  serviceTokens,
+  tenants,
+  users,
+  verificationTokens,
+  webhookDeadLetters,
+  webhookDeliveries,
+  webhookEndpoints,
+} from './schema.ts'
 
 export interface TenantTable {
   readonly table: PgTable
@@ -13,6 +30,11 @@ export interface TenantTable {
 }
 
 export const tenantTablesInDeletionOrder: readonly TenantTable[] = [
+  { table: webhookDeadLetters, tenantColumn: webhookDeadLetters.tenantId },
+  { table: webhookDeliveries, tenantColumn: webhookDeliveries.tenantId },
+  { table: webhookEndpoints, tenantColumn: webhookEndpoints.tenantId },
+  { table: idempotencyKeys, tenantColumn: idempotencyKeys.tenantId },
+  { table: auditExports, tenantColumn: auditExports.tenantId },
   { table: verificationTokens, tenantColumn: verificationTokens.tenantId },
   { table: apiKeys, tenantColumn: apiKeys.tenantId },
   { table: serviceTokens, tenantColumn: serviceTokens.tenantId },
@@ -23,6 +45,6 @@ export const tenantTablesInDeletionOrder: readonly TenantTable[] = [
 ]
 
 /** Kept on tenant deletion (spec, "Tenants"): the audit chain outlives the tenant. */
-export const preservedTenantTables: readonly PgTable[] = [auditEvents, auditChainHeads]
+export const preservedTenantTables: readonly PgTable[] = [auditEvents, auditChainHeads, auditAnchors, auditAnchorPublications]
 
 export const tableName = (table: PgTable) => getTableName(table)

@@ -12,13 +12,25 @@ import type { Database, Tx } from '../db/database.ts'
 export interface JobPayloads {
   'tenant-blob-purge': { tenant_id: string }
   'mail-send': { to: string; subject: string; text: string }
+  /** Publishes pending Merkle roots on chain, up to 50 per transaction; one runs at a time. */
+  'audit-anchor-publish': Record<string, never>
+  'audit-export': { tenant_id: string; export_id: string }
+  /** Creates one delivery per matching endpoint for a business event. */
+  'webhook-fanout': { tenant_id: string; event_id: string }
+  /** One delivery attempt; a failure schedules the next attempt itself, up to the cap. */
+  'webhook-deliver': { tenant_id: string; delivery_id: string }
 }
 
 export type QueueName = keyof JobPayloads
 
-const queuePolicies: Readonly<Record<QueueName, QueueOptions>> = {
+const queuePolicies: Readonly<Record<QueueName, QueueOptions & { policy?: 'standard' | 'singleton' }>> = {
   'tenant-blob-purge': { retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 600 },
   'mail-send': { retryLimit: 5, retryDelay: 10, retryBackoff: true, retryDelayMax: 900, expireInSeconds: 60 },
+  'audit-anchor-publish': { policy: 'singleton', retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 },
+  'audit-export': { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 1800 },
+  'webhook-fanout': { retryLimit: 10, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 60 },
+  // Attempts are counted by the delivery itself; pg-boss retries only a worker that died mid-attempt.
+  'webhook-deliver': { retryLimit: 3, retryDelay: 5, expireInSeconds: 60 },
 }
 
 export const queueNames = Object.keys(queuePolicies) as QueueName[]

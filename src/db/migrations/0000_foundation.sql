@@ -18,17 +18,44 @@ CREATE TABLE "api_keys" (
 	CONSTRAINT "api_keys_environment_check" CHECK ("api_keys"."environment" in ('test', 'live'))
 );
 --> statement-breakpoint
+CREATE TABLE "audit_anchor_publications" (
+	"anchor_id" text PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"chain_id" integer NOT NULL,
+	"contract_address" text NOT NULL,
+	"tx_hash" text NOT NULL,
+	"block_number" bigint NOT NULL,
+	"published_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "audit_anchors" (
+	"id" text PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"seq_from" bigint NOT NULL,
+	"seq_to" bigint NOT NULL,
+	"event_count" integer NOT NULL,
+	"merkle_root" text NOT NULL,
+	"tree" "bytea" NOT NULL,
+	"period_start" timestamp with time zone NOT NULL,
+	"period_end" timestamp with time zone NOT NULL,
+	"anchoring_mode" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "audit_anchors_range_check" CHECK ("audit_anchors"."seq_from" >= 1 and "audit_anchors"."seq_to" >= "audit_anchors"."seq_from" and "audit_anchors"."event_count" = "audit_anchors"."seq_to" - "audit_anchors"."seq_from" + 1)
+);
+--> statement-breakpoint
 CREATE TABLE "audit_chain_heads" (
 	"tenant_id" uuid PRIMARY KEY NOT NULL,
 	"seq" bigint NOT NULL,
 	"hash" text NOT NULL,
+	"batched_seq" bigint DEFAULT 0 NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "audit_events" (
 	"id" text PRIMARY KEY NOT NULL,
 	"tenant_id" uuid NOT NULL,
-	"seq" bigint NOT NULL,
+	"recorded_order" bigint GENERATED ALWAYS AS IDENTITY (sequence name "audit_events_recorded_order_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"seq" bigint,
 	"layer" text NOT NULL,
 	"actor_type" text NOT NULL,
 	"actor_id" text NOT NULL,
@@ -39,10 +66,29 @@ CREATE TABLE "audit_events" (
 	"outputs" jsonb NOT NULL,
 	"evidence_ids" text[] NOT NULL,
 	"request_id" text,
-	"prev_hash" text NOT NULL,
-	"hash" text NOT NULL,
+	"prev_hash" text,
+	"hash" text,
 	"created_at" timestamp with time zone NOT NULL,
-	CONSTRAINT "audit_events_layer_check" CHECK ("audit_events"."layer" in ('raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit'))
+	"sequenced_at" timestamp with time zone,
+	CONSTRAINT "audit_events_layer_check" CHECK ("audit_events"."layer" in ('raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit')),
+	CONSTRAINT "audit_events_sealed_check" CHECK (("audit_events"."seq" is null and "audit_events"."prev_hash" is null and "audit_events"."hash" is null and "audit_events"."sequenced_at" is null) or ("audit_events"."seq" is not null and "audit_events"."prev_hash" is not null and "audit_events"."hash" is not null and "audit_events"."sequenced_at" is not null))
+);
+--> statement-breakpoint
+CREATE TABLE "audit_exports" (
+	"id" text PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"format" text NOT NULL,
+	"filters" jsonb NOT NULL,
+	"status" text NOT NULL,
+	"events_total" integer,
+	"events_written" integer DEFAULT 0 NOT NULL,
+	"blob_sha256" text,
+	"bytes" bigint,
+	"error" text,
+	"created_by" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"completed_at" timestamp with time zone,
+	"expires_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "events" (
@@ -52,6 +98,17 @@ CREATE TABLE "events" (
 	"payload" jsonb NOT NULL,
 	"audit_event_id" text,
 	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "idempotency_keys" (
+	"tenant_id" uuid NOT NULL,
+	"scope" text NOT NULL,
+	"key" text NOT NULL,
+	"request_hash" text NOT NULL,
+	"response_status" integer NOT NULL,
+	"response_body" jsonb NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "idempotency_keys_tenant_id_scope_key_pk" PRIMARY KEY("tenant_id","scope","key")
 );
 --> statement-breakpoint
 CREATE TABLE "members" (
@@ -126,6 +183,50 @@ CREATE TABLE "verification_tokens" (
 	CONSTRAINT "verification_tokens_purpose_check" CHECK ("verification_tokens"."purpose" in ('email_verification', 'invitation'))
 );
 --> statement-breakpoint
+CREATE TABLE "webhook_dead_letters" (
+	"id" text PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"endpoint_id" text NOT NULL,
+	"delivery_id" text NOT NULL,
+	"event_id" text NOT NULL,
+	"event_type" text NOT NULL,
+	"last_error" text NOT NULL,
+	"attempt_count" integer NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"last_attempt_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "webhook_deliveries" (
+	"id" text PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"endpoint_id" text NOT NULL,
+	"event_id" text NOT NULL,
+	"event_type" text NOT NULL,
+	"status" text NOT NULL,
+	"attempt_count" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp with time zone,
+	"last_attempt_at" timestamp with time zone,
+	"last_status_code" integer,
+	"last_error" text,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "webhook_endpoints" (
+	"id" text PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"url" text NOT NULL,
+	"description" text,
+	"event_types" text[] NOT NULL,
+	"status" text NOT NULL,
+	"secret" text NOT NULL,
+	"previous_secret" text,
+	"previous_secret_expires_at" timestamp with time zone,
+	"created_by" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "members" ADD CONSTRAINT "members_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "members" ADD CONSTRAINT "members_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -136,8 +237,15 @@ ALTER TABLE "verification_tokens" ADD CONSTRAINT "verification_tokens_user_id_us
 CREATE UNIQUE INDEX "api_keys_secret_digest_unique" ON "api_keys" USING btree ("secret_digest");--> statement-breakpoint
 CREATE UNIQUE INDEX "api_keys_previous_secret_digest_unique" ON "api_keys" USING btree ("previous_secret_digest");--> statement-breakpoint
 CREATE INDEX "api_keys_tenant_idx" ON "api_keys" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE INDEX "audit_anchor_publications_tenant_idx" ON "audit_anchor_publications" USING btree ("tenant_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "audit_anchors_tenant_from_unique" ON "audit_anchors" USING btree ("tenant_id","seq_from");--> statement-breakpoint
+CREATE INDEX "audit_anchors_tenant_to_idx" ON "audit_anchors" USING btree ("tenant_id","seq_to");--> statement-breakpoint
+CREATE INDEX "audit_anchors_root_idx" ON "audit_anchors" USING btree ("merkle_root");--> statement-breakpoint
 CREATE UNIQUE INDEX "audit_events_tenant_seq_unique" ON "audit_events" USING btree ("tenant_id","seq");--> statement-breakpoint
-CREATE INDEX "audit_events_entity_idx" ON "audit_events" USING btree ("tenant_id","entity_type","entity_id","seq");--> statement-breakpoint
+CREATE INDEX "audit_events_tenant_order_idx" ON "audit_events" USING btree ("tenant_id","recorded_order");--> statement-breakpoint
+CREATE INDEX "audit_events_unsequenced_idx" ON "audit_events" USING btree ("tenant_id","recorded_order") WHERE "audit_events"."seq" is null;--> statement-breakpoint
+CREATE INDEX "audit_events_entity_idx" ON "audit_events" USING btree ("tenant_id","entity_type","entity_id","recorded_order");--> statement-breakpoint
+CREATE INDEX "audit_exports_tenant_idx" ON "audit_exports" USING btree ("tenant_id","id");--> statement-breakpoint
 CREATE INDEX "events_tenant_idx" ON "events" USING btree ("tenant_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_user_unique" ON "members" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "members_tenant_idx" ON "members" USING btree ("tenant_id","id");--> statement-breakpoint
@@ -147,4 +255,9 @@ CREATE INDEX "tenants_org_idx" ON "tenants" USING btree ("org_id");--> statement
 CREATE UNIQUE INDEX "users_email_unique" ON "users" USING btree ("email");--> statement-breakpoint
 CREATE INDEX "users_tenant_idx" ON "users" USING btree ("tenant_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "verification_tokens_digest_unique" ON "verification_tokens" USING btree ("token_digest");--> statement-breakpoint
-CREATE INDEX "verification_tokens_tenant_idx" ON "verification_tokens" USING btree ("tenant_id");
+CREATE INDEX "verification_tokens_tenant_idx" ON "verification_tokens" USING btree ("tenant_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "webhook_dead_letters_delivery_unique" ON "webhook_dead_letters" USING btree ("delivery_id");--> statement-breakpoint
+CREATE INDEX "webhook_dead_letters_tenant_idx" ON "webhook_dead_letters" USING btree ("tenant_id","endpoint_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "webhook_deliveries_endpoint_event_unique" ON "webhook_deliveries" USING btree ("endpoint_id","event_id");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_tenant_idx" ON "webhook_deliveries" USING btree ("tenant_id","endpoint_id","id");--> statement-breakpoint
+CREATE INDEX "webhook_endpoints_tenant_idx" ON "webhook_endpoints" USING btree ("tenant_id","id");
