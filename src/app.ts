@@ -10,6 +10,8 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import { auditRoutes } from './audit/audit.routes.ts'
+import type { AuditService } from './audit/audit.service.ts'
 import { authRoutes } from './auth/auth.routes.ts'
 import type { ApiKeysService } from './auth/api-keys.service.ts'
 import type { AuthService } from './auth/auth.service.ts'
@@ -24,6 +26,8 @@ import type { MembersService } from './tenants/members.service.ts'
 import type { OnboardingService } from './tenants/onboarding.service.ts'
 import { tenantRoutes } from './tenants/tenants.routes.ts'
 import type { TenantsService } from './tenants/tenants.service.ts'
+import type { Idempotency } from './http/idempotency.ts'
+import { webhookRoutes, type WebhooksService } from './webhooks/index.ts'
 
 export const serviceVersion = '0.5.0'
 export const documentationPrefix = '/docs/api'
@@ -31,11 +35,15 @@ export const documentationPrefix = '/docs/api'
 export const jsonBodyBytesMax = 1024 * 1024
 
 export interface AppServices {
+  readonly audit: AuditService
   readonly auth: AuthService
   readonly apiKeys: ApiKeysService
   readonly onboarding: OnboardingService
   readonly tenants: TenantsService
   readonly members: MembersService
+  readonly webhooks: WebhooksService
+  /** Idempotency-Key handling for the routes that accept it (webhook replay). */
+  readonly idempotency: Idempotency
 }
 
 export interface AppOptions {
@@ -133,6 +141,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     selfServeSignup: options.selfServeSignup,
   })
   await app.register(authRoutes, { auth: options.services.auth, apiKeys: options.services.apiKeys })
+  await app.register(webhookRoutes, { webhooks: options.services.webhooks, idempotency: options.services.idempotency })
+  await app.register(auditRoutes, { audit: options.services.audit })
 
   await app.ready()
   return app as unknown as FastifyInstance

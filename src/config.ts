@@ -40,6 +40,18 @@ export interface Config {
   /** SMTP connection URL for outgoing mail; required in production, where verification mail is sent. */
   readonly smtpUrl: string | undefined
   readonly mailFrom: string
+  /** A tenant's Merkle batch closes at this many events… */
+  readonly auditBatchEventsMax: number
+  /** …or when its oldest event has waited this long, whichever comes first. */
+  readonly auditBatchWaitSeconds: number
+  /** Where batch roots are published; unset keeps anchoring in the database (`database_hash_chain`). */
+  readonly anchorChain: AnchorChainConfig | undefined
+}
+
+export interface AnchorChainConfig {
+  readonly rpcUrl: string
+  readonly contractAddress: `0x${string}`
+  readonly privateKey: `0x${string}`
 }
 
 export class ConfigError extends Error {
@@ -101,9 +113,25 @@ export function loadConfig(env: Env): Config {
     publicRateLimitBurst: read.integer('PUBLIC_RATE_LIMIT_BURST', 20, { min: 1, max: 1_000_000 }),
     smtpUrl,
     mailFrom: read.string('MAIL_FROM', 'Steward <no-reply@steward.invalid>'),
+    auditBatchEventsMax: read.integer('AUDIT_BATCH_EVENTS_MAX', 1024, { min: 1, max: 100_000 }),
+    auditBatchWaitSeconds: read.integer('AUDIT_BATCH_WAIT_SECONDS', 60, { min: 1, max: 86_400 }),
+    anchorChain: readAnchorChain(read, problems),
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze(config)
+}
+
+function readAnchorChain(read: EnvReader, problems: string[]): AnchorChainConfig | undefined {
+  const rpcUrl = read.url('CHAIN_RPC_URL', ['http:', 'https:'])
+  const contractAddress = read.pattern('ANCHOR_CONTRACT_ADDRESS', /^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte hex address')
+  const privateKey = read.secretPattern('ANCHOR_PRIVATE_KEY', /^0x[0-9a-fA-F]{64}$/, 'a 0x-prefixed 32-byte hex private key')
+  const given = [rpcUrl, contractAddress, privateKey].filter((value) => value !== undefined).length
+  if (given === 0) return undefined
+  if (given < 3) {
+    problems.push('CHAIN_RPC_URL, ANCHOR_CONTRACT_ADDRESS and ANCHOR_PRIVATE_KEY: set all three to anchor on chain, or none to anchor in the database')
+    return undefined
+  }
+  return { rpcUrl: rpcUrl!, contractAddress: contractAddress as `0x${string}`, privateKey: privateKey as `0x${string}` }
 }
 
 class EnvReader {
@@ -165,6 +193,27 @@ class EnvReader {
     }
     if (!protocols.includes(parsed.protocol)) {
       this.problems.push(`${name}: protocol must be one of ${protocols.map((p) => p.replace(':', '://')).join(', ')}`)
+      return undefined
+    }
+    return value
+  }
+
+  pattern(name: string, pattern: RegExp, description: string): string | undefined {
+    const value = this.raw(name)
+    if (value === undefined) return undefined
+    if (!pattern.test(value)) {
+      this.problems.push(`${name}: "${value}" is not ${description}`)
+      return undefined
+    }
+    return value
+  }
+
+  /** Like `pattern`, for secrets: the value is never echoed back. */
+  secretPattern(name: string, pattern: RegExp, description: string): string | undefined {
+    const value = this.raw(name)
+    if (value === undefined) return undefined
+    if (!pattern.test(value)) {
+      this.problems.push(`${name}: must be ${description}`)
       return undefined
     }
     return value

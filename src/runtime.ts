@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import { buildApp } from './app.ts'
+import { buildApp, type AppServices } from './app.ts'
 import { createAuditRecorder } from './audit/audit.recorder.ts'
 import { createApiKeysService } from './auth/api-keys.service.ts'
 import { createAuthService } from './auth/auth.service.ts'
@@ -29,7 +29,17 @@ import { createMembersService } from './tenants/members.service.ts'
 import { createOnboardingService } from './tenants/onboarding.service.ts'
 import { createTenantsService } from './tenants/tenants.service.ts'
 import { createTenantsStore } from './tenants/tenants.store.pg.ts'
+import { createAnchorPublishHandler } from './audit/anchor-publisher.job.ts'
+import { createAuditService } from './audit/audit.service.ts'
+import { createAuditStore } from './audit/audit.store.pg.ts'
+import type { AnchorChainPublisher } from './audit/chain/anchor-chain.ts'
+import { createAnchorChain } from './audit/chain/anchor-contract.ts'
+import { createExportHandler } from './audit/export.job.ts'
+import { createAuditSequencer, type SettleResult } from './audit/sequencer.ts'
 import { createEventRecorder } from './webhooks/events.ts'
+import { createIdempotency } from './http/idempotency.ts'
+import { createIdempotencyStore } from './http/idempotency.store.pg.ts'
+import { createWebhooks, type WebhookOptions } from './webhooks/index.ts'
 
 /** Configuration whose secrets have been resolved (from the environment, or generated for the sandbox). */
 export type ResolvedConfig = Config & { readonly jwtSecret: string; readonly apiKeyPepper: string }
@@ -51,6 +61,12 @@ export interface RuntimeOptions {
   readonly blobs?: BlobStore
   /** How often idle workers poll for jobs. */
   readonly jobPollingIntervalSeconds?: number
+  /** Webhook delivery: retry base delay, request timeout, host resolver (tests shorten and fake them). */
+  readonly webhooks?: WebhookOptions
+  /** How often the audit sequencer sweeps for work notifications missed. */
+  readonly auditSweepIntervalMs?: number
+  /** The chain batch roots are published to; defaults to the AuditAnchor contract of `config.anchorChain`. */
+  readonly anchorChain?: AnchorChainPublisher
 }
 
 export interface Runtime {
@@ -60,8 +76,15 @@ export interface Runtime {
   readonly jobs: JobQueue
   readonly blobs: BlobStore
   readonly clock: Clock
+  /** The services the app is built on, for tools and benchmarks that call them in-process. */
+  readonly services: AppServices
   buildApp(): Promise<FastifyInstance>
   startWorkers(): Promise<void>
+  /**
+   * Links every pending audit event and closes due batches now, instead of waiting for the sequencer
+   * (tests and tools); with `closeOpenBatch`, the partial batch at the end of each chain too.
+   */
+  settleAudit(options?: { closeOpenBatch?: boolean }): Promise<SettleResult>
   close(): Promise<void>
 }
 
@@ -88,22 +111,42 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const core: CoreDeps = {
     db,
     audit: createAuditRecorder({ ids, clock }),
-    events: createEventRecorder({ ids, clock }),
+    events: createEventRecorder({ ids, clock, jobs }),
     jobs,
     ids,
     clock,
     environment: config.environment,
     publicBaseUrl: config.publicBaseUrl,
   }
+  const auditStore = createAuditStore()
+  const anchorChain = options.anchorChain ?? (config.anchorChain === undefined ? undefined : createAnchorChain(config.anchorChain))
+  const sequencer = createAuditSequencer({
+    db,
+    store: auditStore,
+    jobs,
+    ids,
+    clock,
+    logger,
+    options: {
+      batchEventsMax: config.auditBatchEventsMax,
+      batchWaitSeconds: config.auditBatchWaitSeconds,
+      anchoringMode: anchorChain === undefined ? 'database_hash_chain' : 'onchain_merkle_root',
+      sweepIntervalMs: options.auditSweepIntervalMs ?? 1_000,
+    },
+  })
   const tenantsStore = createTenantsStore()
   const credentialsStore = createCredentialsStore()
   const apiKeys = createApiKeysService({ ...core, store: credentialsStore, cursors, config, log: logger })
+  const webhooks = createWebhooks({ ...core, cursors }, options.webhooks)
   const services = {
     apiKeys,
     auth: createAuthService({ ...core, store: credentialsStore, passwords, tokens, apiKeys, config }),
     onboarding: createOnboardingService({ ...core, store: tenantsStore, passwords }),
     tenants: createTenantsService({ ...core, store: tenantsStore }),
     members: createMembersService({ ...core, store: tenantsStore, cursors }),
+    webhooks: webhooks.service,
+    idempotency: createIdempotency({ db, clock, store: createIdempotencyStore() }),
+    audit: createAuditService({ ...core, store: auditStore, cursors, chain: anchorChain, blobs }),
   }
 
   let closed = false
@@ -114,6 +157,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     jobs,
     blobs,
     clock,
+    services,
     buildApp: () =>
       buildApp({
         logger,
@@ -129,12 +173,20 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     async startWorkers() {
       const pollingIntervalSeconds = options.jobPollingIntervalSeconds ?? 2
       await jobs.work('tenant-blob-purge', createBlobPurgeHandler({ db, audit: core.audit, blobs }), { pollingIntervalSeconds })
-      await jobs.work('mail-send', createMailHandler(mailer), { pollingIntervalSeconds })
+      await jobs.work('mail-send', createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 })
+      await webhooks.startWorkers(jobs, { pollingIntervalSeconds })
+      await jobs.work('audit-export', createExportHandler({ db, store: auditStore, blobs, clock }), { pollingIntervalSeconds })
+      await jobs.work('audit-anchor-publish', createAnchorPublishHandler({ db, store: auditStore, audit: core.audit, chain: anchorChain, clock }), {
+        pollingIntervalSeconds,
+      })
+      await sequencer.start()
     },
+    settleAudit: (settleOptions) => sequencer.sweep(settleOptions),
     /** Stops the workers (letting running jobs finish), then closes the stores. Idempotent. */
     async close() {
       if (closed) return
       closed = true
+      await sequencer.stop()
       await jobs.stop({ timeoutMs: config.shutdownTimeoutMs })
       await rateLimits.close()
       await mailer.close()

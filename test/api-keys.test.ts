@@ -571,7 +571,7 @@ describe('API key audit trail', () => {
     const rows = await queryRows<{ action: string; actor_type: string; actor_id: string; entity_type: string; outputs: Record<string, unknown> }>(
       test.runtime.db.orm,
       sql`select action, actor_type, actor_id, entity_type, outputs from audit_events
-          where tenant_id = ${owner.tenantId} and entity_id = ${key.api_key.id} order by seq`,
+          where tenant_id = ${owner.tenantId} and entity_id = ${key.api_key.id} order by recorded_order`,
     )
     expect(rows.map((row) => row.action)).toEqual(['api_key.issued', 'api_key.rotated', 'api_key.revoked'])
     for (const row of rows) {

@@ -1,12 +1,21 @@
 /**
- * The audit chain as every write so far leaves it: dense, linked, recomputable, append-only, and
- * unforked under concurrent writers (really concurrent on PostgreSQL; serialized by the engine on PGlite).
+ * The audit chain as every write leaves it: recorded in the business transaction, linked by the
+ * sequencer into a dense, recomputable chain, write-once in the database, unforked under concurrent
+ * writers and concurrent sequencers (two processes on PostgreSQL), and checked by the chain walk, which
+ * names the first row altered behind the database's back.
  */
 import { sql } from 'drizzle-orm'
+import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashAuditEvent, genesisHash, type AuditEventBody } from '../src/audit/domain/chain.ts'
-import { queryRows } from '../src/db/database.ts'
-import { createTestApp, signupOwner, uniqueEmail, type TestApp } from './support/harness.ts'
+import { createAuditRecorder } from '../src/audit/audit.recorder.ts'
+import { createAuditStore } from '../src/audit/audit.store.pg.ts'
+import { walkChain } from '../src/audit/chain-walk.ts'
+import { genesisHash } from '../src/audit/domain/chain.ts'
+import { createAuditSequencer } from '../src/audit/sequencer.ts'
+import { openDatabase, queryRows, type Database } from '../src/db/database.ts'
+import { systemClock } from '../src/kernel/clock.ts'
+import { createIdSource } from '../src/kernel/ids.ts'
+import { createTestApp, signupOwner, testDatabaseUrl, uniqueEmail, type TestApp } from './support/harness.ts'
 
 let test: TestApp
 beforeAll(async () => {
@@ -14,66 +23,58 @@ beforeAll(async () => {
 })
 afterAll(async () => test?.close())
 
-interface AuditRow {
-  id: string
-  tenant_id: string
-  seq: string | number
-  layer: AuditEventBody['layer']
-  actor_type: AuditEventBody['actor']['type']
-  actor_id: string
-  action: string
-  entity_type: string
-  entity_id: string
-  inputs: Record<string, never>
-  outputs: Record<string, never>
-  evidence_ids: string[]
-  request_id: string | null
-  prev_hash: string
-  hash: string
-  created_at: string | Date
+const store = createAuditStore()
+const walk = (tenantId: string, db: Database = test.runtime.db) => walkChain(db, store, tenantId)
+
+async function chainRows(tenantId: string) {
+  return queryRows<{ id: string; seq: string | number | null; action: string; prev_hash: string | null; hash: string | null; request_id: string | null }>(
+    test.runtime.db.orm,
+    sql`select id, seq, action, prev_hash, hash, request_id from audit_events where tenant_id = ${tenantId} order by recorded_order`,
+  )
 }
 
-async function walk(tenantId: string) {
-  const rows = await queryRows<AuditRow>(test.runtime.db.orm, sql`select * from audit_events where tenant_id = ${tenantId} order by seq`)
-  let previous = genesisHash
-  rows.forEach((row, index) => {
-    expect(Number(row.seq)).toBe(index + 1)
-    expect(row.prev_hash).toBe(previous)
-    const recomputed = hashAuditEvent({
-      id: row.id,
-      tenantId: row.tenant_id,
-      seq: Number(row.seq),
-      layer: row.layer,
-      actor: { type: row.actor_type, id: row.actor_id },
-      action: row.action,
-      entity: { type: row.entity_type, id: row.entity_id },
-      inputs: row.inputs,
-      outputs: row.outputs,
-      evidenceIds: row.evidence_ids,
-      requestId: row.request_id,
-      createdAt: new Date(row.created_at),
-      prevHash: row.prev_hash,
-    })
-    expect(recomputed, `event ${row.seq} (${row.action})`).toBe(row.hash)
-    previous = row.hash
-  })
-  const [head] = await queryRows<{ seq: string | number; hash: string }>(test.runtime.db.orm, sql`select seq, hash from audit_chain_heads where tenant_id = ${tenantId}`)
-  expect(Number(head!.seq)).toBe(rows.length)
-  expect(head!.hash).toBe(previous)
-  return rows
-}
-
-describe('the audit chain', () => {
-  it('records every write of a tenant as a dense, linked, recomputable chain', async () => {
+describe('recording and linking', () => {
+  it('records each write in its transaction and links it into a dense, recomputable chain', async () => {
     const owner = await signupOwner(test)
     await test.request({ method: 'POST', url: `/v1/tenants/${owner.tenantId}/members`, token: owner.token, payload: { email: uniqueEmail(), role: 'viewer' } })
     await test.request({ method: 'POST', url: `/v1/tenants/${owner.tenantId}/api-keys`, token: owner.token, payload: { name: 'k' } })
-    const rows = await walk(owner.tenantId)
-    expect(rows.map((row) => row.action)).toEqual(['tenant.signed_up', 'user.email_verified', 'auth.login_succeeded', 'member.invited', 'api_key.issued'])
+    const recorded = await chainRows(owner.tenantId)
+    expect(recorded.map((row) => row.action)).toEqual(['tenant.signed_up', 'user.email_verified', 'auth.login_succeeded', 'member.invited', 'api_key.issued'])
     // Attribution: the request that made each change.
-    expect(rows.every((row) => row.request_id?.startsWith('req_'))).toBe(true)
+    expect(recorded.every((row) => row.request_id?.startsWith('req_'))).toBe(true)
+
+    await test.runtime.settleAudit()
+    const linked = await chainRows(owner.tenantId)
+    expect(linked.map((row) => Number(row.seq))).toEqual([1, 2, 3, 4, 5])
+    expect(linked[0]!.prev_hash).toBe(genesisHash)
+    linked.slice(1).forEach((row, index) => expect(row.prev_hash).toBe(linked[index]!.hash))
+    const result = await walk(owner.tenantId)
+    expect(result).toMatchObject({ ok: true, events_checked: 5, head_seq: 5, unsequenced: 0, first_break: null })
   })
 
+  it('links events recorded after a settle onto the same chain', async () => {
+    const owner = await signupOwner(test)
+    await test.runtime.settleAudit()
+    await test.request({ method: 'POST', url: `/v1/tenants/${owner.tenantId}/api-keys`, token: owner.token, payload: { name: 'later' } })
+    expect((await walk(owner.tenantId)).unsequenced).toBe(1)
+    await test.runtime.settleAudit()
+    expect(await walk(owner.tenantId)).toMatchObject({ ok: true, events_checked: 4, unsequenced: 0 })
+  })
+
+  it('is woken by the commit notification when workers run, without a manual settle', async () => {
+    const live = await createTestApp({ workers: true })
+    try {
+      const owner = await signupOwner(live)
+      await expect
+        .poll(async () => (await walkChain(live.runtime.db, store, owner.tenantId)).head_seq, { timeout: 15_000, interval: 100 })
+        .toBe(3)
+    } finally {
+      await live.close()
+    }
+  })
+})
+
+describe('concurrency', () => {
   it('never forks or skips under concurrent writers to one tenant', async () => {
     const owner = await signupOwner(test)
     const responses = await Promise.all(
@@ -82,16 +83,111 @@ describe('the audit chain', () => {
       ),
     )
     expect(responses.map((response) => response.statusCode)).toEqual(Array(12).fill(201))
-    const rows = await walk(owner.tenantId)
-    expect(rows.filter((row) => row.action === 'member.invited')).toHaveLength(12)
+    // Several sequencing passes racing each other, as several workers would.
+    await Promise.all([test.runtime.settleAudit(), test.runtime.settleAudit(), test.runtime.settleAudit()])
+    expect(await walk(owner.tenantId)).toMatchObject({ ok: true, events_checked: 15, head_seq: 15 })
   })
 
-  it('is append-only in the database itself: UPDATE, DELETE and TRUNCATE are refused', async () => {
+  it.skipIf(testDatabaseUrl() === undefined)(
+    'never forks or skips with two processes writing and sequencing one tenant on PostgreSQL (several connections each)',
+    async () => {
+      const owner = await signupOwner(test)
+      // Two independent pools stand for two server processes; each records and sequences on its own.
+      const processes = await Promise.all([0, 1].map(() => openDatabase({ url: testDatabaseUrl(), poolConnectionsMax: 8 })))
+      try {
+        const ids = createIdSource()
+        const recorder = createAuditRecorder({ ids, clock: systemClock })
+        const sequencers = processes.map((db) =>
+          createAuditSequencer({
+            db,
+            store,
+            jobs: test.runtime.jobs,
+            ids,
+            clock: systemClock,
+            logger: pino({ level: 'silent' }),
+            options: { batchEventsMax: 1024, batchWaitSeconds: 3600, anchoringMode: 'database_hash_chain', sweepIntervalMs: 1000 },
+          }),
+        )
+        const writes = processes.flatMap((db, processIndex) =>
+          Array.from({ length: 60 }, (_, index) =>
+            db.transaction((tx) =>
+              recorder.record(tx, {
+                tenantId: owner.tenantId,
+                layer: 'audit',
+                actor: { type: 'system', id: `process-${processIndex}` },
+                action: 'test.concurrent_write',
+                entity: { type: 'tenant', id: owner.tenantId },
+                outputs: { index },
+              }),
+            ),
+          ),
+        )
+        // Sequencers run while the writes are still landing.
+        const sequencing = sequencers.flatMap((sequencer) => [sequencer.settleTenant(owner.tenantId), sequencer.settleTenant(owner.tenantId)])
+        await Promise.all([...writes, ...sequencing])
+        await Promise.all(sequencers.map((sequencer) => sequencer.settleTenant(owner.tenantId)))
+        expect(await walk(owner.tenantId)).toMatchObject({ ok: true, events_checked: 123, head_seq: 123, unsequenced: 0 })
+      } finally {
+        await Promise.all(processes.map((db) => db.close()))
+      }
+    },
+  )
+})
+
+describe('write-once in the database', () => {
+  it('refuses DELETE, TRUNCATE, any change to content and any second sealing', async () => {
     const owner = await signupOwner(test)
     const db = test.runtime.db.orm
+    const [pending] = await chainRows(owner.tenantId)
+    // Content cannot change even before the event is sealed.
+    await expect(db.execute(sql`update audit_events set action = 'forged' where id = ${pending!.id}`)).rejects.toThrow()
+    // Sealing must set seq, prev_hash, hash and sequenced_at together (a CHECK and the trigger).
+    await expect(db.execute(sql`update audit_events set seq = 99 where id = ${pending!.id}`)).rejects.toThrow()
+    await test.runtime.settleAudit()
+    await expect(db.execute(sql`update audit_events set seq = 99, prev_hash = ${genesisHash}, hash = ${genesisHash}, sequenced_at = now() where id = ${pending!.id}`)).rejects.toThrow()
     await expect(db.execute(sql`update audit_events set action = 'forged' where tenant_id = ${owner.tenantId}`)).rejects.toThrow()
     await expect(db.execute(sql`delete from audit_events where tenant_id = ${owner.tenantId}`)).rejects.toThrow()
     await expect(db.execute(sql`truncate audit_events`)).rejects.toThrow()
-    await walk(owner.tenantId)
+    await test.runtime.settleAudit({ closeOpenBatch: true })
+    await expect(db.execute(sql`update audit_anchors set merkle_root = ${genesisHash} where tenant_id = ${owner.tenantId}`)).rejects.toThrow()
+    await expect(db.execute(sql`delete from audit_anchors where tenant_id = ${owner.tenantId}`)).rejects.toThrow()
+    expect((await walk(owner.tenantId)).ok).toBe(true)
+  })
+})
+
+describe('the chain walk', () => {
+  /** An operator with the database's keys, bypassing its triggers for one transaction. */
+  async function behindTheDatabasesBack(statement: ReturnType<typeof sql>) {
+    await test.runtime.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`)
+      await tx.execute(statement)
+    })
+  }
+
+  it.each([
+    ['an altered action (content)', (id: string) => sql`update audit_events set action = 'member.forged' where id = ${id}`, 'hash_mismatch'],
+    ['an altered output', (id: string) => sql`update audit_events set outputs = '{"role":"admin"}'::jsonb where id = ${id}`, 'hash_mismatch'],
+    ['a rewritten hash', (id: string) => sql`update audit_events set hash = ${'f'.repeat(64)} where id = ${id}`, 'hash_mismatch'],
+  ])('names the event behind %s', async (_label, alter, problem) => {
+    const owner = await signupOwner(test)
+    await test.request({ method: 'POST', url: `/v1/tenants/${owner.tenantId}/members`, token: owner.token, payload: { email: uniqueEmail(), role: 'viewer' } })
+    await test.runtime.settleAudit()
+    const rows = await chainRows(owner.tenantId)
+    const target = rows.find((row) => row.action === 'member.invited')!
+    await behindTheDatabasesBack(alter(target.id))
+    const result = await walk(owner.tenantId)
+    expect(result.ok).toBe(false)
+    expect(result.first_break).toMatchObject({ seq: Number(target.seq), event_id: target.id, problem })
+    expect(result.events_checked).toBe(Number(target.seq) - 1)
+  })
+
+  it('names a removed event (a gap) and a Merkle batch whose root no longer matches', async () => {
+    const owner = await signupOwner(test)
+    await test.runtime.settleAudit({ closeOpenBatch: true })
+    const rows = await chainRows(owner.tenantId)
+    await behindTheDatabasesBack(sql`update audit_anchors set merkle_root = ${`0x${'a'.repeat(64)}`} where tenant_id = ${owner.tenantId}`)
+    expect((await walk(owner.tenantId)).first_break).toMatchObject({ problem: 'anchor_root_mismatch' })
+    await behindTheDatabasesBack(sql`delete from audit_events where id = ${rows[1]!.id}`)
+    expect((await walk(owner.tenantId)).first_break).toMatchObject({ seq: 3, problem: 'seq_gap', expected: '2', found: '3' })
   })
 })

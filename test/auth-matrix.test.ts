@@ -9,9 +9,11 @@
  * need X-Platform-Service-Auth.
  */
 import { randomBytes } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { roleScopes, type Scope } from '../src/auth/scopes.ts'
 import { createTokenSigner, tokenIssuer } from '../src/auth/tokens.ts'
+import { queryRows } from '../src/db/database.ts'
 import type { RegisteredRoute } from '../src/http/guard.ts'
 import type { RouteAuth } from '../src/http/route-auth.ts'
 import type { ErrorCode } from '../src/kernel/errors.ts'
@@ -29,6 +31,7 @@ const expectedPublicRoutes = new Set([
   'POST /v1/auth/login',
   'POST /v1/auth/accept-invitation',
   'POST /v1/auth/service-token',
+  'POST /v1/audit/verify',
   // Deprecated routes answer 404 whoever calls.
   'POST /v1/agents/register',
   'POST /v1/agents/:agent_id/propose',
@@ -50,6 +53,34 @@ const resourceFixtures: Record<string, ResourceFixture> = {
   key_id: {
     create: async (test, owner) => ({ key_id: (await issueApiKey(test, owner)).id }),
     notFound: 'api_key_not_found',
+  },
+  // Webhooks: an endpoint of tenant A (the sandbox allows a loopback URL; nothing is delivered to it).
+  endpoint_id: {
+    create: async (test, owner) => {
+      const response = await test.request({ method: 'POST', url: '/v1/webhooks', token: owner.token, payload: { url: 'http://127.0.0.1:9/auth-matrix' } })
+      expect(response.statusCode, response.body).toBe(201)
+      return { endpoint_id: response.json().endpoint.id as string }
+    },
+    notFound: 'webhook_endpoint_not_found',
+  },
+  event_id: {
+    create: async (test, owner) => {
+      const [row] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_events where tenant_id = ${owner.tenantId} limit 1`)
+      return { event_id: row!.id }
+    },
+    notFound: 'audit_event_not_found',
+  },
+  entityType: { create: async () => ({ entityType: 'member' }), notFound: 'audit_entity_not_found' },
+  entityId: {
+    create: async (test, owner) => ({ entityId: (await addMember(test, owner, 'viewer')).memberId }),
+    notFound: 'audit_entity_not_found',
+  },
+  export_id: {
+    create: async (test, owner) => {
+      const response = await test.request({ method: 'POST', url: '/v1/audit/export', token: owner.token, payload: { format: 'jsonl' } })
+      return { export_id: response.json().export_id as string }
+    },
+    notFound: 'audit_export_not_found',
   },
 }
 
@@ -229,6 +260,7 @@ describe('bearer routes', () => {
 /** A valid body for routes whose body is validated before the resource is looked up. */
 const minimalBodies: Record<string, Record<string, unknown>> = {
   'PATCH /v1/tenants/:tenant_id/members/:member_id': { role: 'viewer' },
+  'PATCH /v1/webhooks/:endpoint_id': { description: 'auth matrix' },
 }
 
 describe('platform routes', () => {

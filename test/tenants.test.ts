@@ -81,6 +81,9 @@ describe('DELETE /v1/tenants/{id}', () => {
     const owner = await signupOwner(test)
     await addMember(test, owner, 'viewer')
     await issueApiKey(test, owner)
+    // Registered after the member events, so no delivery is due to it and the counts below are exact.
+    expect((await test.request({ method: 'POST', url: '/v1/webhooks', token: owner.token, payload: { url: 'http://127.0.0.1:9/hook' } })).statusCode).toBe(201)
+    expect((await test.request({ method: 'POST', url: '/v1/audit/export', token: owner.token, payload: { format: 'jsonl' } })).statusCode).toBe(202)
     const blobs = await test.runtime.blobs.put(owner.tenantId, Readable.from([Buffer.from('statement bytes')]), { bytesMax: 1024 })
     expect(blobs.bytes).toBe(15)
     const bystander = await signupOwner(test)
@@ -90,6 +93,11 @@ describe('DELETE /v1/tenants/{id}', () => {
     const body = response.json()
     expect(body.tenantId).toBe(owner.tenantId)
     expect(body.deletedRows).toEqual({
+      webhook_dead_letters: 0,
+      webhook_deliveries: 0,
+      webhook_endpoints: 1,
+      idempotency_keys: 0,
+      audit_exports: 1,
       verification_tokens: 2,
       api_keys: 1,
       service_tokens: 0,
@@ -98,16 +106,20 @@ describe('DELETE /v1/tenants/{id}', () => {
       users: 2,
       tenants: 1,
     })
-    expect(body.totalRows).toBe(11)
+    expect(body.totalRows).toBe(13)
 
     for (const { table, tenantColumn } of tenantTablesInDeletionOrder) {
       const [row] = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from ${table} where ${tenantColumn} = ${owner.tenantId}`)
       expect(row!.count, tableName(table)).toBe(0)
     }
     // The audit chain survives, ending with the deletion record.
-    const audit = await queryRows<{ action: string; outputs: Record<string, unknown> }>(test.runtime.db.orm, sql`select action, outputs from audit_events where tenant_id = ${owner.tenantId} order by seq`)
+    const audit = await queryRows<{ action: string; outputs: Record<string, unknown> }>(test.runtime.db.orm, sql`select action, outputs from audit_events where tenant_id = ${owner.tenantId} order by recorded_order`)
     const deleted = audit.find((row) => row.action === 'tenant.deleted')
-    expect(deleted?.outputs).toMatchObject({ 'deleted_rows.members': 2, total_rows: 11, preserved: ['audit_events', 'audit_chain_heads'] })
+    expect(deleted?.outputs).toMatchObject({
+      'deleted_rows.members': 2,
+      total_rows: 13,
+      preserved: ['audit_events', 'audit_chain_heads', 'audit_anchors', 'audit_anchor_publications'],
+    })
     expect(audit.map((row) => row.action)).toContain('tenant_blob.purge_requested')
 
     // The owner's token no longer works, and the tenant reads as missing.
@@ -189,7 +201,7 @@ describe('the blob purge job', () => {
       const owner = await signupOwner(flaky)
       expect((await flaky.request({ method: 'DELETE', url: `/v1/tenants/${owner.tenantId}`, token: owner.token })).statusCode).toBe(200)
       const purgeActions = async () =>
-        (await queryRows<{ action: string }>(flaky.runtime.db.orm, sql`select action from audit_events where tenant_id = ${owner.tenantId} and action like 'tenant_blob.%' order by seq`)).map(
+        (await queryRows<{ action: string }>(flaky.runtime.db.orm, sql`select action from audit_events where tenant_id = ${owner.tenantId} and action like 'tenant_blob.%' order by recorded_order`)).map(
           (row) => row.action,
         )
       await expect.poll(purgeActions, { timeout: 40_000, interval: 250 }).toEqual([

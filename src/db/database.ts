@@ -43,6 +43,12 @@ export interface Database {
   /** Applies every pending migration; safe to call from several processes at once. */
   migrate(): Promise<void>
   jobQueueConnection(): JobQueueConnection
+  /**
+   * Calls `onNotification` with the payload of every NOTIFY on `channel` (delivered when the notifying
+   * transaction commits). Returns a function that stops listening. On PostgreSQL this holds one
+   * dedicated connection, reconnected after a failure; callers must not rely on never missing one.
+   */
+  listen(channel: string, onNotification: (payload: string) => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -85,6 +91,13 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     // One connection in one process (the lock file): nothing else can migrate concurrently.
     migrate: () => migratePglite(orm as never, { migrationsFolder }),
     jobQueueConnection: () => ({ kind: 'adapter', options: { db: fromPglite(client), backend: 'pglite' } }),
+    listen: async (channel, onNotification) => {
+      assertChannelName(channel)
+      const unlisten = await client.listen(channel, onNotification)
+      return async () => {
+        if (!client.closed) await unlisten()
+      }
+    },
     close: async () => {
       await client.close()
       releaseLock()
@@ -154,6 +167,7 @@ async function openPostgres(url: string, poolConnectionsMax: number): Promise<Da
       }
     },
     jobQueueConnection: () => ({ kind: 'url', options: { connectionString: url, max: 4 } }),
+    listen: (channel, onNotification) => listenPostgres(url, channel, onNotification),
     close: () => pool.end(),
   }
 }
@@ -165,6 +179,37 @@ async function openPostgres(url: string, poolConnectionsMax: number): Promise<Da
 export async function queryRows<Row>(executor: Executor, query: SQL): Promise<Row[]> {
   const result = (await executor.execute(query)) as unknown as { rows: Row[] }
   return result.rows
+}
+
+const listenReconnectDelayMs = 1_000
+
+function assertChannelName(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new TypeError(`not a channel name: ${channel}`)
+}
+
+async function listenPostgres(url: string, channel: string, onNotification: (payload: string) => void): Promise<() => Promise<void>> {
+  assertChannelName(channel)
+  let stopped = false
+  let client: pg.Client | undefined
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url })
+    next.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) onNotification(message.payload)
+    })
+    next.on('error', () => {
+      // The connection broke: listen again on a new one after a pause (callers also sweep periodically).
+      next.end().catch(() => {})
+      if (!stopped) setTimeout(() => void connect().catch(() => {}), listenReconnectDelayMs).unref()
+    })
+    await next.connect()
+    await next.query(`listen ${channel}`)
+    client = next
+  }
+  await connect()
+  return async () => {
+    stopped = true
+    await client?.end().catch(() => {})
+  }
 }
 
 /** A trivial round trip, for readiness checks. */

@@ -48,7 +48,12 @@ export interface JobQueue {
   /** Installs or upgrades the pg-boss schema and creates every queue. */
   start(): Promise<void>
   enqueue<Q extends QueueName>(tx: Tx, queue: Q, data: JobPayloads[Q], options?: { startAfterSeconds?: number; singletonKey?: string }): Promise<string>
-  work<Q extends QueueName>(queue: Q, handler: JobHandler<Q>, options?: { pollingIntervalSeconds?: number }): Promise<void>
+  /**
+   * Runs `handler` for the queue's jobs, up to `concurrency` at once (default 1). While fetches come
+   * back full, the worker fetches again at once instead of waiting out the polling interval, so a
+   * backlog drains at handler speed; each job succeeds or fails (and retries) on its own.
+   */
+  work<Q extends QueueName>(queue: Q, handler: JobHandler<Q>, options?: { pollingIntervalSeconds?: number; concurrency?: number }): Promise<void>
   /** Stops fetching, waits up to `timeoutMs` for running jobs to finish. */
   stop(options: { timeoutMs: number }): Promise<void>
 }
@@ -82,12 +87,26 @@ export function createJobQueue(database: Database, options: { schema: string; lo
       return id
     },
     async work(queue, handler, workOptions = {}) {
+      const concurrency = workOptions.concurrency ?? 1
       await boss.work<JobPayloads[typeof queue]>(
         queue,
-        { batchSize: 1, pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 2 },
-        async ([job]) => {
-          if (job !== undefined) await handler(job)
+        {
+          // A batch of one is always "full", so burst mode needs at least two.
+          batchSize: Math.max(2, concurrency),
+          burstWhenBatchFull: true,
+          perJobResults: true,
+          pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 2,
         },
+        (jobs) =>
+          mapLimit(jobs, concurrency, async (job) => {
+            try {
+              await handler(job)
+              return { id: job.id, status: 'completed' as const }
+            } catch (error) {
+              options.logger.warn({ err: error, queue, job_id: job.id, attempt: job.retryCount + 1 }, 'job failed; pg-boss retries it per the queue policy')
+              return { id: job.id, status: 'failed' as const, output: { message: error instanceof Error ? error.message : String(error) } }
+            }
+          }),
       )
     },
     async stop({ timeoutMs }) {
@@ -96,4 +115,20 @@ export function createJobQueue(database: Database, options: { schema: string; lo
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true })
     },
   }
+}
+
+/** Runs `work` over `items` with at most `limit` in flight, keeping the results in order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next
+        next += 1
+        results[index] = await work(items[index]!)
+      }
+    }),
+  )
+  return results
 }

@@ -70,6 +70,13 @@ export const errorCatalogue = {
   raw_source_reserved: entry(403, 'Source and Raw', 'This source_type may be created only by its authenticated provider integration.'),
   raw_webhook_signature_invalid: entry(401, 'Source and Raw', 'The provider webhook signature is missing, stale or wrong.'),
 
+  // Audit
+  audit_event_not_found: entry(404, 'Audit', 'No such audit event.'),
+  audit_anchor_not_found: entry(404, 'Audit', 'No Merkle batch has closed for this tenant yet; events are batched within AUDIT_BATCH_WAIT_SECONDS.'),
+  audit_entity_not_found: entry(404, 'Audit', 'No audit events for this entity in this tenant.'),
+  audit_export_not_found: entry(404, 'Audit', 'No such audit export, or it has expired.'),
+  audit_export_not_ready: entry(409, 'Audit', 'The audit export is not complete yet; poll its status_url.'),
+
   // Policy
   policy_not_found: entry(404, 'Policy', 'No such policy (or none activated).'),
   policy_not_active: entry(409, 'Policy', 'The policy is not active.'),
@@ -110,6 +117,13 @@ export const errorCatalogue = {
   gate_approval_incomplete: entry(409, 'Gate', 'Required approvals are incomplete.'),
   gate_session_key_invalid: entry(409, 'Gate', 'The session key is invalid.'),
   gate_audit_chain_stale: entry(409, 'Gate', 'The audit chain is unhealthy or stale.'),
+
+  // Webhooks
+  webhook_endpoint_not_found: entry(404, 'Webhooks', 'No such webhook endpoint in this tenant.'),
+  webhook_url_refused: entry(400, 'Webhooks', 'The webhook URL breaks the egress rules (scheme, credentials, or a host that resolves to a non-public address); details.reason says which.'),
+  webhook_endpoint_disabled: entry(409, 'Webhooks', 'The webhook endpoint is disabled; enable it before replaying its dead letters.'),
+  webhook_endpoint_limit_reached: entry(409, 'Webhooks', 'The tenant already has the most webhook endpoints allowed; delete one first.'),
+  idempotency_request_in_progress: entry(409, 'Request', 'A request with this Idempotency-Key is still being processed; retry shortly.'),
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof errorCatalogue

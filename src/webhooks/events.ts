@@ -1,10 +1,12 @@
 /**
  * Business events: the spec's fixed outbound vocabulary, written in the transaction of the change they
- * describe so that an event exists exactly when its change committed. Delivery to a tenant's webhook
- * endpoints reads from this table.
+ * describe so that an event exists exactly when its change committed. The same transaction enqueues
+ * the `webhook-fanout` job that delivers it to the tenant's webhook endpoints, so no committed event is
+ * ever left undelivered and no rolled-back one is ever sent.
  */
 import type { Tx } from '../db/database.ts'
 import { events } from '../db/schema.ts'
+import type { JobQueue } from '../jobs/job-queue.ts'
 import type { Clock } from '../kernel/clock.ts'
 import type { IdSource } from '../kernel/ids.ts'
 
@@ -47,7 +49,7 @@ export interface EventRecorder {
   record(tx: Tx, event: BusinessEvent): Promise<{ id: string }>
 }
 
-export function createEventRecorder(deps: { ids: IdSource; clock: Clock }): EventRecorder {
+export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: Pick<JobQueue, 'enqueue'> }): EventRecorder {
   return {
     async record(tx, event) {
       const id = deps.ids.newId('event')
@@ -59,6 +61,7 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock }): Even
         auditEventId: event.auditEventId,
         createdAt: deps.clock.now(),
       })
+      await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: event.tenantId, event_id: id })
       return { id }
     },
   }

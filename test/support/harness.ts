@@ -33,6 +33,8 @@ export interface TestAppOptions {
   readonly wrapBlobs?: (store: BlobStore) => BlobStore
   /** Run the job workers (off by default: tests that need a job run it deliberately). */
   readonly workers?: boolean
+  /** Further runtime options (webhook timings, a fake resolver, a chain, a given pg-boss schema…). */
+  readonly runtime?: Partial<Pick<RuntimeOptions, 'webhooks' | 'jobSchema' | 'anchorChain'>>
 }
 
 export interface TestApp {
@@ -42,6 +44,8 @@ export interface TestApp {
   readonly tokens: TokenSigner
   /** Mail the `mail-send` job delivered. */
   readonly mail: MailMessage[]
+  /** The runtime's pg-boss schema (a second runtime given the same one shares its jobs). */
+  readonly jobSchema: string
   request(options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>
   close(): Promise<void>
 }
@@ -79,19 +83,22 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
     async close() {},
   }
+  const jobSchema = options.runtime?.jobSchema ?? `pgboss_${randomBytes(4).toString('hex')}`
   const runtime = await createRuntime({
     config,
     logger: pino({ level: config.logLevel }),
     pgliteDataDir: undefined,
     blobRoot: join(dataDir, 'blobs'),
-    jobSchema: `pgboss_${randomBytes(4).toString('hex')}`,
     // 2^12 instead of 2^16: the same code path at a sixteenth of the cost (a test pins the default).
     scrypt: { log2N: 12, r: 8, p: 1 },
     mailer,
     jobPollingIntervalSeconds: 0.5,
+    auditSweepIntervalMs: 200,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     ...(options.wrapBlobs === undefined ? {} : { blobs: options.wrapBlobs(createFileBlobStore(join(dataDir, 'blobs'))) }),
+    ...options.runtime,
+    jobSchema,
   })
   if (options.workers === true) await runtime.startWorkers()
   const app = await runtime.buildApp()
@@ -103,6 +110,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     tokens,
     mail,
+    jobSchema,
     request: ({ token, headers, ...rest }) =>
       app.inject({ ...rest, headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...headers } }),
     async close() {
