@@ -131,6 +131,9 @@ async function proofBenchmarks(server: BenchServer) {
   const results = []
   for (const size of proofSizes) {
     const tenantId = createIdSource().newUuid()
+    // Ids unique to this run and size: a 6-character prefix and the event number in hex.
+    const idPrefix = randomBytes(3).toString('hex').toUpperCase()
+    const eventId = (number: number) => `aev_${idPrefix}${number.toString(16).padStart(20, '0')}`
     log(`proofs: recording ${size.toLocaleString()} events for one tenant`)
     const loadStarted = performance.now()
     // Content rows in bulk (the recorder's columns), then the real sequencer links and batches them.
@@ -139,7 +142,7 @@ async function proofBenchmarks(server: BenchServer) {
       const count = Math.min(chunk, size - offset)
       await db.orm.execute(sql`
         insert into audit_events (id, tenant_id, layer, actor_type, actor_id, action, entity_type, entity_id, inputs, outputs, evidence_ids, request_id, created_at)
-        select 'aev_' || lpad(to_hex(${offset} + n), 26, '0'), ${tenantId}, 'audit', 'system', 'bench', 'bench.proof', 'tenant', ${tenantId},
+        select 'aev_' || ${idPrefix} || lpad(to_hex(${offset} + n), 20, '0'), ${tenantId}, 'audit', 'system', 'bench', 'bench.proof', 'tenant', ${tenantId},
                '{}'::jsonb, jsonb_build_object('n', ${offset} + n), '{}'::text[], null, date_trunc('milliseconds', now())
         from generate_series(1, ${count}) as n`)
     }
@@ -149,7 +152,7 @@ async function proofBenchmarks(server: BenchServer) {
     const loadSeconds = (performance.now() - loadStarted) / 1000
     log(`proofs: ${size.toLocaleString()} events recorded, linked and batched in ${round(loadSeconds, 1)} s; sampling ${proofSamples} proofs`)
 
-    const sampleIds = Array.from({ length: proofSamples }, () => `aev_${(1 + Math.floor(Math.random() * size)).toString(16).padStart(26, '0')}`)
+    const sampleIds = Array.from({ length: proofSamples }, () => eventId(1 + Math.floor(Math.random() * size)))
     for (const id of sampleIds.slice(0, 50)) await server.runtime.services.audit.event(tenantId, id) // warm-up
     const latencies: number[] = []
     for (const id of sampleIds) {

@@ -4,7 +4,7 @@
  * root anchored?).
  */
 import { digestOf } from './domain/chain.ts'
-import { actorOf, requirePrincipal, type CommandContext } from '../auth/context.ts'
+import { type CommandContext, auditedBy, requirePrincipal } from '../auth/context.ts'
 import type { CoreDeps } from '../deps.ts'
 import type { CursorCodec } from '../kernel/cursor.ts'
 import { AppError } from '../kernel/errors.ts'
@@ -320,16 +320,12 @@ export function createAuditService(
       await db.transaction(async (tx) => {
         await store.insertExport(tx, row)
         await jobs.enqueue(tx, 'audit-export', { tenant_id: tenantId, export_id: exportId })
-        await audit.record(tx, {
-          tenantId,
-          layer: 'audit',
-          actor: actorOf(principal),
+        await audit.record(tx, auditedBy(context, {
           action: 'audit.export_requested',
           entity: { type: 'audit_export', id: exportId },
           inputs: { request: digestOf(input) },
           outputs: { format: input.format },
-          requestId: context.requestId,
-        })
+        }))
       })
       return exportView(row)
     },

@@ -13,7 +13,7 @@ import type { CoreDeps } from '../deps.ts'
 import type { CursorCodec } from '../kernel/cursor.ts'
 import { AppError } from '../kernel/errors.ts'
 import { hmacSha256Hex } from '../kernel/hashing.ts'
-import { actorOf, requirePrincipal, type CommandContext } from './context.ts'
+import { type CommandContext, auditedBy, requirePrincipal } from './context.ts'
 import type { ApiKeyRow, ApiKeyStatus, CredentialsStore } from './credentials.store.ts'
 import { apiKeyScopes, intersectScopes, resolveRateLimitRule, type ApiKeyScope, type Principal, type RateLimitTier } from './scopes.ts'
 import { newSecret } from './secrets.ts'
@@ -150,16 +150,12 @@ export function createApiKeysService(
           updatedAt: now,
         })
         const row = await reload(tx, tenantId, keyId)
-        await audit.record(tx, {
-          tenantId,
-          layer: 'audit',
-          actor: actorOf(principal),
+        await audit.record(tx, auditedBy(context, {
           action: 'api_key.issued',
           entity: { type: 'api_key', id: keyId },
           inputs: { request: digestOf(input) },
           outputs: { environment, scopes: row.scopes, expires_at: row.expiresAt?.toISOString() ?? null },
-          requestId: context.requestId,
-        })
+        }))
         return row
       })
       return { api_key: toApiKeyView(key, now), secret }
@@ -208,15 +204,11 @@ export function createApiKeysService(
           rotatedAt: now,
           updatedAt: now,
         })
-        await audit.record(tx, {
-          tenantId,
-          layer: 'audit',
-          actor: actorOf(principal),
+        await audit.record(tx, auditedBy(context, {
           action: 'api_key.rotated',
           entity: { type: 'api_key', id: keyId },
           outputs: { previous_secret_overlap_seconds: overlapSeconds },
-          requestId: context.requestId,
-        })
+        }))
         return reload(tx, tenantId, keyId)
       })
       return { api_key: toApiKeyView(key, now), secret }
@@ -230,14 +222,10 @@ export function createApiKeysService(
         const current = await loadForChange(tx, tenantId, keyId)
         if (current.revokedAt !== null) return current
         await store.updateApiKey(tx, tenantId, keyId, { revokedAt: now, previousSecretDigest: null, previousSecretExpiresAt: null, updatedAt: now })
-        await audit.record(tx, {
-          tenantId,
-          layer: 'audit',
-          actor: actorOf(principal),
+        await audit.record(tx, auditedBy(context, {
           action: 'api_key.revoked',
           entity: { type: 'api_key', id: keyId },
-          requestId: context.requestId,
-        })
+        }))
         return reload(tx, tenantId, keyId)
       })
       return toApiKeyView(key, now)

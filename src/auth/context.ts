@@ -2,7 +2,7 @@
  * What a command knows about its caller: who (the principal, if authenticated), and the request it came
  * in on, for audit attribution.
  */
-import type { AuditActor } from '../audit/audit.recorder.ts'
+import type { AuditActor, AuditRecord } from '../audit/audit.recorder.ts'
 import type { Principal } from './scopes.ts'
 
 export interface CommandContext {
@@ -25,4 +25,16 @@ export function actorOf(principal: Principal): AuditActor {
 export function requirePrincipal(context: CommandContext): Principal {
   if (context.principal === undefined) throw new Error('command requires an authenticated principal')
   return context.principal
+}
+
+/**
+ * The audit record of a command made by the context's principal: its tenant, its actor and the request
+ * it came in on are filled in, so a service states only what happened. Layer `audit` unless given.
+ */
+export function auditedBy(
+  context: CommandContext,
+  event: Omit<AuditRecord, 'tenantId' | 'actor' | 'requestId' | 'layer'> & Partial<Pick<AuditRecord, 'layer'>>,
+): AuditRecord {
+  const principal = requirePrincipal(context)
+  return { tenantId: principal.tenantId, layer: 'audit', actor: actorOf(principal), requestId: context.requestId, ...event }
 }

@@ -4,7 +4,7 @@
  * `member.changed`.
  */
 import { digestOf } from '../audit/domain/chain.ts'
-import { actorOf, requirePrincipal, type CommandContext } from '../auth/context.ts'
+import { type CommandContext, auditedBy, requirePrincipal } from '../auth/context.ts'
 import { isUniqueViolation } from '../db/errors.ts'
 import type { CursorCodec } from '../kernel/cursor.ts'
 import type { CoreDeps } from '../deps.ts'
@@ -96,16 +96,12 @@ export function createMembersService(deps: CoreDeps & { store: TenantsStore; cur
   const issueToken = createTokenIssuer(deps)
 
   async function recordChange(tx: Tx, context: CommandContext, member: MemberView, action: string, change: string, inputs: Record<string, string>) {
-    const recorded = await audit.record(tx, {
-      tenantId: member.tenant_id,
-      layer: 'audit',
-      actor: actorOf(requirePrincipal(context)),
+    const recorded = await audit.record(tx, auditedBy(context, {
       action,
       entity: { type: 'member', id: member.id },
       inputs,
       outputs: { role: member.role, status: member.status, approval_domains: member.approval_domains },
-      requestId: context.requestId,
-    })
+    }))
     await events.record(tx, {
       tenantId: member.tenant_id,
       type: 'member.changed',

@@ -7,7 +7,7 @@
  * a digest and its host, the signing secret never.
  */
 import { digestOf } from '../audit/domain/chain.ts'
-import { actorOf, requirePrincipal, type CommandContext } from '../auth/context.ts'
+import { type CommandContext, auditedBy, requirePrincipal } from '../auth/context.ts'
 import type { Tx } from '../db/database.ts'
 import type { CoreDeps } from '../deps.ts'
 import type { CursorCodec } from '../kernel/cursor.ts'
@@ -205,16 +205,12 @@ export function createWebhooksService(
           { incrementAttempts: true },
         )
       }
-      await audit.record(tx, {
-        tenantId,
-        layer: 'audit',
-        actor: actorOf(requirePrincipal(context)),
+      await audit.record(tx, auditedBy(context, {
         action: 'webhook.dead_letter_replayed',
         entity: { type: 'webhook_dead_letter', id: deadLetter.id },
         inputs: { endpoint_id: endpoint.id, event_id: deadLetter.eventId, delivery_id: deadLetter.deliveryId },
         outputs: { outcome: outcome.ok ? 'redelivered' : 'still_failing', status_code: outcome.statusCode },
-        requestId: context.requestId,
-      })
+      }))
     })
     return outcome.ok
   }
@@ -245,16 +241,12 @@ export function createWebhooksService(
           updatedAt: now,
         })
         const row = await reload(tx, tenantId, endpointId)
-        await audit.record(tx, {
-          tenantId,
-          layer: 'audit',
-          actor: actorOf(principal),
+        await audit.record(tx, auditedBy(context, {
           action: 'webhook_endpoint.created',
           entity: { type: 'webhook_endpoint', id: endpointId },
           inputs: { request: digestOf(input) },
           outputs: { url_digest: digestOf(row.url), url_host: host, event_types: row.eventTypes, status: row.status },
-          requestId: context.requestId,
-        })
+        }))
         return row
       })
       return { endpoint: toEndpointView(endpoint), secret }
@@ -291,10 +283,7 @@ export function createWebhooksService(
           updatedAt: clock.now(),
         })
         const row = await reload(tx, tenantId, endpointId)
-        await audit.record(tx, {
-          tenantId,
-          layer: 'audit',
-          actor: actorOf(principal),
+        await audit.record(tx, auditedBy(context, {
           action: 'webhook_endpoint.updated',
           entity: { type: 'webhook_endpoint', id: endpointId },
           inputs: { request: digestOf(input) },
@@ -304,8 +293,7 @@ export function createWebhooksService(
             event_types: row.eventTypes,
             status: row.status,
           },
-          requestId: context.requestId,
-        })
+        }))
         return toEndpointView(row)
       })
     },
@@ -319,15 +307,11 @@ export function createWebhooksService(
       return db.transaction(async (tx) => {
         await loadForChange(tx, tenantId, endpointId)
         const removed = await store.deleteEndpoint(tx, tenantId, endpointId)
-        await audit.record(tx, {
-          tenantId,
-          layer: 'audit',
-          actor: actorOf(principal),
+        await audit.record(tx, auditedBy(context, {
           action: 'webhook_endpoint.deleted',
           entity: { type: 'webhook_endpoint', id: endpointId },
           outputs: { deliveries_deleted: removed.deliveries, dead_letters_deleted: removed.deadLetters },
-          requestId: context.requestId,
-        })
+        }))
         return { endpoint_id: endpointId, deleted: true as const }
       })
     },
@@ -350,15 +334,11 @@ export function createWebhooksService(
           previousSecretExpiresAt: overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : null,
           updatedAt: now,
         })
-        await audit.record(tx, {
-          tenantId,
-          layer: 'audit',
-          actor: actorOf(principal),
+        await audit.record(tx, auditedBy(context, {
           action: 'webhook_endpoint.secret_rotated',
           entity: { type: 'webhook_endpoint', id: endpointId },
           outputs: { previous_secret_overlap_seconds: overlapSeconds },
-          requestId: context.requestId,
-        })
+        }))
         return reload(tx, tenantId, endpointId)
       })
       return { endpoint: toEndpointView(endpoint), secret }
