@@ -42,7 +42,11 @@ const databasePrefix = 'steward_bench_'
 /** Leftovers of runs killed before they could clean up (SIGKILL, a crash) are removed after this long. */
 const leftoverAgeMs = 6 * 60 * 60 * 1000
 
-export async function startBenchServer(env: Readonly<Record<string, string | undefined>>, logLevel: string): Promise<BenchServer> {
+export async function startBenchServer(
+  env: Readonly<Record<string, string | undefined>>,
+  logLevel: string,
+  options: { startWorkers?: boolean } = {},
+): Promise<BenchServer> {
   const serverUrl = env.DATABASE_URL === undefined || env.DATABASE_URL.trim() === '' ? undefined : env.DATABASE_URL.trim()
   await removeLeftovers(serverUrl)
   const dataDir = mkdtempSync(join(tmpdir(), tempPrefix))
@@ -97,7 +101,7 @@ export async function startBenchServer(env: Readonly<Record<string, string | und
     })
     cleanups.push(() => runtime.close())
     // As `main/server.ts` does: the workers run in the server process unless WORKERS_IN_PROCESS=false.
-    if (config.workersInProcess) await runtime.startWorkers()
+    if (config.workersInProcess && options.startWorkers !== false) await runtime.startWorkers()
 
     const app = await runtime.buildApp()
     cleanups.push(() => app.close())

@@ -66,7 +66,7 @@ describe('anchoring on chain', () => {
     expect(await chain.publishedBlock(owner.tenantId, latest.merkle_root)).toBe(BigInt(publication!.block_number))
     expect((await chain.latestAnchor(owner.tenantId))?.root).toBe(latest.merkle_root)
 
-    const [event] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_events where tenant_id = ${owner.tenantId} and seq = 2`)
+    const [event] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_event_log where tenant_id = ${owner.tenantId} and seq = 2`)
     const document = (await test.request({ method: 'GET', url: `/v1/audit/event/${event!.id}`, token: owner.token })).json() as ProofDocument & {
       inclusion: { leaf: `0x${string}`; proof: `0x${string}`[]; merkle_root: `0x${string}` }
     }
@@ -91,7 +91,7 @@ describe('anchoring on chain', () => {
 
     // The publication itself is audited on the tenant's chain.
     await expect
-      .poll(async () => (await queryRows(test.runtime.db.orm, sql`select 1 from audit_events where tenant_id = ${owner.tenantId} and action = 'audit.anchor_published'`)).length, {
+      .poll(async () => (await queryRows(test.runtime.db.orm, sql`select 1 from audit_event_log where tenant_id = ${owner.tenantId} and action = 'audit.anchor_published'`)).length, {
         timeout: 10_000,
       })
       .toBe(1)

@@ -413,7 +413,7 @@ describe('POST /v1/tenants/{tenant_id}/api-keys/{key_id}/revoke', () => {
     })
     const audit = await queryRows<{ action: string }>(
       test.runtime.db.orm,
-      sql`select action from audit_events where tenant_id = ${owner.tenantId} and action = 'api_key.revoked'`,
+      sql`select action from audit_event_log where tenant_id = ${owner.tenantId} and action = 'api_key.revoked'`,
     )
     expect(audit).toHaveLength(1)
   })
@@ -570,7 +570,7 @@ describe('API key audit trail', () => {
 
     const rows = await queryRows<{ action: string; actor_type: string; actor_id: string; entity_type: string; outputs: Record<string, unknown> }>(
       test.runtime.db.orm,
-      sql`select action, actor_type, actor_id, entity_type, outputs from audit_events
+      sql`select action, actor_type, actor_id, entity_type, outputs from audit_event_log
           where tenant_id = ${owner.tenantId} and entity_id = ${key.api_key.id} order by recorded_order`,
     )
     expect(rows.map((row) => row.action)).toEqual(['api_key.issued', 'api_key.rotated', 'api_key.revoked'])
@@ -580,7 +580,7 @@ describe('API key audit trail', () => {
     expect(rows[0]!.outputs).toEqual({ environment: 'test', scopes: ['ledger:read', 'audit:read'], expires_at: null })
     expect(rows[1]!.outputs).toEqual({ previous_secret_overlap_seconds: 600 })
 
-    const allAudit = await queryRows<Record<string, unknown>>(test.runtime.db.orm, sql`select * from audit_events where tenant_id = ${owner.tenantId}`)
+    const allAudit = await queryRows<Record<string, unknown>>(test.runtime.db.orm, sql`select * from audit_event_log where tenant_id = ${owner.tenantId}`)
     const text = JSON.stringify(allAudit)
     expect(text).toContain(key.api_key.id)
     for (const secret of [key.secret, rotated.secret]) expect(text).not.toContain(secretBody(secret))

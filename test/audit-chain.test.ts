@@ -29,7 +29,7 @@ const walk = (tenantId: string, db: Database = test.runtime.db) => walkChain(db,
 async function chainRows(tenantId: string) {
   return queryRows<{ id: string; seq: string | number | null; action: string; prev_hash: string | null; hash: string | null; request_id: string | null }>(
     test.runtime.db.orm,
-    sql`select id, seq, action, prev_hash, hash, request_id from audit_events where tenant_id = ${tenantId} order by recorded_order`,
+    sql`select id, seq, action, prev_hash, hash, request_id from audit_event_log where tenant_id = ${tenantId} order by recorded_order`,
   )
 }
 
@@ -134,23 +134,40 @@ describe('concurrency', () => {
   )
 })
 
-describe('write-once in the database', () => {
-  it('refuses DELETE, TRUNCATE, any change to content and any second sealing', async () => {
+describe('append-only in the database', () => {
+  it('refuses any change to a recorded event, and its removal before it is in the chain', async () => {
     const owner = await signupOwner(test)
     const db = test.runtime.db.orm
-    const [pending] = await chainRows(owner.tenantId)
-    // Content cannot change even before the event is sealed.
-    await expect(db.execute(sql`update audit_events set action = 'forged' where id = ${pending!.id}`)).rejects.toThrow()
-    // Sealing must set seq, prev_hash, hash and sequenced_at together (a CHECK and the trigger).
-    await expect(db.execute(sql`update audit_events set seq = 99 where id = ${pending!.id}`)).rejects.toThrow()
-    await test.runtime.settleAudit()
-    await expect(db.execute(sql`update audit_events set seq = 99, prev_hash = ${genesisHash}, hash = ${genesisHash}, sequenced_at = now() where id = ${pending!.id}`)).rejects.toThrow()
-    await expect(db.execute(sql`update audit_events set action = 'forged' where tenant_id = ${owner.tenantId}`)).rejects.toThrow()
+    const [waiting] = await chainRows(owner.tenantId)
+    expect(waiting!.seq).toBeNull()
+    await expect(db.execute(sql`update audit_inbox set action = 'forged' where id = ${waiting!.id}`)).rejects.toThrow()
+    await expect(db.execute(sql`delete from audit_inbox where id = ${waiting!.id}`)).rejects.toThrow()
+    await expect(db.execute(sql`truncate audit_inbox`)).rejects.toThrow()
+    // A forged copy in the chain with other content does not release the recorded one either.
+    await expect(
+      test.runtime.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into audit_events select id, tenant_id, layer, actor_type, actor_id, 'forged', entity_type, entity_id, inputs, outputs,
+                                    evidence_ids, request_id, created_at, recorded_order, 999999, ${genesisHash}, ${genesisHash}, now()
+                             from audit_inbox where id = ${waiting!.id}`)
+        await tx.execute(sql`delete from audit_inbox where id = ${waiting!.id}`)
+      }),
+    ).rejects.toThrow()
+    expect((await chainRows(owner.tenantId)).map((row) => row.id)).toContain(waiting!.id)
+  })
+
+  it('refuses UPDATE, DELETE and TRUNCATE of the chain, its batches and their publications', async () => {
+    const owner = await signupOwner(test)
+    const db = test.runtime.db.orm
+    await test.runtime.settleAudit({ closeOpenBatch: true })
+    const [linked] = await chainRows(owner.tenantId)
+    expect(Number(linked!.seq)).toBe(1)
+    await expect(db.execute(sql`update audit_events set action = 'forged' where id = ${linked!.id}`)).rejects.toThrow()
+    await expect(db.execute(sql`update audit_events set seq = 99 where tenant_id = ${owner.tenantId}`)).rejects.toThrow()
     await expect(db.execute(sql`delete from audit_events where tenant_id = ${owner.tenantId}`)).rejects.toThrow()
     await expect(db.execute(sql`truncate audit_events`)).rejects.toThrow()
-    await test.runtime.settleAudit({ closeOpenBatch: true })
     await expect(db.execute(sql`update audit_anchors set merkle_root = ${genesisHash} where tenant_id = ${owner.tenantId}`)).rejects.toThrow()
     await expect(db.execute(sql`delete from audit_anchors where tenant_id = ${owner.tenantId}`)).rejects.toThrow()
+    await expect(db.execute(sql`truncate audit_anchor_publications`)).rejects.toThrow()
     expect((await walk(owner.tenantId)).ok).toBe(true)
   })
 })

@@ -69,7 +69,7 @@ describe('npm run audit:verify', () => {
       options: { batchEventsMax: 4, batchWaitSeconds: 3600, anchoringMode: 'database_hash_chain', sweepIntervalMs: 1000 },
     })
     await sequencer.settleTenant(tenantId, { closeOpenBatch: true })
-    const [third] = await queryRows<{ id: string }>(db.orm, sql`select id from audit_events where tenant_id = ${tenantId} and seq = 3`)
+    const [third] = await queryRows<{ id: string }>(db.orm, sql`select id from audit_event_log where tenant_id = ${tenantId} and seq = 3`)
     // PGlite serves one process: release the directory for the CLI.
     if (env.DATA_DIR !== undefined) await db.close()
 
@@ -98,7 +98,7 @@ describe('npm run audit:verify-proof', () => {
     try {
       const owner = await signupOwner(test)
       await test.runtime.settleAudit({ closeOpenBatch: true })
-      const [event] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_events where tenant_id = ${owner.tenantId} and seq = 2`)
+      const [event] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_event_log where tenant_id = ${owner.tenantId} and seq = 2`)
       const document = (await test.request({ method: 'GET', url: `/v1/audit/event/${event!.id}`, token: owner.token })).json()
       const good = join(scratch, 'event.json')
       writeFileSync(good, JSON.stringify(document))

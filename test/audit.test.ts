@@ -19,7 +19,7 @@ afterAll(async () => test?.close())
 const get = (url: string, token: string) => test.request({ method: 'GET', url, token })
 
 async function eventIds(tenantId: string): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_events where tenant_id = ${tenantId} order by recorded_order`)
+  const rows = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_event_log where tenant_id = ${tenantId} order by recorded_order`)
   return rows.map((row) => row.id)
 }
 

@@ -65,7 +65,7 @@ const resourceFixtures: Record<string, ResourceFixture> = {
   },
   event_id: {
     create: async (test, owner) => {
-      const [row] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_events where tenant_id = ${owner.tenantId} limit 1`)
+      const [row] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_event_log where tenant_id = ${owner.tenantId} limit 1`)
       return { event_id: row!.id }
     },
     notFound: 'audit_event_not_found',

@@ -100,7 +100,7 @@ describe('POST /v1/auth/service-token', () => {
     const token = await mintToken(owner.tenantId, { reason, subject: 'agent.reconciler' })
     const rows = await queryRows<{ action: string; actor_type: string; actor_id: string; entity_type: string; entity_id: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }>(
       test.runtime.db.orm,
-      sql`select action, actor_type, actor_id, entity_type, entity_id, inputs, outputs from audit_events
+      sql`select action, actor_type, actor_id, entity_type, entity_id, inputs, outputs from audit_event_log
           where tenant_id = ${owner.tenantId} and action = 'auth.service_token_minted'`,
     )
     expect(rows).toHaveLength(1)
@@ -114,7 +114,7 @@ describe('POST /v1/auth/service-token', () => {
       inputs: { reason: digestOf(reason) },
       outputs: { subject: 'agent.reconciler', scopes: [...serviceTokenScopes], expires_in: 3600 },
     })
-    const allAudit = JSON.stringify(await queryRows(test.runtime.db.orm, sql`select * from audit_events where tenant_id = ${owner.tenantId}`))
+    const allAudit = JSON.stringify(await queryRows(test.runtime.db.orm, sql`select * from audit_event_log where tenant_id = ${owner.tenantId}`))
     expect(allAudit).not.toContain('Jane Roe')
     expect(allAudit).not.toContain(testServiceTokenSecret)
     expect(allAudit).not.toContain(token.access_token)

@@ -113,12 +113,12 @@ describe('DELETE /v1/tenants/{id}', () => {
       expect(row!.count, tableName(table)).toBe(0)
     }
     // The audit chain survives, ending with the deletion record.
-    const audit = await queryRows<{ action: string; outputs: Record<string, unknown> }>(test.runtime.db.orm, sql`select action, outputs from audit_events where tenant_id = ${owner.tenantId} order by recorded_order`)
+    const audit = await queryRows<{ action: string; outputs: Record<string, unknown> }>(test.runtime.db.orm, sql`select action, outputs from audit_event_log where tenant_id = ${owner.tenantId} order by recorded_order`)
     const deleted = audit.find((row) => row.action === 'tenant.deleted')
     expect(deleted?.outputs).toMatchObject({
       'deleted_rows.members': 2,
       total_rows: 13,
-      preserved: ['audit_events', 'audit_chain_heads', 'audit_anchors', 'audit_anchor_publications'],
+      preserved: ['audit_inbox', 'audit_events', 'audit_chain_heads', 'audit_anchors', 'audit_anchor_publications'],
     })
     expect(audit.map((row) => row.action)).toContain('tenant_blob.purge_requested')
 
@@ -133,7 +133,7 @@ describe('DELETE /v1/tenants/{id}', () => {
     await expect
       .poll(
         async () =>
-          (await queryRows<{ action: string }>(test.runtime.db.orm, sql`select action from audit_events where tenant_id = ${owner.tenantId} and action = 'tenant_blob.purge_completed'`)).length,
+          (await queryRows<{ action: string }>(test.runtime.db.orm, sql`select action from audit_event_log where tenant_id = ${owner.tenantId} and action = 'tenant_blob.purge_completed'`)).length,
         { timeout: 15_000, interval: 200 },
       )
       .toBe(1)
@@ -201,7 +201,7 @@ describe('the blob purge job', () => {
       const owner = await signupOwner(flaky)
       expect((await flaky.request({ method: 'DELETE', url: `/v1/tenants/${owner.tenantId}`, token: owner.token })).statusCode).toBe(200)
       const purgeActions = async () =>
-        (await queryRows<{ action: string }>(flaky.runtime.db.orm, sql`select action from audit_events where tenant_id = ${owner.tenantId} and action like 'tenant_blob.%' order by recorded_order`)).map(
+        (await queryRows<{ action: string }>(flaky.runtime.db.orm, sql`select action from audit_event_log where tenant_id = ${owner.tenantId} and action like 'tenant_blob.%' order by recorded_order`)).map(
           (row) => row.action,
         )
       await expect.poll(purgeActions, { timeout: 40_000, interval: 250 }).toEqual([

@@ -2,9 +2,10 @@
  * Records an audit event inside the caller's transaction, so the record and the change it describes
  * commit or roll back together.
  *
- * Recording takes no lock: it is one INSERT of the event's content. The sequencer links the event into
- * the tenant's hash chain moments later (see sequencer.ts); that split is what lets one busy tenant write
- * at the speed of plain inserts while its chain stays dense and fork-free.
+ * Recording takes no lock: it is one INSERT of the event's content into `audit_inbox` (two indexes).
+ * The sequencer moves it into the tenant's hash chain moments later (see sequencer.ts); that split is
+ * what lets a busy tenant write at close to the speed of plain inserts while its chain stays dense and
+ * fork-free. The event is readable at once, through the `audit_event_log` view.
  *
  * The INSERT also sends a wake-up NOTIFY (delivered on commit), at most once per `wakeIntervalMs` per
  * process: PostgreSQL serializes the commits of notifying transactions on one global lock, so notifying
@@ -65,7 +66,7 @@ export function createAuditRecorder(deps: { ids: IdSource; clock: Clock }): Audi
       // Millisecond precision: the chain hash covers the ISO string, and timestamptz keeps microseconds.
       const createdAt = new Date(Math.floor(deps.clock.now().getTime()))
       const content = sql`
-        insert into audit_events (id, tenant_id, layer, actor_type, actor_id, action, entity_type, entity_id,
+        insert into audit_inbox (id, tenant_id, layer, actor_type, actor_id, action, entity_type, entity_id,
                                   inputs, outputs, evidence_ids, request_id, created_at)
         values (${id}, ${record.tenantId}, ${record.layer}, ${record.actor.type}, ${record.actor.id}, ${record.action},
                 ${record.entity.type}, ${record.entity.id}, ${JSON.stringify(inputs)}::jsonb, ${JSON.stringify(outputs)}::jsonb,

@@ -1,7 +1,7 @@
 /** The Drizzle implementation of AuditStore (both engines). */
-import { and, asc, desc, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, getViewSelectedFields, gt, gte, isNull, lte, sql } from 'drizzle-orm'
 import { queryRows } from '../db/database.ts'
-import { auditAnchorPublications, auditAnchors, auditChainHeads, auditEvents, auditExports } from '../db/schema.ts'
+import { auditAnchorPublications, auditAnchors, auditChainHeads, auditEventLog, auditEvents, auditExports, auditInbox } from '../db/schema.ts'
 import { genesisHash } from './domain/chain.ts'
 import { nodeByteOffset, treeNodeBytes } from './domain/merkle.ts'
 import type { AuditStore, EventFilter } from './audit.store.ts'
@@ -40,23 +40,23 @@ export function createAuditStore(): AuditStore {
         .where(eq(auditChainHeads.tenantId, tenantId))
     },
     async unsequenced(tx, tenantId, limit) {
-      return tx
-        .select()
-        .from(auditEvents)
-        .where(and(eq(auditEvents.tenantId, tenantId), isNull(auditEvents.seq)))
-        .orderBy(asc(auditEvents.recordedOrder))
-        .limit(limit)
+      return tx.select().from(auditInbox).where(eq(auditInbox.tenantId, tenantId)).orderBy(asc(auditInbox.recordedOrder)).limit(limit)
     },
     async seal(tx, tenantId, seals, at) {
       if (seals.length === 0) return
-      // One statement for the whole chunk; the write-once trigger checks each row.
+      const ids = sql.param(seals.map((seal) => seal.id))
+      // Two statements, in this order: the inbox guard lets a row go only once its sealed copy exists.
       await tx.execute(sql`
-        update audit_events as event
-        set seq = sealed.seq, prev_hash = sealed.prev_hash, hash = sealed.hash, sequenced_at = ${at.toISOString()}
-        from unnest(${sql.param(seals.map((seal) => seal.id))}::text[], ${sql.param(seals.map((seal) => seal.seq))}::bigint[],
+        insert into audit_events (id, tenant_id, layer, actor_type, actor_id, action, entity_type, entity_id, inputs, outputs,
+                                  evidence_ids, request_id, created_at, recorded_order, seq, prev_hash, hash, sequenced_at)
+        select inbox.id, inbox.tenant_id, inbox.layer, inbox.actor_type, inbox.actor_id, inbox.action, inbox.entity_type, inbox.entity_id,
+               inbox.inputs, inbox.outputs, inbox.evidence_ids, inbox.request_id, inbox.created_at, inbox.recorded_order,
+               sealed.seq, sealed.prev_hash, sealed.hash, ${at.toISOString()}
+        from unnest(${ids}::text[], ${sql.param(seals.map((seal) => seal.seq))}::bigint[],
                     ${sql.param(seals.map((seal) => seal.prevHash))}::text[], ${sql.param(seals.map((seal) => seal.hash))}::text[])
              as sealed(id, seq, prev_hash, hash)
-        where event.id = sealed.id and event.tenant_id = ${tenantId} and event.seq is null`)
+        join audit_inbox inbox on inbox.id = sealed.id and inbox.tenant_id = ${tenantId}`)
+      await tx.execute(sql`delete from audit_inbox where tenant_id = ${tenantId} and id = any(${ids}::text[])`)
     },
     async chainSlice(executor, tenantId, seqFrom, seqTo) {
       const rows = await executor
@@ -77,7 +77,7 @@ export function createAuditStore(): AuditStore {
     async countUnsequenced(executor, tenantId) {
       const [row] = await queryRows<{ count: number }>(
         executor,
-        sql`select count(*)::int as count from audit_events where tenant_id = ${tenantId} and seq is null`,
+        sql`select count(*)::int as count from audit_inbox where tenant_id = ${tenantId}`,
       )
       return row?.count ?? 0
     },
@@ -85,7 +85,7 @@ export function createAuditStore(): AuditStore {
     async tenantsWithUnsequenced(executor, limit) {
       const rows = await queryRows<{ tenant_id: string }>(
         executor,
-        sql`select distinct tenant_id from audit_events where seq is null limit ${limit}`,
+        sql`select distinct tenant_id from audit_inbox limit ${limit}`,
       )
       return rows.map((row) => row.tenant_id)
     },
@@ -150,21 +150,21 @@ export function createAuditStore(): AuditStore {
     async findEvent(executor, tenantId, eventId) {
       const [row] = await executor
         .select()
-        .from(auditEvents)
-        .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.id, eventId)))
+        .from(auditEventLog)
+        .where(and(eq(auditEventLog.tenantId, tenantId), eq(auditEventLog.id, eventId)))
         .limit(1)
       return row
     },
     async findEventWithAnchor(executor, tenantId, eventId) {
       const [row] = await executor
-        .select({ event: auditEvents, anchor: anchorSummaryColumns, publication: auditAnchorPublications })
-        .from(auditEvents)
+        .select({ event: getViewSelectedFields(auditEventLog), anchor: anchorSummaryColumns, publication: auditAnchorPublications })
+        .from(auditEventLog)
         .leftJoin(
           auditAnchors,
-          and(eq(auditAnchors.tenantId, auditEvents.tenantId), lte(auditAnchors.seqFrom, auditEvents.seq), gte(auditAnchors.seqTo, auditEvents.seq)),
+          and(eq(auditAnchors.tenantId, auditEventLog.tenantId), lte(auditAnchors.seqFrom, auditEventLog.seq), gte(auditAnchors.seqTo, auditEventLog.seq)),
         )
         .leftJoin(auditAnchorPublications, eq(auditAnchorPublications.anchorId, auditAnchors.id))
-        .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.id, eventId)))
+        .where(and(eq(auditEventLog.tenantId, tenantId), eq(auditEventLog.id, eventId)))
         .limit(1)
       if (row === undefined) return undefined
       return { event: row.event, anchor: row.anchor === null ? null : { ...row.anchor, publication: row.publication } }
@@ -185,13 +185,13 @@ export function createAuditStore(): AuditStore {
     async listEvents(executor, tenantId, filter) {
       return executor
         .select()
-        .from(auditEvents)
-        .where(and(eventConditions(tenantId, filter), filter.afterOrder === undefined ? undefined : gt(auditEvents.recordedOrder, filter.afterOrder)))
-        .orderBy(asc(auditEvents.recordedOrder))
+        .from(auditEventLog)
+        .where(and(eventConditions(tenantId, filter), filter.afterOrder === undefined ? undefined : gt(auditEventLog.recordedOrder, filter.afterOrder)))
+        .orderBy(asc(auditEventLog.recordedOrder))
         .limit(filter.limit)
     },
     async countEvents(executor, tenantId, filter) {
-      const [row] = await executor.select({ count: sql<number>`count(*)::int` }).from(auditEvents).where(eventConditions(tenantId, filter))
+      const [row] = await executor.select({ count: sql<number>`count(*)::int` }).from(auditEventLog).where(eventConditions(tenantId, filter))
       return Number(row?.count ?? 0)
     },
 
@@ -215,13 +215,13 @@ export function createAuditStore(): AuditStore {
 function eventConditions(tenantId: string, filter: Omit<EventFilter, 'afterOrder' | 'limit'>) {
   const actor = filter.actor === undefined ? undefined : parseActor(filter.actor)
   return and(
-    eq(auditEvents.tenantId, tenantId),
-    filter.layer === undefined ? undefined : eq(auditEvents.layer, filter.layer),
-    actor === undefined ? undefined : eq(auditEvents.actorId, actor.id),
-    actor?.type === undefined ? undefined : eq(auditEvents.actorType, actor.type),
-    filter.since === undefined ? undefined : gte(auditEvents.createdAt, filter.since),
-    filter.until === undefined ? undefined : lte(auditEvents.createdAt, filter.until),
-    filter.entity === undefined ? undefined : and(eq(auditEvents.entityType, filter.entity.type), eq(auditEvents.entityId, filter.entity.id)),
+    eq(auditEventLog.tenantId, tenantId),
+    filter.layer === undefined ? undefined : eq(auditEventLog.layer, filter.layer),
+    actor === undefined ? undefined : eq(auditEventLog.actorId, actor.id),
+    actor?.type === undefined ? undefined : eq(auditEventLog.actorType, actor.type),
+    filter.since === undefined ? undefined : gte(auditEventLog.createdAt, filter.since),
+    filter.until === undefined ? undefined : lte(auditEventLog.createdAt, filter.until),
+    filter.entity === undefined ? undefined : and(eq(auditEventLog.entityType, filter.entity.type), eq(auditEventLog.entityId, filter.entity.id)),
   )
 }
 

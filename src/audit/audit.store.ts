@@ -4,9 +4,14 @@
  * published root for the public verifier.
  */
 import type { Executor, Tx } from '../db/database.ts'
-import type { auditAnchorPublications, auditAnchors, auditEvents, auditExports } from '../db/schema.ts'
+import type { auditAnchorPublications, auditAnchors, auditEventLog, auditEvents, auditExports, auditInbox } from '../db/schema.ts'
 
-export type AuditEventRow = typeof auditEvents.$inferSelect
+/** An event as the read side sees it: linked (chain columns set) or not yet (null). */
+export type AuditEventRow = typeof auditEventLog.$inferSelect
+/** An event linked into the chain. */
+export type ChainEventRow = typeof auditEvents.$inferSelect
+/** An event recorded and waiting for the sequencer. */
+export type InboxEventRow = typeof auditInbox.$inferSelect
 export type AuditAnchorRow = typeof auditAnchors.$inferSelect
 export type AuditPublicationRow = typeof auditAnchorPublications.$inferSelect
 export type AuditExportRow = typeof auditExports.$inferSelect
@@ -43,13 +48,14 @@ export interface AuditStore {
   /** Creates the tenant's head on first use and locks it until the transaction ends. */
   lockHead(tx: Tx, tenantId: string): Promise<ChainHead>
   updateHead(tx: Tx, tenantId: string, head: ChainHead): Promise<void>
-  /** The oldest events not yet in the chain, in recorded order. */
-  unsequenced(tx: Tx, tenantId: string, limit: number): Promise<AuditEventRow[]>
+  /** The oldest events waiting in the inbox, in recorded order. */
+  unsequenced(tx: Tx, tenantId: string, limit: number): Promise<InboxEventRow[]>
+  /** Moves events from the inbox into the chain, sealed: one INSERT into audit_events, one DELETE from the inbox. */
   seal(tx: Tx, tenantId: string, seals: readonly EventSeal[], at: Date): Promise<void>
   /** Hashes and record times of events seq_from..seq_to, in seq order. */
   chainSlice(executor: Executor, tenantId: string, seqFrom: number, seqTo: number): Promise<Array<{ seq: number; hash: string; createdAt: Date }>>
   /** Events seq_from..seq_to in seq order, every column, for the chain walk. */
-  chainPage(executor: Executor, tenantId: string, seqFrom: number, limit: number): Promise<AuditEventRow[]>
+  chainPage(executor: Executor, tenantId: string, seqFrom: number, limit: number): Promise<ChainEventRow[]>
   countUnsequenced(executor: Executor, tenantId: string): Promise<number>
 
   tenantsWithUnsequenced(executor: Executor, limit: number): Promise<string[]>

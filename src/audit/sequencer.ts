@@ -2,10 +2,10 @@
  * The sequencer links recorded audit events into each tenant's hash chain, then seals the chain into
  * Merkle batches ("anchors").
  *
- * Recording (audit.recorder.ts) is one lock-free INSERT in the business transaction. Here, per tenant
- * and under the tenant's chain-head row lock: the oldest unlinked events, in recorded order, get
- * `seq` = head + 1, + 2, …, `prev_hash` and `hash`, written once (a trigger refuses any later change);
- * then every full batch (`batchEventsMax` events), or a partial one whose oldest event has waited
+ * Recording (audit.recorder.ts) is one lock-free INSERT into `audit_inbox` in the business transaction.
+ * Here, per tenant and under the tenant's chain-head row lock: the oldest inbox events, in recorded
+ * order, get `seq` = head + 1, + 2, …, `prev_hash` and `hash` and move into `audit_events`, sealed
+ * (insert-only; the inbox row may leave only once its sealed copy is there); then every full batch (`batchEventsMax` events), or a partial one whose oldest event has waited
  * `batchWaitSeconds`, becomes an anchor row holding its Merkle root and tree. One lock per tenant means
  * no fork and no gap, across requests and server processes; many events per transaction means a busy
  * tenant is linked in bulk.
@@ -20,7 +20,7 @@ import type { JobQueue } from '../jobs/job-queue.ts'
 import type { Clock } from '../kernel/clock.ts'
 import type { IdSource } from '../kernel/ids.ts'
 import { auditAppendedChannel } from './audit.recorder.ts'
-import type { AuditEventRow, AuditStore, ChainHead, EventSeal } from './audit.store.ts'
+import type { AuditStore, ChainEventRow, ChainHead, EventSeal, InboxEventRow } from './audit.store.ts'
 import { hashAuditEvent, type ActorType, type AuditFields } from './domain/chain.ts'
 import { buildTree, leafOf, packTree, rootOf } from './domain/merkle.ts'
 
@@ -58,7 +58,8 @@ export interface AuditSequencer {
   stop(): Promise<void>
 }
 
-export function toEventBody(row: AuditEventRow, seq: number, prevHash: string) {
+/** The hashed form of an event's stored content, at a chain position. */
+export function toEventBody(row: InboxEventRow | ChainEventRow, seq: number, prevHash: string) {
   return {
     id: row.id,
     tenantId: row.tenantId,

@@ -16,6 +16,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  pgView,
   primaryKey,
   text,
   timestamp,
@@ -211,51 +212,77 @@ export const events = pgTable(
   (table) => [index('events_tenant_idx').on(table.tenantId, table.id)],
 )
 
+/** The content columns every audit event has, in the inbox and in the chain alike. */
+const auditEventContent = () => ({
+  id: text('id').primaryKey(),
+  tenantId: uuid('tenant_id').notNull(),
+  layer: text('layer', { enum: ['raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit'] }).notNull(),
+  actorType: text('actor_type').notNull(),
+  actorId: text('actor_id').notNull(),
+  action: text('action').notNull(),
+  entityType: text('entity_type').notNull(),
+  entityId: text('entity_id').notNull(),
+  inputs: jsonb('inputs').notNull(),
+  outputs: jsonb('outputs').notNull(),
+  evidenceIds: text('evidence_ids').array().notNull(),
+  requestId: text('request_id'),
+  createdAt: createdAt(),
+})
+
 /**
- * The per-tenant audit hash chain. A business transaction inserts the event's content (and
- * `recorded_order`, a sequence value taken at insert, so causally later events sort later); the
- * sequencer then writes `seq`, `prev_hash`, `hash` and `sequenced_at` exactly once, under the tenant's
- * chain-head lock, so the chain never forks and `seq` is dense (1, 2, 3 …). A trigger refuses DELETE,
- * any change to content, and any second write of the chain columns, on both engines. Tenant deletion
- * keeps the chain.
+ * Where a business transaction records an audit event: one INSERT, two indexes, no lock.
+ * `recorded_order` is taken at insert, so an event written after another committed sorts after it.
+ * The sequencer moves each event into `audit_events`, sealed into the tenant's chain; a trigger lets a
+ * row leave the inbox only once its sealed copy is in `audit_events`, and refuses any change.
+ */
+export const auditInbox = pgTable(
+  'audit_inbox',
+  { ...auditEventContent(), recordedOrder: bigint('recorded_order', { mode: 'number' }).generatedAlwaysAsIdentity() },
+  (table) => [
+    check('audit_inbox_layer_check', sql`${table.layer} in ('raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit')`),
+    // Recorded order alone: every insert lands at the index's right edge, whichever tenant writes; the
+    // inbox is small (events leave within moments), so the sequencer filters it by tenant cheaply.
+    index('audit_inbox_order_idx').on(table.recordedOrder),
+  ],
+)
+
+/**
+ * The per-tenant audit hash chain: events in `seq` order (1, 2, 3 … per tenant, dense), each with the
+ * previous event's hash and its own. Rows arrive sealed, from the sequencer, under the tenant's
+ * chain-head row lock, so the chain never forks or skips. Insert-only: a trigger refuses UPDATE,
+ * DELETE and TRUNCATE on both engines; tenant deletion keeps it.
  */
 export const auditEvents = pgTable(
   'audit_events',
   {
-    id: text('id').primaryKey(),
-    tenantId: uuid('tenant_id').notNull(),
-    recordedOrder: bigint('recorded_order', { mode: 'number' }).generatedAlwaysAsIdentity(),
-    seq: bigint('seq', { mode: 'number' }),
-    layer: text('layer', { enum: ['raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit'] }).notNull(),
-    actorType: text('actor_type').notNull(),
-    actorId: text('actor_id').notNull(),
-    action: text('action').notNull(),
-    entityType: text('entity_type').notNull(),
-    entityId: text('entity_id').notNull(),
-    inputs: jsonb('inputs').notNull(),
-    outputs: jsonb('outputs').notNull(),
-    evidenceIds: text('evidence_ids').array().notNull(),
-    requestId: text('request_id'),
-    prevHash: text('prev_hash'),
-    hash: text('hash'),
-    createdAt: createdAt(),
-    sequencedAt: timestamptz('sequenced_at'),
+    ...auditEventContent(),
+    recordedOrder: bigint('recorded_order', { mode: 'number' }).notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+    sequencedAt: timestamptz('sequenced_at').notNull(),
   },
   (table) => [
-    check(
-      'audit_events_layer_check',
-      sql`${table.layer} in ('raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit')`,
-    ),
-    check(
-      'audit_events_sealed_check',
-      sql`(${table.seq} is null and ${table.prevHash} is null and ${table.hash} is null and ${table.sequencedAt} is null) or (${table.seq} is not null and ${table.prevHash} is not null and ${table.hash} is not null and ${table.sequencedAt} is not null)`,
-    ),
+    check('audit_events_layer_check', sql`${table.layer} in ('raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit')`),
     uniqueIndex('audit_events_tenant_seq_unique').on(table.tenantId, table.seq),
     index('audit_events_tenant_order_idx').on(table.tenantId, table.recordedOrder),
-    index('audit_events_unsequenced_idx').on(table.tenantId, table.recordedOrder).where(sql`${table.seq} is null`),
     index('audit_events_entity_idx').on(table.tenantId, table.entityType, table.entityId, table.recordedOrder),
   ],
 )
+
+/**
+ * Every audit event, linked or not yet: `audit_events` plus the inbox (with null chain columns). The
+ * read side (listings, timelines, exports, one event) reads this, so an event is visible the moment its
+ * transaction commits. Defined in the custom migration 0001.
+ */
+export const auditEventLog = pgView('audit_event_log', {
+  ...auditEventContent(),
+  recordedOrder: bigint('recorded_order', { mode: 'number' }).notNull(),
+  seq: bigint('seq', { mode: 'number' }),
+  prevHash: text('prev_hash'),
+  hash: text('hash'),
+  sequencedAt: timestamptz('sequenced_at'),
+}).existing()
 
 /**
  * The head of each tenant's chain: the last sequenced event and the last event sealed into a Merkle

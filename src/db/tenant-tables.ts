@@ -12,6 +12,7 @@ import {
   auditChainHeads,
   auditEvents,
   auditExports,
+  auditInbox,
   events,
   idempotencyKeys,
   members,
@@ -45,6 +46,6 @@ export const tenantTablesInDeletionOrder: readonly TenantTable[] = [
 ]
 
 /** Kept on tenant deletion (spec, "Tenants"): the audit chain outlives the tenant. */
-export const preservedTenantTables: readonly PgTable[] = [auditEvents, auditChainHeads, auditAnchors, auditAnchorPublications]
+export const preservedTenantTables: readonly PgTable[] = [auditInbox, auditEvents, auditChainHeads, auditAnchors, auditAnchorPublications]
 
 export const tableName = (table: PgTable) => getTableName(table)

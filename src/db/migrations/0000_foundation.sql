@@ -54,8 +54,6 @@ CREATE TABLE "audit_chain_heads" (
 CREATE TABLE "audit_events" (
 	"id" text PRIMARY KEY NOT NULL,
 	"tenant_id" uuid NOT NULL,
-	"recorded_order" bigint GENERATED ALWAYS AS IDENTITY (sequence name "audit_events_recorded_order_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
-	"seq" bigint,
 	"layer" text NOT NULL,
 	"actor_type" text NOT NULL,
 	"actor_id" text NOT NULL,
@@ -66,12 +64,13 @@ CREATE TABLE "audit_events" (
 	"outputs" jsonb NOT NULL,
 	"evidence_ids" text[] NOT NULL,
 	"request_id" text,
-	"prev_hash" text,
-	"hash" text,
 	"created_at" timestamp with time zone NOT NULL,
-	"sequenced_at" timestamp with time zone,
-	CONSTRAINT "audit_events_layer_check" CHECK ("audit_events"."layer" in ('raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit')),
-	CONSTRAINT "audit_events_sealed_check" CHECK (("audit_events"."seq" is null and "audit_events"."prev_hash" is null and "audit_events"."hash" is null and "audit_events"."sequenced_at" is null) or ("audit_events"."seq" is not null and "audit_events"."prev_hash" is not null and "audit_events"."hash" is not null and "audit_events"."sequenced_at" is not null))
+	"recorded_order" bigint NOT NULL,
+	"seq" bigint NOT NULL,
+	"prev_hash" text NOT NULL,
+	"hash" text NOT NULL,
+	"sequenced_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "audit_events_layer_check" CHECK ("audit_events"."layer" in ('raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit'))
 );
 --> statement-breakpoint
 CREATE TABLE "audit_exports" (
@@ -89,6 +88,24 @@ CREATE TABLE "audit_exports" (
 	"created_at" timestamp with time zone NOT NULL,
 	"completed_at" timestamp with time zone,
 	"expires_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "audit_inbox" (
+	"id" text PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"layer" text NOT NULL,
+	"actor_type" text NOT NULL,
+	"actor_id" text NOT NULL,
+	"action" text NOT NULL,
+	"entity_type" text NOT NULL,
+	"entity_id" text NOT NULL,
+	"inputs" jsonb NOT NULL,
+	"outputs" jsonb NOT NULL,
+	"evidence_ids" text[] NOT NULL,
+	"request_id" text,
+	"created_at" timestamp with time zone NOT NULL,
+	"recorded_order" bigint GENERATED ALWAYS AS IDENTITY (sequence name "audit_inbox_recorded_order_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	CONSTRAINT "audit_inbox_layer_check" CHECK ("audit_inbox"."layer" in ('raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit'))
 );
 --> statement-breakpoint
 CREATE TABLE "events" (
@@ -243,9 +260,9 @@ CREATE INDEX "audit_anchors_tenant_to_idx" ON "audit_anchors" USING btree ("tena
 CREATE INDEX "audit_anchors_root_idx" ON "audit_anchors" USING btree ("merkle_root");--> statement-breakpoint
 CREATE UNIQUE INDEX "audit_events_tenant_seq_unique" ON "audit_events" USING btree ("tenant_id","seq");--> statement-breakpoint
 CREATE INDEX "audit_events_tenant_order_idx" ON "audit_events" USING btree ("tenant_id","recorded_order");--> statement-breakpoint
-CREATE INDEX "audit_events_unsequenced_idx" ON "audit_events" USING btree ("tenant_id","recorded_order") WHERE "audit_events"."seq" is null;--> statement-breakpoint
 CREATE INDEX "audit_events_entity_idx" ON "audit_events" USING btree ("tenant_id","entity_type","entity_id","recorded_order");--> statement-breakpoint
 CREATE INDEX "audit_exports_tenant_idx" ON "audit_exports" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE INDEX "audit_inbox_order_idx" ON "audit_inbox" USING btree ("recorded_order");--> statement-breakpoint
 CREATE INDEX "events_tenant_idx" ON "events" USING btree ("tenant_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_user_unique" ON "members" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "members_tenant_idx" ON "members" USING btree ("tenant_id","id");--> statement-breakpoint
