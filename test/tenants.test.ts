@@ -93,6 +93,18 @@ describe('DELETE /v1/tenants/{id}', () => {
     const body = response.json()
     expect(body.tenantId).toBe(owner.tenantId)
     expect(body.deletedRows).toEqual({
+      ledger_reconciliation_matches: 0,
+      ledger_transactions: 0,
+      ledger_balances: 0,
+      ledger_obligations: 0,
+      ledger_invoices: 0,
+      ledger_counterparties: 0,
+      ledger_accounts: 0,
+      ledger_entity_keys: 0,
+      ledger_jobs: 0,
+      raw_parsed_rows: 0,
+      raw_artifacts: 0,
+      provider_connections: 0,
       webhook_dead_letters: 0,
       webhook_deliveries: 0,
       webhook_endpoints: 1,

@@ -5,7 +5,7 @@
  *
  * Domain code receives an `IdSource` instead of calling this module, so tests can make ids deterministic.
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 
 export const idPrefixes = {
   user: 'usr',
@@ -20,6 +20,18 @@ export const idPrefixes = {
   webhookEndpoint: 'whe',
   webhookDelivery: 'whd',
   webhookDeadLetter: 'wdl',
+  rawArtifact: 'raw',
+  parsedRow: 'rpr',
+  providerConnection: 'pcn',
+  ledgerJob: 'ljb',
+  account: 'acc',
+  balance: 'bal',
+  counterparty: 'cpy',
+  transaction: 'txn',
+  invoice: 'inv',
+  obligation: 'obl',
+  reconciliationMatch: 'rcm',
+  ledgerVersion: 'ver',
   event: 'evt',
   job: 'job',
   request: 'req',
@@ -92,6 +104,23 @@ export function createIdSource(now: () => number = Date.now): IdSource {
     newId: (kind) => `${idPrefixes[kind]}_${ulid(now())}`,
     newUuid: () => uuidV7(now()),
   }
+}
+
+/**
+ * A deterministic id: the same kind and parts always give the same id (`txn_` + 26 Crockford base32
+ * characters of SHA-256 over the parts). Ledger entities and versions use it, so normalizing the same
+ * parsed row again yields the same ids.
+ */
+export function deterministicId(kind: IdKind, ...parts: readonly string[]): string {
+  const digest = createHash('sha256').update(parts.map((part) => `${part.length}:${part}`).join('|')).digest()
+  let bits = 0n
+  for (const byte of digest.subarray(0, 17)) bits = (bits << 8n) | BigInt(byte)
+  let body = ''
+  for (let index = 0; index < 26; index += 1) {
+    body = crockford[Number(bits & 31n)] + body
+    bits >>= 5n
+  }
+  return `${idPrefixes[kind]}_${body}`
 }
 
 export const uuidPattern = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'

@@ -128,6 +128,205 @@ CREATE TABLE "idempotency_keys" (
 	CONSTRAINT "idempotency_keys_tenant_id_scope_key_pk" PRIMARY KEY("tenant_id","scope","key")
 );
 --> statement-breakpoint
+CREATE TABLE "ledger_accounts" (
+	"version_id" text PRIMARY KEY NOT NULL,
+	"id" text NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"version" integer NOT NULL,
+	"supersedes" text,
+	"source_ids" text[] NOT NULL,
+	"evidence_ids" text[] NOT NULL,
+	"provenance" text NOT NULL,
+	"confidence" double precision NOT NULL,
+	"metadata" jsonb NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL,
+	"superseded_at" timestamp with time zone,
+	"account_type" text NOT NULL,
+	"status" text NOT NULL,
+	"name" text NOT NULL,
+	"institution" text,
+	"currency" text NOT NULL,
+	"external_account_id" text,
+	"iban" text,
+	"account_number_masked" text,
+	"wallet_address" text,
+	"chain_id" integer
+);
+--> statement-breakpoint
+CREATE TABLE "ledger_balances" (
+	"version_id" text PRIMARY KEY NOT NULL,
+	"id" text NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"version" integer NOT NULL,
+	"supersedes" text,
+	"source_ids" text[] NOT NULL,
+	"evidence_ids" text[] NOT NULL,
+	"provenance" text NOT NULL,
+	"confidence" double precision NOT NULL,
+	"metadata" jsonb NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL,
+	"superseded_at" timestamp with time zone,
+	"account_id" text NOT NULL,
+	"balance_type" text NOT NULL,
+	"as_of" date NOT NULL,
+	"amount" numeric NOT NULL,
+	"currency" text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "ledger_counterparties" (
+	"version_id" text PRIMARY KEY NOT NULL,
+	"id" text NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"version" integer NOT NULL,
+	"supersedes" text,
+	"source_ids" text[] NOT NULL,
+	"evidence_ids" text[] NOT NULL,
+	"provenance" text NOT NULL,
+	"confidence" double precision NOT NULL,
+	"metadata" jsonb NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL,
+	"superseded_at" timestamp with time zone,
+	"name" text NOT NULL,
+	"type" text NOT NULL,
+	"verified_status" text NOT NULL,
+	"risk_level" text NOT NULL,
+	"trust_state" text NOT NULL,
+	"aliases" text[] NOT NULL,
+	"linked_accounts" text[] NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "ledger_entity_keys" (
+	"tenant_id" uuid NOT NULL,
+	"kind" text NOT NULL,
+	"key" text NOT NULL,
+	"entity_id" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "ledger_entity_keys_tenant_id_kind_key_pk" PRIMARY KEY("tenant_id","kind","key")
+);
+--> statement-breakpoint
+CREATE TABLE "ledger_invoices" (
+	"version_id" text PRIMARY KEY NOT NULL,
+	"id" text NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"version" integer NOT NULL,
+	"supersedes" text,
+	"source_ids" text[] NOT NULL,
+	"evidence_ids" text[] NOT NULL,
+	"provenance" text NOT NULL,
+	"confidence" double precision NOT NULL,
+	"metadata" jsonb NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL,
+	"superseded_at" timestamp with time zone,
+	"direction" text NOT NULL,
+	"invoice_number" text NOT NULL,
+	"issue_date" date,
+	"due_date" date,
+	"currency" text NOT NULL,
+	"total" numeric NOT NULL,
+	"subtotal" numeric,
+	"tax" numeric,
+	"amount_paid" numeric NOT NULL,
+	"status" text NOT NULL,
+	"counterparty_id" text
+);
+--> statement-breakpoint
+CREATE TABLE "ledger_jobs" (
+	"id" text PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"kind" text NOT NULL,
+	"status" text NOT NULL,
+	"input" jsonb NOT NULL,
+	"result" jsonb,
+	"error" text,
+	"created_by" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"started_at" timestamp with time zone,
+	"finished_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "ledger_obligations" (
+	"version_id" text PRIMARY KEY NOT NULL,
+	"id" text NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"version" integer NOT NULL,
+	"supersedes" text,
+	"source_ids" text[] NOT NULL,
+	"evidence_ids" text[] NOT NULL,
+	"provenance" text NOT NULL,
+	"confidence" double precision NOT NULL,
+	"metadata" jsonb NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL,
+	"superseded_at" timestamp with time zone,
+	"obligation_type" text NOT NULL,
+	"direction" text,
+	"reference" text NOT NULL,
+	"description" text,
+	"amount" numeric NOT NULL,
+	"currency" text NOT NULL,
+	"due_date" date,
+	"recurrence" text,
+	"status" text NOT NULL,
+	"counterparty_id" text,
+	"invoice_id" text
+);
+--> statement-breakpoint
+CREATE TABLE "ledger_reconciliation_matches" (
+	"version_id" text PRIMARY KEY NOT NULL,
+	"id" text NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"version" integer NOT NULL,
+	"supersedes" text,
+	"source_ids" text[] NOT NULL,
+	"evidence_ids" text[] NOT NULL,
+	"provenance" text NOT NULL,
+	"confidence" double precision NOT NULL,
+	"metadata" jsonb NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL,
+	"superseded_at" timestamp with time zone,
+	"match_type" text NOT NULL,
+	"status" text NOT NULL,
+	"subject_refs" text[] NOT NULL,
+	"amount" numeric,
+	"currency" text,
+	"difference" numeric,
+	"explanation" text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "ledger_transactions" (
+	"version_id" text PRIMARY KEY NOT NULL,
+	"id" text NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"version" integer NOT NULL,
+	"supersedes" text,
+	"source_ids" text[] NOT NULL,
+	"evidence_ids" text[] NOT NULL,
+	"provenance" text NOT NULL,
+	"confidence" double precision NOT NULL,
+	"metadata" jsonb NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL,
+	"superseded_at" timestamp with time zone,
+	"account_id" text NOT NULL,
+	"external_transaction_id" text,
+	"amount" numeric NOT NULL,
+	"currency" text NOT NULL,
+	"direction" text NOT NULL,
+	"transaction_date" date NOT NULL,
+	"posted_date" date,
+	"counterparty_id" text,
+	"category_id" text,
+	"status" text NOT NULL,
+	"description" text NOT NULL,
+	"description_normalized" text NOT NULL,
+	"reconciliation_status" text NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "members" (
 	"id" text PRIMARY KEY NOT NULL,
 	"tenant_id" uuid NOT NULL,
@@ -144,6 +343,52 @@ CREATE TABLE "members" (
 	CONSTRAINT "members_role_check" CHECK ("members"."role" in ('owner', 'admin', 'approver', 'viewer')),
 	CONSTRAINT "members_status_check" CHECK ("members"."status" in ('invited', 'active', 'deactivated')),
 	CONSTRAINT "members_approval_limit_pair_check" CHECK (("members"."approval_limit_value" is null) = ("members"."approval_limit_currency" is null))
+);
+--> statement-breakpoint
+CREATE TABLE "provider_connections" (
+	"id" text PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"provider" text NOT NULL,
+	"account_ref" text NOT NULL,
+	"secret" text NOT NULL,
+	"status" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "raw_artifacts" (
+	"id" text PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"sha256" text NOT NULL,
+	"bytes" bigint NOT NULL,
+	"mime_type" text NOT NULL,
+	"source_type" text NOT NULL,
+	"source_ref" jsonb NOT NULL,
+	"filename" text,
+	"parent_artifact_id" text,
+	"status" text NOT NULL,
+	"extraction_status" text NOT NULL,
+	"extraction_error" text,
+	"parser" text,
+	"parser_version" text,
+	"extracted_at" timestamp with time zone,
+	"created_by" text NOT NULL,
+	"ingested_at" timestamp with time zone NOT NULL,
+	"tombstoned_at" timestamp with time zone,
+	"bytes_purged_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "raw_parsed_rows" (
+	"id" text PRIMARY KEY NOT NULL,
+	"tenant_id" uuid NOT NULL,
+	"raw_artifact_id" text NOT NULL,
+	"parser" text NOT NULL,
+	"parser_version" text NOT NULL,
+	"row_index" integer NOT NULL,
+	"extracted" jsonb NOT NULL,
+	"confidence" double precision NOT NULL,
+	"extracted_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "raw_parsed_rows_confidence_check" CHECK ("raw_parsed_rows"."confidence" >= 0 and "raw_parsed_rows"."confidence" <= 1)
 );
 --> statement-breakpoint
 CREATE TABLE "service_tokens" (
@@ -264,8 +509,37 @@ CREATE INDEX "audit_events_entity_idx" ON "audit_events" USING btree ("tenant_id
 CREATE INDEX "audit_exports_tenant_idx" ON "audit_exports" USING btree ("tenant_id","id");--> statement-breakpoint
 CREATE INDEX "audit_inbox_order_idx" ON "audit_inbox" USING btree ("recorded_order");--> statement-breakpoint
 CREATE INDEX "events_tenant_idx" ON "events" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_accounts_version_unique" ON "ledger_accounts" USING btree ("tenant_id","id","version");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_accounts_current_unique" ON "ledger_accounts" USING btree ("tenant_id","id") WHERE "ledger_accounts"."superseded_at" is null;--> statement-breakpoint
+CREATE INDEX "ledger_accounts_list_idx" ON "ledger_accounts" USING btree ("tenant_id","id") WHERE "ledger_accounts"."superseded_at" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_balances_version_unique" ON "ledger_balances" USING btree ("tenant_id","id","version");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_balances_current_unique" ON "ledger_balances" USING btree ("tenant_id","id") WHERE "ledger_balances"."superseded_at" is null;--> statement-breakpoint
+CREATE INDEX "ledger_balances_account_idx" ON "ledger_balances" USING btree ("tenant_id","account_id","as_of") WHERE "ledger_balances"."superseded_at" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_counterparties_version_unique" ON "ledger_counterparties" USING btree ("tenant_id","id","version");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_counterparties_current_unique" ON "ledger_counterparties" USING btree ("tenant_id","id") WHERE "ledger_counterparties"."superseded_at" is null;--> statement-breakpoint
+CREATE INDEX "ledger_entity_keys_entity_idx" ON "ledger_entity_keys" USING btree ("tenant_id","entity_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_invoices_version_unique" ON "ledger_invoices" USING btree ("tenant_id","id","version");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_invoices_current_unique" ON "ledger_invoices" USING btree ("tenant_id","id") WHERE "ledger_invoices"."superseded_at" is null;--> statement-breakpoint
+CREATE INDEX "ledger_jobs_tenant_idx" ON "ledger_jobs" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_obligations_version_unique" ON "ledger_obligations" USING btree ("tenant_id","id","version");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_obligations_current_unique" ON "ledger_obligations" USING btree ("tenant_id","id") WHERE "ledger_obligations"."superseded_at" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_reconciliation_matches_version_unique" ON "ledger_reconciliation_matches" USING btree ("tenant_id","id","version");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_reconciliation_matches_current_unique" ON "ledger_reconciliation_matches" USING btree ("tenant_id","id") WHERE "ledger_reconciliation_matches"."superseded_at" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_transactions_version_unique" ON "ledger_transactions" USING btree ("tenant_id","id","version");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_transactions_current_unique" ON "ledger_transactions" USING btree ("tenant_id","id") WHERE "ledger_transactions"."superseded_at" is null;--> statement-breakpoint
+CREATE INDEX "ledger_transactions_date_idx" ON "ledger_transactions" USING btree ("tenant_id","transaction_date","id") WHERE "ledger_transactions"."superseded_at" is null;--> statement-breakpoint
+CREATE INDEX "ledger_transactions_account_idx" ON "ledger_transactions" USING btree ("tenant_id","account_id","transaction_date","id") WHERE "ledger_transactions"."superseded_at" is null;--> statement-breakpoint
+CREATE INDEX "ledger_transactions_counterparty_idx" ON "ledger_transactions" USING btree ("tenant_id","counterparty_id","transaction_date","id") WHERE "ledger_transactions"."superseded_at" is null;--> statement-breakpoint
+CREATE INDEX "ledger_transactions_history_idx" ON "ledger_transactions" USING btree ("tenant_id","id","updated_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_user_unique" ON "members" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "members_tenant_idx" ON "members" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "provider_connections_account_unique" ON "provider_connections" USING btree ("provider","account_ref");--> statement-breakpoint
+CREATE INDEX "provider_connections_tenant_idx" ON "provider_connections" USING btree ("tenant_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "raw_artifacts_tenant_sha256_unique" ON "raw_artifacts" USING btree ("tenant_id","sha256");--> statement-breakpoint
+CREATE INDEX "raw_artifacts_tenant_idx" ON "raw_artifacts" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE INDEX "raw_artifacts_parent_idx" ON "raw_artifacts" USING btree ("tenant_id","parent_artifact_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "raw_parsed_rows_unique" ON "raw_parsed_rows" USING btree ("raw_artifact_id","parser","parser_version","row_index");--> statement-breakpoint
+CREATE INDEX "raw_parsed_rows_tenant_artifact_idx" ON "raw_parsed_rows" USING btree ("tenant_id","raw_artifact_id","parser","parser_version","row_index");--> statement-breakpoint
 CREATE INDEX "service_tokens_tenant_idx" ON "service_tokens" USING btree ("tenant_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "tenants_identity_unique" ON "tenants" USING btree ("identity_issuer","identity_subject");--> statement-breakpoint
 CREATE INDEX "tenants_org_idx" ON "tenants" USING btree ("org_id");--> statement-breakpoint

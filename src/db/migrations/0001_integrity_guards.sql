@@ -63,3 +63,33 @@ CREATE VIEW "audit_event_log" AS
   SELECT id, tenant_id, layer, actor_type, actor_id, action, entity_type, entity_id, inputs, outputs, evidence_ids,
          request_id, created_at, recorded_order, NULL::bigint, NULL::text, NULL::text, NULL::timestamptz
   FROM audit_inbox;
+--> statement-breakpoint
+-- Ledger versions are immutable: the only change ever allowed is closing a version's system time,
+-- once (superseded_at from null to a time), when the next version is recorded. Tenant deletion removes rows.
+CREATE FUNCTION "steward_ledger_version_guard"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF OLD.superseded_at IS NOT NULL OR NEW.superseded_at IS NULL
+     OR (to_jsonb(NEW) - 'superseded_at') IS DISTINCT FROM (to_jsonb(OLD) - 'superseded_at') THEN
+    RAISE EXCEPTION 'ledger rows are immutable (% version %): only superseded_at may be set, once', TG_TABLE_NAME, OLD.version_id
+      USING ERRCODE = 'restrict_violation';
+  END IF;
+  RETURN NEW;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER "ledger_accounts_immutable" BEFORE UPDATE ON "ledger_accounts" FOR EACH ROW EXECUTE FUNCTION "steward_ledger_version_guard"();
+--> statement-breakpoint
+CREATE TRIGGER "ledger_balances_immutable" BEFORE UPDATE ON "ledger_balances" FOR EACH ROW EXECUTE FUNCTION "steward_ledger_version_guard"();
+--> statement-breakpoint
+CREATE TRIGGER "ledger_counterparties_immutable" BEFORE UPDATE ON "ledger_counterparties" FOR EACH ROW EXECUTE FUNCTION "steward_ledger_version_guard"();
+--> statement-breakpoint
+CREATE TRIGGER "ledger_transactions_immutable" BEFORE UPDATE ON "ledger_transactions" FOR EACH ROW EXECUTE FUNCTION "steward_ledger_version_guard"();
+--> statement-breakpoint
+CREATE TRIGGER "ledger_invoices_immutable" BEFORE UPDATE ON "ledger_invoices" FOR EACH ROW EXECUTE FUNCTION "steward_ledger_version_guard"();
+--> statement-breakpoint
+CREATE TRIGGER "ledger_obligations_immutable" BEFORE UPDATE ON "ledger_obligations" FOR EACH ROW EXECUTE FUNCTION "steward_ledger_version_guard"();
+--> statement-breakpoint
+CREATE TRIGGER "ledger_reconciliation_matches_immutable" BEFORE UPDATE ON "ledger_reconciliation_matches" FOR EACH ROW EXECUTE FUNCTION "steward_ledger_version_guard"();
+--> statement-breakpoint
+-- Parsed rows are append-only: a new parser version adds rows, nothing edits one.
+CREATE TRIGGER "raw_parsed_rows_no_update" BEFORE UPDATE ON "raw_parsed_rows" FOR EACH ROW EXECUTE FUNCTION "steward_refuse_mutation"();
