@@ -19,6 +19,14 @@ export interface JobPayloads {
   'webhook-fanout': { tenant_id: string; event_id: string }
   /** One delivery attempt; a failure schedules the next attempt itself, up to the cap. */
   'webhook-deliver': { tenant_id: string; delivery_id: string }
+  /** Parses one Raw artifact into parsed rows (all in one transaction), then enqueues its normalization. */
+  'raw-extract': { tenant_id: string; artifact_id: string }
+  /** Normalizes parsed rows into the Ledger: one artifact's current rows, or one parsed row. */
+  'ledger-normalize': { tenant_id: string; job_id: string; artifact_id?: string; parsed_row_id?: string }
+  /** Runs reconciliation for a tenant. */
+  'ledger-reconcile': { tenant_id: string; job_id: string }
+  /** Deletes the stored bytes of artifacts tombstoned longer than the retention period. */
+  'raw-retention-purge': Record<string, never>
 }
 
 export type QueueName = keyof JobPayloads
@@ -31,6 +39,10 @@ const queuePolicies: Readonly<Record<QueueName, QueueOptions & { policy?: 'stand
   'webhook-fanout': { retryLimit: 10, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 60 },
   // Attempts are counted by the delivery itself; pg-boss retries only a worker that died mid-attempt.
   'webhook-deliver': { retryLimit: 3, retryDelay: 5, expireInSeconds: 60 },
+  'raw-extract': { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 900 },
+  'ledger-normalize': { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 900 },
+  'ledger-reconcile': { retryLimit: 2, retryDelay: 10, expireInSeconds: 900 },
+  'raw-retention-purge': { policy: 'singleton', retryLimit: 2, retryDelay: 60, expireInSeconds: 900 },
 }
 
 export const queueNames = Object.keys(queuePolicies) as QueueName[]
