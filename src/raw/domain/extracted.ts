@@ -14,8 +14,8 @@ const Optional = Type.Optional
 
 /**
  * How a record names the account it belongs to. Parsers fill what the source says; at least one of
- * `external_account_id`, `iban`, `account_number` or `name` is present. Normalization resolves it to
- * one Ledger account per tenant.
+ * `external_account_id`, `iban`, `account_number`, `name` or `wallet_address` (with `chain_id`) is
+ * present. Normalization resolves it to one Ledger account per tenant.
  */
 export const AccountRef = Type.Object(
   {
@@ -62,7 +62,11 @@ export const TransactionRecord = Type.Object(
   {
     kind: Type.Literal('transaction'),
     account: AccountRef,
-    /** The id the bank or provider gives the transaction (FITID, AcctSvcrRef, provider id…), if any. */
+    /**
+     * The id the bank or provider gives the transaction (FITID, AcctSvcrRef, provider id…), if any:
+     * unique per account, never a per-statement entry number. Normalization still refuses to merge two
+     * records with one id but another amount or a date more than 10 days apart.
+     */
     external_transaction_id: Optional(Type.String({ minLength: 1 })),
     /** For a posted transaction, the id of the pending one it replaces, when the source links them. */
     pending_transaction_id: Optional(Type.String()),
@@ -73,6 +77,7 @@ export const TransactionRecord = Type.Object(
     transaction_date: IsoDate,
     /** When it settled (value / posting date), if different or known. */
     posted_date: Optional(IsoDate),
+    /** `reversed`: this transaction was undone. A booking that undoes another is `posted` (it moves the balance), with details.reversal. */
     status: Type.Enum(['pending', 'posted', 'cleared', 'failed', 'reversed', 'disputed']),
     description: Type.String(),
     counterparty: Optional(CounterpartyRef),
@@ -83,6 +88,11 @@ export const TransactionRecord = Type.Object(
   { additionalProperties: false },
 )
 
+/**
+ * A stated balance. `opening` is the balance at the START of `as_of` (before that day's bookings: a
+ * statement's first day); `closing`, `current` and `available` are at the END of `as_of`. Parsers map
+ * their format's convention to this one (MT940 dates :60F: on the previous closing day).
+ */
 export const BalanceRecord = Type.Object(
   {
     kind: Type.Literal('balance'),
