@@ -28,6 +28,8 @@ import { tenantRoutes } from './tenants/tenants.routes.ts'
 import type { TenantsService } from './tenants/tenants.service.ts'
 import type { Idempotency } from './http/idempotency.ts'
 import { webhookRoutes, type WebhooksService } from './webhooks/index.ts'
+import { ledgerRoutes, type LedgerService } from './ledger/index.ts'
+import { rawRoutes, type ConnectorsService, type RawService } from './raw/index.ts'
 
 export const serviceVersion = '0.5.0'
 export const documentationPrefix = '/docs/api'
@@ -42,6 +44,10 @@ export interface AppServices {
   readonly tenants: TenantsService
   readonly members: MembersService
   readonly webhooks: WebhooksService
+  readonly ledger: LedgerService
+  readonly raw: RawService
+  /** Provider connections: no route uses them (the connectors CLI does); here for in-process tools and tests. */
+  readonly connectors: ConnectorsService
   /** Idempotency-Key handling for the routes that accept it (webhook replay). */
   readonly idempotency: Idempotency
 }
@@ -143,6 +149,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes, { auth: options.services.auth, apiKeys: options.services.apiKeys })
   await app.register(webhookRoutes, { webhooks: options.services.webhooks, idempotency: options.services.idempotency })
   await app.register(auditRoutes, { audit: options.services.audit })
+  await app.register(ledgerRoutes, { ledger: options.services.ledger })
+  await app.register(rawRoutes, { raw: options.services.raw })
 
   await app.ready()
   return app as unknown as FastifyInstance

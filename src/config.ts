@@ -46,6 +46,10 @@ export interface Config {
   readonly auditBatchWaitSeconds: number
   /** Where batch roots are published; unset keeps anchoring in the database (`database_hash_chain`). */
   readonly anchorChain: AnchorChainConfig | undefined
+  /** Raw: let fetch-by-URL reach loopback addresses (sandbox tests serving files locally); refused in production. */
+  readonly rawFetchAllowLoopback: boolean
+  /** Sandbox: create the demo business (sandbox/demo) on the first start; never in production. */
+  readonly sandboxDemoData: boolean
 }
 
 export interface AnchorChainConfig {
@@ -90,6 +94,13 @@ export function loadConfig(env: Env): Config {
   if (production && publicBaseUrl.startsWith('http:')) {
     problems.push('PUBLIC_BASE_URL: must be https:// when STEWARD_ENV=production')
   }
+  const rawFetchAllowLoopback = read.boolean('RAW_FETCH_ALLOW_LOOPBACK', false)
+  if (production && rawFetchAllowLoopback) {
+    problems.push('RAW_FETCH_ALLOW_LOOPBACK: must not be true when STEWARD_ENV=production (Raw never fetches from loopback there)')
+  }
+
+  const sandboxDemoData = read.boolean('SANDBOX_DEMO_DATA', !production)
+  if (production && sandboxDemoData) problems.push('SANDBOX_DEMO_DATA: must not be true when STEWARD_ENV=production (demo data is for the sandbox)')
 
   const config: Config = {
     port,
@@ -116,6 +127,8 @@ export function loadConfig(env: Env): Config {
     auditBatchEventsMax: read.integer('AUDIT_BATCH_EVENTS_MAX', 1024, { min: 1, max: 100_000 }),
     auditBatchWaitSeconds: read.integer('AUDIT_BATCH_WAIT_SECONDS', 60, { min: 1, max: 86_400 }),
     anchorChain: readAnchorChain(read, problems),
+    rawFetchAllowLoopback,
+    sandboxDemoData,
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze(config)

@@ -40,6 +40,8 @@ import { createEventRecorder } from './webhooks/events.ts'
 import { createIdempotency } from './http/idempotency.ts'
 import { createIdempotencyStore } from './http/idempotency.store.pg.ts'
 import { createWebhooks, type WebhookOptions } from './webhooks/index.ts'
+import { createLedger, type Ledger } from './ledger/index.ts'
+import { createRaw, type RawOptions } from './raw/index.ts'
 
 /** Configuration whose secrets have been resolved (from the environment, or generated for the sandbox). */
 export type ResolvedConfig = Config & { readonly jwtSecret: string; readonly apiKeyPepper: string }
@@ -67,6 +69,8 @@ export interface RuntimeOptions {
   readonly auditSweepIntervalMs?: number
   /** The chain batch roots are published to; defaults to the AuditAnchor contract of `config.anchorChain`. */
   readonly anchorChain?: AnchorChainPublisher
+  /** Raw: a parser selector, a host resolver and a fetch deadline (tests register parsers and fake DNS). */
+  readonly raw?: RawOptions
 }
 
 export interface Runtime {
@@ -78,6 +82,8 @@ export interface Runtime {
   readonly clock: Clock
   /** The services the app is built on, for tools and benchmarks that call them in-process. */
   readonly services: AppServices
+  /** The Ledger slice: its normalizer and store, for tools, tests and benchmarks that run it in-process. */
+  readonly ledger: Ledger
   buildApp(): Promise<FastifyInstance>
   startWorkers(): Promise<void>
   /**
@@ -138,6 +144,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const credentialsStore = createCredentialsStore()
   const apiKeys = createApiKeysService({ ...core, store: credentialsStore, cursors, config, log: logger })
   const webhooks = createWebhooks({ ...core, cursors }, options.webhooks)
+  const ledger = createLedger({ ...core, cursors })
+  const raw = createRaw(
+    { ...core, cursors, blobs },
+    // Signed content URLs use their own key derived from JWT_SECRET, like cursors.
+    { contentUrlKey: hmacSha256Hex(config.jwtSecret, 'steward:raw-content-url:v1'), fetchAllowLoopback: config.rawFetchAllowLoopback },
+    options.raw,
+  )
   const services = {
     apiKeys,
     auth: createAuthService({ ...core, store: credentialsStore, passwords, tokens, apiKeys, config }),
@@ -145,6 +158,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     tenants: createTenantsService({ ...core, store: tenantsStore }),
     members: createMembersService({ ...core, store: tenantsStore, cursors }),
     webhooks: webhooks.service,
+    ledger: ledger.service,
+    raw: raw.service,
+    connectors: raw.connectors,
     idempotency: createIdempotency({ db, clock, store: createIdempotencyStore() }),
     audit: createAuditService({ ...core, store: auditStore, cursors, chain: anchorChain, blobs }),
   }
@@ -158,6 +174,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     blobs,
     clock,
     services,
+    ledger,
     buildApp: () =>
       buildApp({
         logger,
@@ -175,6 +192,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       await jobs.work('tenant-blob-purge', createBlobPurgeHandler({ db, audit: core.audit, blobs }), { pollingIntervalSeconds })
       await jobs.work('mail-send', createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 })
       await webhooks.startWorkers(jobs, { pollingIntervalSeconds })
+      await ledger.startWorkers(jobs, { pollingIntervalSeconds })
+      await raw.startWorkers(jobs, { pollingIntervalSeconds })
       await jobs.work('audit-export', createExportHandler({ db, store: auditStore, blobs, clock }), { pollingIntervalSeconds })
       await jobs.work('audit-anchor-publish', createAnchorPublishHandler({ db, store: auditStore, audit: core.audit, chain: anchorChain, clock }), {
         pollingIntervalSeconds,
@@ -187,6 +206,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (closed) return
       closed = true
       await sequencer.stop()
+      raw.stop()
       await jobs.stop({ timeoutMs: config.shutdownTimeoutMs })
       await rateLimits.close()
       await mailer.close()

@@ -18,6 +18,7 @@ import type { RegisteredRoute } from '../src/http/guard.ts'
 import type { RouteAuth } from '../src/http/route-auth.ts'
 import type { ErrorCode } from '../src/kernel/errors.ts'
 import { addMember, createTestApp, expectError, issueApiKey, signupOwner, testPlatformSecret, type TenantOwner, type TestApp } from './support/harness.ts'
+import { bankTransaction, normalize, seedArtifact } from './support/ledger.ts'
 
 /** Every public route. Adding a public route means adding it here, on purpose. */
 const expectedPublicRoutes = new Set([
@@ -32,6 +33,9 @@ const expectedPublicRoutes = new Set([
   'POST /v1/auth/accept-invitation',
   'POST /v1/auth/service-token',
   'POST /v1/audit/verify',
+  // Raw: the signed content URL (its signature is the credential) and provider webhooks (an HMAC over the body).
+  'GET /v1/raw/:raw_id/content',
+  'POST /v1/raw/webhooks/:provider',
   // Deprecated routes answer 404 whoever calls.
   'POST /v1/agents/register',
   'POST /v1/agents/:agent_id/propose',
@@ -44,8 +48,47 @@ interface ResourceFixture {
   readonly notFound: ErrorCode
 }
 
+/** A small normalized Ledger in `owner`'s tenant: one transaction (with account and counterparty) and one invoice. */
+async function ledgerOf(test: TestApp, owner: TenantOwner) {
+  const { artifactId } = await seedArtifact(test, owner.tenantId, [
+    bankTransaction({ amount: '-1.00', transaction_date: '2026-01-02', description: `MATRIX ${randomBytes(4).toString('hex')}`, counterparty: { name: 'Matrix Vendor' } }),
+    { kind: 'invoice', direction: 'payable', invoice_number: `M-${randomBytes(4).toString('hex')}`, currency: 'EUR', total: '1', counterparty: { name: 'Matrix Vendor' } },
+  ])
+  await normalize(test, owner.tenantId, artifactId)
+  const [transaction] = await queryRows<{ id: string; account_id: string; counterparty_id: string }>(
+    test.runtime.db.orm,
+    sql`select id, account_id, counterparty_id from ledger_transactions where tenant_id = ${owner.tenantId} limit 1`,
+  )
+  const [invoice] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from ledger_invoices where tenant_id = ${owner.tenantId} limit 1`)
+  const [obligation] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from ledger_obligations where tenant_id = ${owner.tenantId} limit 1`)
+  return { transaction: transaction!, invoiceId: invoice!.id, obligationId: obligation!.id }
+}
+
 /** How to make a resource of tenant A for each route that names one; routes without an entry fail. */
 const resourceFixtures: Record<string, ResourceFixture> = {
+  transaction_id: {
+    create: async (test, owner) => ({ transaction_id: (await ledgerOf(test, owner)).transaction.id }),
+    notFound: 'ledger_transaction_not_found',
+  },
+  account_id: {
+    create: async (test, owner) => ({ account_id: (await ledgerOf(test, owner)).transaction.account_id }),
+    notFound: 'ledger_account_not_found',
+  },
+  counterparty_id: {
+    create: async (test, owner) => ({ counterparty_id: (await ledgerOf(test, owner)).transaction.counterparty_id }),
+    notFound: 'ledger_counterparty_not_found',
+  },
+  invoice_id: { create: async (test, owner) => ({ invoice_id: (await ledgerOf(test, owner)).invoiceId }), notFound: 'ledger_invoice_not_found' },
+  obligation_id: { create: async (test, owner) => ({ obligation_id: (await ledgerOf(test, owner)).obligationId }), notFound: 'obligation_not_found' },
+  job_id: {
+    create: async (test, owner) => {
+      const admin = await addMember(test, owner, 'admin')
+      const response = await test.request({ method: 'POST', url: '/v1/ledger/reconcile', token: admin.token })
+      expect(response.statusCode, response.body).toBe(202)
+      return { job_id: response.json().job_id as string }
+    },
+    notFound: 'ledger_job_not_found',
+  },
   member_id: {
     create: async (test, owner) => ({ member_id: (await addMember(test, owner, 'viewer')).memberId }),
     notFound: 'member_not_found',
@@ -74,6 +117,35 @@ const resourceFixtures: Record<string, ResourceFixture> = {
   entityId: {
     create: async (test, owner) => ({ entityId: (await addMember(test, owner, 'viewer')).memberId }),
     notFound: 'audit_entity_not_found',
+  },
+  // Raw: an artifact of tenant A, uploaded as a small CSV (unique bytes, so never deduplicated into another's).
+  raw_id: {
+    create: async (test, owner) => {
+      const boundary = `auth-matrix-${randomBytes(6).toString('hex')}`
+      const payload = [
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="source_type"',
+        '',
+        'csv_upload',
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="file"; filename="matrix.csv"',
+        'Content-Type: text/csv',
+        '',
+        `date,amount,reference\n2024-01-01,1.00,${randomBytes(8).toString('hex')}`,
+        `--${boundary}--`,
+        '',
+      ].join('\r\n')
+      const response = await test.request({
+        method: 'POST',
+        url: '/v1/raw/ingest',
+        token: owner.token,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      })
+      expect(response.statusCode, response.body).toBe(201)
+      return { raw_id: response.json().raw_id as string }
+    },
+    notFound: 'raw_artifact_not_found',
   },
   export_id: {
     create: async (test, owner) => {

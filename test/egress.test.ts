@@ -13,6 +13,7 @@ import {
   egressPolicyFor,
   EgressRefusedError,
   EgressRequestError,
+  getFollowingRedirects,
   resolveEgressTarget,
   sendPinned,
   type HostResolver,
@@ -332,5 +333,93 @@ describe('a sandbox app', () => {
     } finally {
       await sandboxApp.close()
     }
+  })
+})
+
+describe('the loopback-only policy (Raw fetch in a sandbox with RAW_FETCH_ALLOW_LOOPBACK)', () => {
+  const loopbackOnly = { httpsOnly: false, allowNonPublicAddresses: false, allowLoopback: true }
+  const resolver = fakeResolver({ 'local.example': ['127.0.0.1'], 'internal.example': ['10.0.0.5'], 'both.example': ['127.0.0.1', '10.0.0.5'] })
+
+  it.each(['http://127.0.0.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://2130706433/', 'http://0x7f.1/', 'http://0177.0.0.1/', 'http://local.example/'])('allows loopback %s', async (url) => {
+    expect(classifyAddress((await resolveEgressTarget(url, loopbackOnly, resolver)).address.address).range).toBe('loopback')
+  })
+
+  it.each([
+    'http://10.0.0.1/',
+    'http://169.254.169.254/',
+    'http://[::ffff:169.254.169.254]/',
+    'http://[::ffff:10.0.0.1]/',
+    'http://100.64.0.1/',
+    'http://0.0.0.0/',
+    'http://[fd00::1]/',
+    'http://internal.example/',
+    'http://both.example/',
+  ])('still refuses %s', async (url) => {
+    expect((await refusal(resolveEgressTarget(url, loopbackOnly, resolver))).reason).toBe('address_not_public')
+  })
+})
+
+describe('getFollowingRedirects', () => {
+  let first: WebhookReceiver
+  let second: WebhookReceiver
+  beforeAll(async () => {
+    ;[first, second] = await Promise.all([startWebhookReceiver(), startWebhookReceiver()])
+  })
+  afterAll(async () => Promise.all([first?.close(), second?.close()]))
+
+  const loopbackOnly = { httpsOnly: false, allowNonPublicAddresses: false, allowLoopback: true }
+  const follow = (url: string, options: { originHeaders?: Record<string, string>; redirectsMax?: number; signal?: AbortSignal } = {}) =>
+    getFollowingRedirects(url, {
+      policy: loopbackOnly,
+      resolver: fakeResolver({}),
+      headers: { 'user-agent': 'egress-test' },
+      redirectsMax: options.redirectsMax ?? 5,
+      signal: options.signal ?? AbortSignal.timeout(5_000),
+      ...(options.originHeaders === undefined ? {} : { originHeaders: options.originHeaders }),
+    })
+
+  it('follows redirects, sending origin headers to the first origin only, and leaves the body unread', async () => {
+    first.answer('/start', 302)
+    // The receiver answers 302 without a Location: a redirect the follower cannot take.
+    const invalid = await follow(first.url('/start')).catch((error: unknown) => error)
+    expect(invalid).toBeInstanceOf(EgressRequestError)
+    expect((invalid as EgressRequestError).reason).toBe('redirect_invalid')
+
+    const server = (await import('node:http')).createServer((request, response) => {
+      if (request.url === '/to-second') response.writeHead(307, { location: second.url('/landing') }).end()
+      else if (request.url === '/to-self-origin') response.writeHead(301, { location: '/final' }).end()
+      else if (request.url === '/final') response.writeHead(200, { 'content-type': 'text/plain' }).end(`final ${request.headers.authorization ?? 'none'}`)
+      else if (request.url === '/to-metadata') response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end()
+      else if (request.url?.startsWith('/hop/')) response.writeHead(302, { location: `/hop/${Number(request.url.slice(5)) + 1}` }).end()
+      else response.writeHead(404).end()
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`
+    try {
+      const crossed = await follow(`${origin}/to-second`, { originHeaders: { authorization: 'Bearer for-origin' } })
+      crossed.body.destroy()
+      expect(crossed).toMatchObject({ statusCode: 200, redirects: 1 })
+      expect(crossed.url.href).toBe(second.url('/landing'))
+      expect(second.deliveriesTo('/landing')[0]!.headers.authorization).toBeUndefined()
+
+      const same = await follow(`${origin}/to-self-origin`, { originHeaders: { authorization: 'Bearer for-origin' } })
+      const chunks: Buffer[] = []
+      for await (const chunk of same.body) chunks.push(chunk as Buffer)
+      expect(Buffer.concat(chunks).toString()).toBe('final Bearer for-origin')
+
+      const refused = await refusal(follow(`${origin}/to-metadata`))
+      expect(refused).toMatchObject({ reason: 'address_not_public', details: { address: '169.254.169.254' } })
+      expect((await refusal(follow(`${origin}/hop/0`, { redirectsMax: 3 }))).reason).toBe('redirect_limit_exceeded')
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  })
+
+  it('aborts the whole exchange when the signal fires', async () => {
+    first.answer('/hang', 'hang')
+    const error = await follow(first.url('/hang'), { signal: AbortSignal.timeout(200) }).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(EgressRequestError)
+    expect((error as EgressRequestError).reason).toBe('timeout')
   })
 })

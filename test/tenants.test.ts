@@ -6,6 +6,7 @@ import { queryRows } from '../src/db/database.ts'
 import * as schema from '../src/db/schema.ts'
 import { preservedTenantTables, tableName, tenantTablesInDeletionOrder } from '../src/db/tenant-tables.ts'
 import { addMember, createTestApp, expectError, issueApiKey, signupOwner, testPassword, testPlatformSecret, testServiceTokenSecret, uniqueEmail, type TestApp } from './support/harness.ts'
+import { bankTransaction, normalize, normalizerActor, seedArtifact } from './support/ledger.ts'
 
 let test: TestApp
 beforeAll(async () => {
@@ -81,6 +82,13 @@ describe('DELETE /v1/tenants/{id}', () => {
     const owner = await signupOwner(test)
     await addMember(test, owner, 'viewer')
     await issueApiKey(test, owner)
+    // A statement's worth of Raw and Ledger: one transaction and one invoice (with its obligation).
+    const { artifactId } = await seedArtifact(test, owner.tenantId, [
+      bankTransaction({ amount: '-25.00', transaction_date: '2026-03-02', description: 'PAPER SUPPLY CO', counterparty: { name: 'Paper Supply Co' } }),
+      { kind: 'invoice', direction: 'payable', invoice_number: 'PS-1', due_date: '2026-03-20', currency: 'EUR', total: '25', counterparty: { name: 'Paper Supply Co' } },
+    ])
+    await normalize(test, owner.tenantId, artifactId)
+    await test.runtime.ledger.reconcile(owner.tenantId, { actor: normalizerActor })
     // Registered after the member events, so no delivery is due to it and the counts below are exact.
     expect((await test.request({ method: 'POST', url: '/v1/webhooks', token: owner.token, payload: { url: 'http://127.0.0.1:9/hook' } })).statusCode).toBe(201)
     expect((await test.request({ method: 'POST', url: '/v1/audit/export', token: owner.token, payload: { format: 'jsonl' } })).statusCode).toBe(202)
@@ -93,17 +101,17 @@ describe('DELETE /v1/tenants/{id}', () => {
     const body = response.json()
     expect(body.tenantId).toBe(owner.tenantId)
     expect(body.deletedRows).toEqual({
-      ledger_reconciliation_matches: 0,
-      ledger_transactions: 0,
+      ledger_reconciliation_matches: 1,
+      ledger_transactions: 2, // the payment's first version and the one reconciliation marked matched
       ledger_balances: 0,
-      ledger_obligations: 0,
-      ledger_invoices: 0,
-      ledger_counterparties: 0,
-      ledger_accounts: 0,
-      ledger_entity_keys: 0,
+      ledger_obligations: 2, // open, then settled
+      ledger_invoices: 2, // sent, then paid
+      ledger_counterparties: 1,
+      ledger_accounts: 1,
+      ledger_entity_keys: 4, // account iban and name, counterparty name, transaction fingerprint
       ledger_jobs: 0,
-      raw_parsed_rows: 0,
-      raw_artifacts: 0,
+      raw_parsed_rows: 2,
+      raw_artifacts: 1,
       provider_connections: 0,
       webhook_dead_letters: 0,
       webhook_deliveries: 0,
@@ -113,12 +121,12 @@ describe('DELETE /v1/tenants/{id}', () => {
       verification_tokens: 2,
       api_keys: 1,
       service_tokens: 0,
-      events: 3,
+      events: 6, // 3 member and key events, and ledger.counterparty.created, ledger.transaction.created, ledger.obligation.created
       members: 2,
       users: 2,
       tenants: 1,
     })
-    expect(body.totalRows).toBe(13)
+    expect(body.totalRows).toBe(32)
 
     for (const { table, tenantColumn } of tenantTablesInDeletionOrder) {
       const [row] = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from ${table} where ${tenantColumn} = ${owner.tenantId}`)
@@ -129,7 +137,7 @@ describe('DELETE /v1/tenants/{id}', () => {
     const deleted = audit.find((row) => row.action === 'tenant.deleted')
     expect(deleted?.outputs).toMatchObject({
       'deleted_rows.members': 2,
-      total_rows: 13,
+      total_rows: 32,
       preserved: ['audit_inbox', 'audit_events', 'audit_chain_heads', 'audit_anchors', 'audit_anchor_publications'],
     })
     expect(audit.map((row) => row.action)).toContain('tenant_blob.purge_requested')

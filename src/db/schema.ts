@@ -25,6 +25,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { sourceTypes } from '../raw/domain/source-types.ts'
 
 /** `bytea` as a Node Buffer on both drivers. */
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -448,21 +449,8 @@ export const idempotencyKeys = pgTable(
 // Raw: lossless copies of what tenants and providers send, and what parsers read from them.
 // ————————————————————————————————————————————————————————————————————————————————————————————————
 
-export const rawSourceTypes = [
-  'bank_provider',
-  'card_processor',
-  'erp_provider',
-  'accounting_provider',
-  'payroll_provider',
-  'email_inbound',
-  'csv_upload',
-  'pdf_upload',
-  'chain_indexer_wallet',
-  'eth_address',
-  'agent_contributed',
-  'wiki_annotation',
-  'other',
-] as const
+/** The spec's source_type values (one list, src/raw/domain/source-types.ts). */
+export const rawSourceTypes = sourceTypes
 
 /**
  * One stored artifact: bytes in the blob store (content-addressed), identified per tenant by their
@@ -497,6 +485,8 @@ export const rawArtifacts = pgTable(
     uniqueIndex('raw_artifacts_tenant_sha256_unique').on(table.tenantId, table.sha256),
     index('raw_artifacts_tenant_idx').on(table.tenantId, table.id),
     index('raw_artifacts_parent_idx').on(table.tenantId, table.parentArtifactId),
+    // The retention sweep: tombstoned artifacts whose bytes are still stored, oldest first.
+    index('raw_artifacts_retention_idx').on(table.tombstonedAt).where(sql`${table.status} = 'tombstoned' and ${table.bytesPurgedAt} is null`),
   ],
 )
 
@@ -662,6 +652,8 @@ export const ledgerTransactions = pgTable(
     index('ledger_transactions_account_idx').on(table.tenantId, table.accountId, table.transactionDate, table.id).where(sql`${table.supersededAt} is null`),
     index('ledger_transactions_counterparty_idx').on(table.tenantId, table.counterpartyId, table.transactionDate, table.id).where(sql`${table.supersededAt} is null`),
     index('ledger_transactions_history_idx').on(table.tenantId, table.id, table.updatedAt),
+    // Reconciliation looks payments up by amount.
+    index('ledger_transactions_amount_idx').on(table.tenantId, table.amount, table.transactionDate).where(sql`${table.supersededAt} is null`),
   ],
 )
 

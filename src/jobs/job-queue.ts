@@ -15,8 +15,8 @@ export interface JobPayloads {
   /** Publishes pending Merkle roots on chain, up to 50 per transaction; one runs at a time. */
   'audit-anchor-publish': Record<string, never>
   'audit-export': { tenant_id: string; export_id: string }
-  /** Creates one delivery per matching endpoint for a business event. */
-  'webhook-fanout': { tenant_id: string; event_id: string }
+  /** Creates one delivery per matching endpoint for each of a tenant's business events (up to 500). */
+  'webhook-fanout': { tenant_id: string; event_ids: string[] }
   /** One delivery attempt; a failure schedules the next attempt itself, up to the cap. */
   'webhook-deliver': { tenant_id: string; delivery_id: string }
   /** Parses one Raw artifact into parsed rows (all in one transaction), then enqueues its normalization. */

@@ -69,6 +69,19 @@ export const errorCatalogue = {
   raw_source_unsupported: entry(400, 'Source and Raw', 'Unknown source_type.'),
   raw_source_reserved: entry(403, 'Source and Raw', 'This source_type may be created only by its authenticated provider integration.'),
   raw_webhook_signature_invalid: entry(401, 'Source and Raw', 'The provider webhook signature is missing, stale or wrong.'),
+  raw_fetch_refused: entry(400, 'Source and Raw', 'The URL (or a redirect it led to) breaks the fetch rules: scheme, credentials, a non-public address, too many redirects or a loop; details.reason says which.'),
+  raw_fetch_failed: entry(400, 'Source and Raw', 'The remote server could not be fetched (connection, time limit, a non-2xx answer or a bad redirect); details.reason says which.'),
+  raw_signature_invalid: entry(403, 'Source and Raw', 'The signed Raw content URL was altered or has expired (details.reason); read the artifact again for a new one.'),
+
+  // Ledger
+  ledger_transaction_not_found: entry(404, 'Ledger', 'No such transaction in this tenant (at the as_of time, when one is given).'),
+  ledger_account_not_found: entry(404, 'Ledger', 'No such account in this tenant (at the as_of time, when one is given).'),
+  ledger_counterparty_not_found: entry(404, 'Ledger', 'No such counterparty in this tenant (at the as_of time, when one is given).'),
+  ledger_invoice_not_found: entry(404, 'Ledger', 'No such invoice in this tenant (at the as_of time, when one is given).'),
+  ledger_parsed_row_not_found: entry(404, 'Ledger', 'No such parsed row (raw_parsed_id) in this tenant.'),
+  ledger_parsed_row_unsupported: entry(422, 'Ledger', 'The parsed row holds no record normalization reads (see the Raw parsed-row contract).'),
+  ledger_job_not_found: entry(404, 'Ledger', 'No such normalization or reconciliation job in this tenant.'),
+  ledger_counterparty_trust_transition_invalid: entry(409, 'Ledger', 'The trust action is not allowed from the counterparty\'s current trust state; details.allowed_actions lists those that are.'),
 
   // Audit
   audit_event_not_found: entry(404, 'Audit', 'No such audit event.'),

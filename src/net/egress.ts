@@ -1,6 +1,6 @@
 /**
- * Outbound requests to addresses that tenants give us: webhook endpoints now, bank files fetched by URL
- * later. A tenant-supplied URL must never become a way into our own network (SSRF), so every request:
+ * Outbound requests to addresses that tenants give us: webhook endpoints, and files Raw fetches by URL.
+ * A tenant-supplied URL must never become a way into our own network (SSRF), so every request:
  *
  * 1. parses the URL and requires http or https (https only in production) and no credentials in it;
  * 2. resolves the host (every address DNS returns) and refuses the request if any address is not
@@ -11,14 +11,19 @@
  * 3. connects to the very address it checked (the connection is pinned), so a DNS answer that changes
  *    between the check and the connect (DNS rebinding) cannot redirect it.
  *
- * Redirects are never followed: a 3xx is returned to the caller as it is. Range classification is
- * ipaddr.js's, not hand-written masks. The sandbox allows non-public addresses (tests and local
- * development deliver to localhost); production refuses them.
+ * `sendPinned` never follows redirects: a 3xx is returned to the caller as it is. `getFollowingRedirects`
+ * (Raw's fetch by URL) follows a bounded number, and every hop is a new request under all three rules:
+ * parsed, resolved, checked and pinned again, so a public host cannot bounce us to an internal one.
+ * Range classification is ipaddr.js's, not hand-written masks. Host names in decimal, octal or hex
+ * (`http://2130706433/`, `http://0177.0.0.1/`, `http://0x7f.1/`) are normalized to dotted IPv4 by the
+ * WHATWG URL parser before any check sees them. The webhook sandbox allows non-public addresses (tests
+ * and local development deliver to localhost); production refuses them.
  */
 import { lookup } from 'node:dns/promises'
 import http from 'node:http'
 import https from 'node:https'
 import { isIP, type LookupFunction } from 'node:net'
+import type { Readable } from 'node:stream'
 import ipaddr from 'ipaddr.js'
 
 export interface ResolvedAddress {
@@ -40,6 +45,11 @@ export interface EgressPolicy {
   readonly httpsOnly: boolean
   /** Allow loopback, private and other non-public addresses (sandbox only). */
   readonly allowNonPublicAddresses: boolean
+  /**
+   * Allow loopback addresses (127.0.0.0/8, ::1 and their IPv4-mapped forms) while every other
+   * non-public address stays refused: a sandbox setting for tests that serve files from 127.0.0.1.
+   */
+  readonly allowLoopback?: boolean
 }
 
 export function egressPolicyFor(environment: 'sandbox' | 'production'): EgressPolicy {
@@ -48,7 +58,14 @@ export function egressPolicyFor(environment: 'sandbox' | 'production'): EgressPo
     : { httpsOnly: false, allowNonPublicAddresses: true }
 }
 
-export type EgressRefusalReason = 'url_invalid' | 'scheme_not_allowed' | 'credentials_in_url' | 'host_unresolvable' | 'address_not_public'
+export type EgressRefusalReason =
+  | 'url_invalid'
+  | 'scheme_not_allowed'
+  | 'credentials_in_url'
+  | 'host_unresolvable'
+  | 'address_not_public'
+  | 'redirect_limit_exceeded'
+  | 'redirect_loop'
 
 /** The URL may not be fetched. The message is safe to show the tenant who supplied the URL. */
 export class EgressRefusedError extends Error {
@@ -134,7 +151,7 @@ export async function resolveEgressTarget(rawUrl: string, policy: EgressPolicy, 
     // private address is refused, so the order of DNS answers cannot matter.
     for (const candidate of addresses) {
       const classified = classifyAddress(candidate.address)
-      if (!classified.isPublic) {
+      if (!classified.isPublic && !(policy.allowLoopback === true && classified.range === 'loopback')) {
         throw new EgressRefusedError(
           'address_not_public',
           `The host ${hostname} resolves to ${classified.address}, a ${classified.range} address; only public internet addresses are allowed.`,
@@ -165,7 +182,7 @@ export interface EgressResponse {
   readonly body: Buffer
 }
 
-export type EgressFailureReason = 'timeout' | 'connection_failed' | 'response_too_large'
+export type EgressFailureReason = 'timeout' | 'connection_failed' | 'response_too_large' | 'redirect_invalid'
 
 /** The request was allowed but did not complete. The message names the cause, never response content. */
 export class EgressRequestError extends Error {
@@ -249,4 +266,123 @@ export function sendPinned(target: EgressTarget, request: EgressRequest): Promis
 function describeSocketError(error: Error): string {
   const code = (error as NodeJS.ErrnoException).code
   return code === undefined ? error.message : `${code}: ${error.message}`
+}
+
+export interface EgressStreamResponse {
+  readonly statusCode: number
+  readonly headers: http.IncomingHttpHeaders
+  /** The response body, unread: the caller consumes it or destroys it. */
+  readonly body: Readable
+}
+
+/**
+ * Sends one GET to a target from `resolveEgressTarget`, connected only to its pinned address, and
+ * resolves as soon as the response headers arrive, leaving the body as a stream (a file is streamed to
+ * storage, never collected here). When `signal` aborts — the caller's deadline — the request and the
+ * body stream are destroyed with an EgressRequestError `timeout`, wherever the exchange has got to.
+ */
+export function openPinned(target: EgressTarget, request: { readonly headers: Readonly<Record<string, string>>; readonly signal: AbortSignal }): Promise<EgressStreamResponse> {
+  const secure = target.url.protocol === 'https:'
+  const client = secure ? https : http
+  return new Promise<EgressStreamResponse>((resolve, reject) => {
+    const timedOut = () => new EgressRequestError('timeout', 'the fetch did not complete within its time limit')
+    if (request.signal.aborted) {
+      reject(timedOut())
+      return
+    }
+    let settled = false
+    let incoming: http.IncomingMessage | undefined
+    const outgoing = client.request({
+      hostname: target.hostname,
+      port: target.url.port === '' ? (secure ? 443 : 80) : Number(target.url.port),
+      path: `${target.url.pathname}${target.url.search}`,
+      method: 'GET',
+      headers: request.headers,
+      lookup: pinnedLookup(target.address),
+      agent: false,
+      ...(secure && isIP(target.hostname) === 0 ? { servername: target.hostname } : {}),
+    })
+    const onAbort = () => {
+      const error = timedOut()
+      incoming?.destroy(error)
+      outgoing.destroy(error)
+    }
+    request.signal.addEventListener('abort', onAbort, { once: true })
+    outgoing.on('error', (error) => {
+      request.signal.removeEventListener('abort', onAbort)
+      if (settled) return
+      settled = true
+      reject(error instanceof EgressRequestError ? error : new EgressRequestError('connection_failed', describeSocketError(error)))
+    })
+    outgoing.on('response', (response) => {
+      incoming = response
+      settled = true
+      response.once('close', () => request.signal.removeEventListener('abort', onAbort))
+      // A socket error while the body streams reaches the reader as this stream's error, in our terms.
+      const body = response as Readable
+      resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body })
+    })
+    outgoing.end()
+  })
+}
+
+export interface FollowRedirectsOptions {
+  readonly policy: EgressPolicy
+  readonly resolver: HostResolver
+  /** Sent on every hop. */
+  readonly headers: Readonly<Record<string, string>>
+  /**
+   * Sent only on hops to the origin (scheme, host and port) of the URL first given, never to another
+   * origin a redirect leads to: credentials for one server are not handed to whichever server it names.
+   */
+  readonly originHeaders?: Readonly<Record<string, string>>
+  /** Redirects followed at most; one more is refused with `redirect_limit_exceeded`. */
+  readonly redirectsMax: number
+  /** Aborts the whole exchange, every hop and the final body included (the caller's total time limit). */
+  readonly signal: AbortSignal
+}
+
+export interface FollowedResponse extends EgressStreamResponse {
+  /** The URL that answered (after redirects). */
+  readonly url: URL
+  readonly redirects: number
+}
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308])
+
+/**
+ * GETs a URL and follows redirects, each hop checked by the egress rules and pinned like the first (a
+ * redirect to a private address, a non-http scheme or a URL with credentials is refused as if it had
+ * been given). A redirect back to a URL already visited is refused as a loop; more than
+ * `redirectsMax` redirects are refused. Returns the first response that is not a redirect, body unread.
+ */
+export async function getFollowingRedirects(rawUrl: string, options: FollowRedirectsOptions): Promise<FollowedResponse> {
+  const origin = parseEgressUrl(rawUrl, options.policy).origin
+  const visited = new Set<string>()
+  let current = rawUrl
+  for (let redirects = 0; ; redirects += 1) {
+    const target = await resolveEgressTarget(current, options.policy, options.resolver)
+    if (visited.has(target.url.href)) {
+      throw new EgressRefusedError('redirect_loop', `The redirects loop back to ${target.url.origin}${target.url.pathname}.`, { host: target.hostname })
+    }
+    visited.add(target.url.href)
+    const headers = target.url.origin === origin ? { ...options.headers, ...options.originHeaders } : { ...options.headers }
+    const response = await openPinned(target, { headers, signal: options.signal })
+    if (!redirectStatuses.has(response.statusCode)) return { ...response, url: target.url, redirects }
+    // The body of a redirect is never read.
+    response.body.destroy()
+    const location = response.headers.location
+    if (location === undefined || location === '') throw new EgressRequestError('redirect_invalid', `HTTP ${response.statusCode} without a Location header`)
+    if (redirects >= options.redirectsMax) {
+      throw new EgressRefusedError('redirect_limit_exceeded', `More than ${options.redirectsMax} redirects.`, { redirects_max: String(options.redirectsMax) })
+    }
+    let next: URL
+    try {
+      next = new URL(location, target.url)
+    } catch {
+      throw new EgressRequestError('redirect_invalid', `HTTP ${response.statusCode} with a Location that is not a URL`)
+    }
+    next.hash = ''
+    current = next.href
+  }
 }

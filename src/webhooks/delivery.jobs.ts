@@ -1,7 +1,7 @@
 /**
  * The two durable webhook jobs.
  *
- * `webhook-fanout` (one per business event, enqueued by the event recorder in the transaction of the
+ * `webhook-fanout` (one per business event or batch of up to 500, enqueued by the event recorder in the transaction of the
  * change): creates one delivery per enabled endpoint of the tenant whose filter accepts the event, and
  * enqueues a `webhook-deliver` job for each, in one transaction. The unique (endpoint_id, event_id)
  * index makes a re-run harmless: rows that exist are skipped and get no second job.
@@ -75,31 +75,35 @@ export function createFanoutHandler(deps: DeliveryJobDeps): JobHandler<'webhook-
   return async (job) => {
     const tenantId = job.data.tenant_id
     await db.transaction(async (tx) => {
-      const event = await store.findEvent(tx, tenantId, job.data.event_id)
-      if (event === undefined) return // the tenant was deleted since; nothing to deliver
-      // An endpoint receives the events that happen after it is registered, not older ones still queued.
-      const endpoints = (await store.listEnabledEndpoints(tx, tenantId, event.createdAt)).filter((endpoint) =>
-        endpointAccepts(endpoint.eventTypes, event.eventType),
-      )
+      const found = await store.findEvents(tx, tenantId, job.data.event_ids)
+      if (found.length === 0) return // the tenant was deleted since; nothing to deliver
+      const registeredBy = new Date(Math.max(...found.map((event) => event.createdAt.getTime())))
+      const enabled = await store.listEnabledEndpoints(tx, tenantId, registeredBy)
+      if (enabled.length === 0) return
       const now = clock.now()
-      const inserted = await store.insertDeliveries(
-        tx,
-        endpoints.map((endpoint) => ({
-          id: ids.newId('webhookDelivery'),
-          tenantId,
-          endpointId: endpoint.id,
-          eventId: event.id,
-          eventType: event.eventType,
-          status: 'pending' as const,
-          attemptCount: 0,
-          nextAttemptAt: now,
-          lastAttemptAt: null,
-          lastStatusCode: null,
-          lastError: null,
-          createdAt: now,
-          updatedAt: now,
-        })),
-      )
+      const deliveries: DeliveryRow[] = []
+      for (const event of found) {
+        for (const endpoint of enabled) {
+          // An endpoint receives the events that happen after it is registered, not older ones still queued.
+          if (endpoint.createdAt > event.createdAt || !endpointAccepts(endpoint.eventTypes, event.eventType)) continue
+          deliveries.push({
+            id: ids.newId('webhookDelivery'),
+            tenantId,
+            endpointId: endpoint.id,
+            eventId: event.id,
+            eventType: event.eventType,
+            status: 'pending',
+            attemptCount: 0,
+            nextAttemptAt: now,
+            lastAttemptAt: null,
+            lastStatusCode: null,
+            lastError: null,
+            createdAt: now,
+            updatedAt: now,
+          })
+        }
+      }
+      const inserted = await store.insertDeliveries(tx, deliveries)
       for (const deliveryId of inserted) await jobs.enqueue(tx, 'webhook-deliver', { tenant_id: tenantId, delivery_id: deliveryId })
     })
   }

@@ -47,7 +47,15 @@ export interface BusinessEvent {
 
 export interface EventRecorder {
   record(tx: Tx, event: BusinessEvent): Promise<{ id: string }>
+  /**
+   * Records many events of one tenant (a normalization run's created entities) with multi-row inserts
+   * and one fanout job per `fanoutChunk` events, in the caller's transaction.
+   */
+  recordMany(tx: Tx, tenantId: string, batch: ReadonlyArray<Omit<BusinessEvent, 'tenantId'>>): Promise<void>
 }
+
+/** Events per INSERT statement and per `webhook-fanout` job. */
+export const fanoutChunk = 500
 
 export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: Pick<JobQueue, 'enqueue'> }): EventRecorder {
   return {
@@ -61,8 +69,23 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: P
         auditEventId: event.auditEventId,
         createdAt: deps.clock.now(),
       })
-      await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: event.tenantId, event_id: id })
+      await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: event.tenantId, event_ids: [id] })
       return { id }
+    },
+    async recordMany(tx, tenantId, batch) {
+      const createdAt = deps.clock.now()
+      for (let offset = 0; offset < batch.length; offset += fanoutChunk) {
+        const rows = batch.slice(offset, offset + fanoutChunk).map((event) => ({
+          id: deps.ids.newId('event'),
+          tenantId,
+          eventType: event.type,
+          payload: event.payload,
+          auditEventId: event.auditEventId,
+          createdAt,
+        }))
+        await tx.insert(events).values(rows)
+        await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: tenantId, event_ids: rows.map((row) => row.id) })
+      }
     },
   }
 }

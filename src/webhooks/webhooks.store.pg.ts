@@ -1,5 +1,5 @@
 /** The Drizzle implementation of WebhooksStore (both engines). */
-import { and, asc, count, eq, gt, lt, lte, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm'
 import { events, webhookDeadLetters, webhookDeliveries, webhookEndpoints } from '../db/schema.ts'
 import type { WebhooksStore } from './webhooks.store.ts'
 
@@ -58,6 +58,13 @@ export function createWebhooksStore(): WebhooksStore {
         .limit(1)
       return row
     },
+    async findEvents(executor, tenantId, eventIds) {
+      if (eventIds.length === 0) return []
+      return executor
+        .select()
+        .from(events)
+        .where(and(eq(events.tenantId, tenantId), inArray(events.id, [...eventIds])))
+    },
     async listEnabledEndpoints(executor, tenantId, registeredBy) {
       return executor
         .select()
@@ -66,13 +73,17 @@ export function createWebhooksStore(): WebhooksStore {
         .orderBy(asc(webhookEndpoints.id))
     },
     async insertDeliveries(tx, deliveries) {
-      if (deliveries.length === 0) return []
-      const inserted = await tx
-        .insert(webhookDeliveries)
-        .values([...deliveries])
-        .onConflictDoNothing({ target: [webhookDeliveries.endpointId, webhookDeliveries.eventId] })
-        .returning({ id: webhookDeliveries.id })
-      return inserted.map((row) => row.id)
+      const ids: string[] = []
+      // 13 columns: 1,000 rows per statement stays far below PostgreSQL's 65,535 bind parameters.
+      for (let offset = 0; offset < deliveries.length; offset += 1_000) {
+        const inserted = await tx
+          .insert(webhookDeliveries)
+          .values(deliveries.slice(offset, offset + 1_000))
+          .onConflictDoNothing({ target: [webhookDeliveries.endpointId, webhookDeliveries.eventId] })
+          .returning({ id: webhookDeliveries.id })
+        ids.push(...inserted.map((row) => row.id))
+      }
+      return ids
     },
     async findDelivery(executor, tenantId, deliveryId, options = {}) {
       const query = executor.select().from(webhookDeliveries).where(deliveryOf(tenantId, deliveryId)).limit(1)

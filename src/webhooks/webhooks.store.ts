@@ -25,6 +25,8 @@ export interface WebhooksStore {
   deleteEndpoint(tx: Tx, tenantId: string, endpointId: string): Promise<{ deliveries: number; deadLetters: number }>
 
   findEvent(executor: Executor, tenantId: string, eventId: string): Promise<EventRow | undefined>
+  /** The events among these ids that exist (in no particular order). */
+  findEvents(executor: Executor, tenantId: string, eventIds: readonly string[]): Promise<EventRow[]>
   /** Enabled endpoints registered no later than `registeredBy`; the type filter is applied by the caller. */
   listEnabledEndpoints(executor: Executor, tenantId: string, registeredBy: Date): Promise<EndpointRow[]>
   /** Inserts deliveries, skipping any (endpoint, event) pair that exists; returns the ids inserted. */

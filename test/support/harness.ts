@@ -33,8 +33,11 @@ export interface TestAppOptions {
   readonly wrapBlobs?: (store: BlobStore) => BlobStore
   /** Run the job workers (off by default: tests that need a job run it deliberately). */
   readonly workers?: boolean
-  /** Further runtime options (webhook timings, a fake resolver, a chain, a given pg-boss schema…). */
-  readonly runtime?: Partial<Pick<RuntimeOptions, 'webhooks' | 'jobSchema' | 'anchorChain'>>
+  /**
+   * Further runtime options (webhook timings, a fake resolver, a chain, a given pg-boss schema, Raw's
+   * parser and resolver, a PGlite data directory another process can open…).
+   */
+  readonly runtime?: Partial<Pick<RuntimeOptions, 'webhooks' | 'jobSchema' | 'anchorChain' | 'raw' | 'pgliteDataDir'>>
 }
 
 export interface TestApp {

@@ -1,0 +1,2 @@
+CREATE INDEX "ledger_transactions_amount_idx" ON "ledger_transactions" USING btree ("tenant_id","amount","transaction_date") WHERE "ledger_transactions"."superseded_at" is null;--> statement-breakpoint
+CREATE INDEX "raw_artifacts_retention_idx" ON "raw_artifacts" USING btree ("tombstoned_at") WHERE "raw_artifacts"."status" = 'tombstoned' and "raw_artifacts"."bytes_purged_at" is null;

@@ -1,0 +1,132 @@
+/**
+ * Natural keys and normalization for Ledger entities (docs/raw-and-ledger.md, "Natural keys and
+ * dedupe"). Pure: the same record always gives the same keys.
+ */
+import type { AccountRef, CounterpartyRef } from '../../raw/domain/extracted.ts'
+
+/** Upper case, letters and digits only, single spaces. */
+export function normalizeText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim()
+    .replace(/\s+/g, ' ')
+}
+
+/** A transaction description as compared across sources: normalized text without long numbers. */
+export function normalizeDescription(description: string): string {
+  return normalizeText(description)
+    .replace(/\b[0-9]{6,}\b/g, ' ') // card numbers, references and dates that differ between sources
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+const legalSuffixes = new Set([
+  'INC', 'INCORPORATED', 'LLC', 'LTD', 'LIMITED', 'PLC', 'CORP', 'CORPORATION', 'CO', 'COMPANY', 'GMBH', 'AG', 'KG', 'SA', 'SAS', 'SARL',
+  'BV', 'NV', 'SPA', 'SRL', 'OY', 'AB', 'AS', 'APS', 'PTY', 'LLP', 'LP', 'UG', 'EV',
+])
+
+/** Payment-processor and channel prefixes that are not part of the counterparty's name. */
+const channelPrefixes = [
+  /^(SQ|SQUARE|TST|PAYPAL|PP|SP|STRIPE|IZ|ZETTLE|SUMUP|GOOGLE|APPLE PAY|APL|AMZN MKTP|AMZN)\s+/,
+  /^(POS|CARD PURCHASE|CARD PAYMENT|DEBIT CARD|DEBIT|CREDIT CARD|CONTACTLESS|ACH|SEPA|DIRECT DEBIT|DD|STANDING ORDER|SO|TFR|TRANSFER|FPS|BACS|CHQ|ONLINE PAYMENT|PURCHASE|PAYMENT TO|PAYMENT FROM|RECURRING|VISA|MASTERCARD|MC)\s+/,
+]
+
+/**
+ * A counterparty name as compared across aliases: normalized, without processor prefixes, store numbers
+ * and legal suffixes (`SQ *BLUE BOTTLE #123` and `Blue Bottle Coffee Inc.` are not merged, but
+ * `BLUE BOTTLE COFFEE INC` and `Blue Bottle Coffee, Inc` are).
+ */
+export function normalizeCounterpartyName(name: string): string {
+  let normalized = normalizeText(name)
+  for (let pass = 0; pass < 3; pass += 1) {
+    for (const prefix of channelPrefixes) normalized = normalized.replace(prefix, '')
+  }
+  const words = normalized.split(' ').filter((word) => word !== '' && !/^[0-9]+$/.test(word))
+  while (words.length > 1 && legalSuffixes.has(words[words.length - 1]!)) words.pop()
+  return words.join(' ')
+}
+
+/**
+ * A merchant name guessed from a bank description when the source names no counterparty
+ * (`CARD PURCHASE 12/03 STARBUCKS #1234 SEATTLE` → `STARBUCKS`). Undefined when nothing sensible
+ * remains; callers record such a counterparty as inferred, with low confidence.
+ */
+export function counterpartyFromDescription(description: string): string | undefined {
+  const name = normalizeCounterpartyName(description.replace(/\b[0-9]{1,2}[/.-][0-9]{1,2}([/.-][0-9]{2,4})?\b/g, ' '))
+  const words = name.split(' ').filter((word) => word.length > 1 && !/[0-9]/.test(word))
+  if (words.length === 0) return undefined
+  return words.slice(0, 3).join(' ')
+}
+
+export function normalizeIban(iban: string): string {
+  return iban.replace(/\s+/g, '').toUpperCase()
+}
+
+export function normalizeWallet(address: string): string {
+  return address.trim().toLowerCase()
+}
+
+/** Keys of an account reference, strongest first (at least one). */
+export function accountKeys(ref: AccountRef, fallbackCurrency: string): string[] {
+  const keys: string[] = []
+  if (ref.iban !== undefined) keys.push(`iban:${normalizeIban(ref.iban)}`)
+  if (ref.wallet_address !== undefined) keys.push(`wallet:${ref.chain_id ?? 0}:${normalizeWallet(ref.wallet_address)}`)
+  if (ref.external_account_id !== undefined) keys.push(`external:${ref.external_account_id}`)
+  if (ref.account_number !== undefined) keys.push(`number:${ref.institution_id ?? ''}:${ref.account_number.replace(/[\s-]+/g, '')}`)
+  if (ref.name !== undefined) keys.push(`name:${normalizeText(ref.name)}:${ref.currency ?? fallbackCurrency}`)
+  if (keys.length === 0) throw new TypeError('an account reference needs an iban, wallet, external id, number or name')
+  return keys
+}
+
+/** Keys of a counterparty reference, strongest first; empty when it names nothing usable. */
+export function counterpartyKeys(ref: CounterpartyRef): string[] {
+  const keys: string[] = []
+  if (ref.iban !== undefined) keys.push(`iban:${normalizeIban(ref.iban)}`)
+  if (ref.wallet_address !== undefined) keys.push(`wallet:${normalizeWallet(ref.wallet_address)}`)
+  if (ref.tax_id !== undefined) keys.push(`tax:${normalizeText(ref.tax_id).replace(/ /g, '')}`)
+  if (ref.email !== undefined) keys.push(`email:${ref.email.trim().toLowerCase()}`)
+  if (ref.name !== undefined) {
+    const name = normalizeCounterpartyName(ref.name)
+    if (name !== '') keys.push(`name:${name}`)
+  }
+  return keys
+}
+
+/** A decimal string in canonical form: no leading zeros, no trailing fractional zeros, no `-0`. */
+export function canonicalDecimal(value: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.trim())
+  if (match === null) throw new TypeError(`not a decimal: ${value}`)
+  const integer = match[2]!.replace(/^0+(?=\d)/, '')
+  const fraction = (match[3] ?? '').replace(/0+$/, '')
+  const body = fraction === '' ? integer : `${integer}.${fraction}`
+  return match[1] === '-' && body !== '0' ? `-${body}` : body
+}
+
+/** The fingerprint of a transaction, without its occurrence (`fp:` keys append the k-th occurrence). */
+export function transactionFingerprint(accountId: string, transactionDate: string, amount: string, description: string): string {
+  return `${accountId}:${transactionDate}:${canonicalDecimal(amount)}:${normalizeDescription(description)}`
+}
+
+/**
+ * An amount as the Ledger stores it: canonical, with at least two decimals for ISO 4217 currencies
+ * (`-12.5` → `-12.50`); token amounts keep exactly the precision they came with, canonicalized.
+ */
+export function ledgerAmount(value: string, currency: string): string {
+  const canonical = canonicalDecimal(value)
+  if (!/^[A-Z]{3}$/.test(currency)) return canonical
+  const [integer, fraction = ''] = canonical.split('.')
+  return `${integer}.${fraction.padEnd(2, '0')}`
+}
+
+/** Days between two ISO dates (b − a). */
+export function daysBetween(a: string, b: string): number {
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000)
+}
+
+/** An ISO date moved by a number of days. */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+}

@@ -1,0 +1,147 @@
+/**
+ * Runs normalization (docs/raw-and-ledger.md): an artifact's parsed rows in batches, or one parsed row.
+ *
+ * An artifact is normalized in batches of `batchRows` parsed rows, each in its own transaction under
+ * the tenant's normalization lock: memory stays flat however long the statement, other work (and, on
+ * PGlite, every other request) proceeds between batches, and a run that stops part way is simply run
+ * again — every batch is idempotent, so the rows already written resolve to themselves.
+ */
+import { Compile } from 'typebox/compile'
+import type { AuditActor } from '../../audit/audit.recorder.ts'
+import type { Database, Executor } from '../../db/database.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import { ExtractedRecord } from '../../raw/domain/extracted.ts'
+import type { LedgerKind, LedgerStore, ParsedRowRecord } from '../ledger.store.ts'
+import { normalizeBatch, occurrenceKey, type BatchDeps, type BatchInput, type EntityResult, type KindCounts } from './batch.ts'
+
+export const batchRows = 1_000
+
+const extractedRecord = Compile(ExtractedRecord)
+
+export interface RunSummary {
+  readonly artifact_id: string
+  readonly parser: string | null
+  readonly parser_version: string | null
+  readonly parsed_rows: number
+  /** Parsed rows whose `extracted` is not a record normalization knows (a parser bug); skipped. */
+  readonly rejected_rows: number
+  readonly batches: number
+  readonly counts: Partial<Record<LedgerKind, KindCounts>>
+  /** Why nothing was normalized, when nothing was. */
+  readonly skipped?: 'artifact_not_found' | 'artifact_tombstoned' | 'not_extracted'
+}
+
+export interface RunOptions {
+  readonly actor: AuditActor
+  readonly jobId?: string
+  readonly requestId?: string
+}
+
+export interface Normalizer {
+  normalizeArtifact(tenantId: string, artifactId: string, options: RunOptions): Promise<RunSummary>
+  /** One parsed row, whatever its parser version; undefined when the tenant has no such row. */
+  normalizeParsedRow(
+    tenantId: string,
+    parsedRowId: string,
+    options: RunOptions,
+  ): Promise<{ row: ParsedRowRecord; entities: readonly EntityResult[]; rejected: boolean } | undefined>
+}
+
+export interface NormalizerDeps extends BatchDeps {
+  readonly db: Database
+  readonly store: LedgerStore
+  readonly clock: Clock
+}
+
+function addCounts(total: Partial<Record<LedgerKind, KindCounts>>, batch: Partial<Record<LedgerKind, KindCounts>>) {
+  for (const [kind, tally] of Object.entries(batch) as Array<[LedgerKind, KindCounts]>) {
+    const into = (total[kind] ??= { created: 0, updated: 0, unchanged: 0 })
+    into.created += tally.created
+    into.updated += tally.updated
+    into.unchanged += tally.unchanged
+  }
+}
+
+/** The row's record, or undefined when it is not one normalization knows. */
+function recordOf(row: ParsedRowRecord): ExtractedRecord | undefined {
+  return extractedRecord.Check(row.extracted) ? row.extracted : undefined
+}
+
+export function createNormalizer(deps: NormalizerDeps): Normalizer {
+  const { db, store, clock } = deps
+
+  async function runBatch(tenantId: string, inputs: readonly BatchInput[], options: RunOptions) {
+    return db.transaction(async (tx) => {
+      await store.lockTenant(tx, tenantId)
+      return normalizeBatch(tx, deps, { tenantId, actor: options.actor, requestId: options.requestId, jobId: options.jobId, at: clock.now() }, inputs)
+    })
+  }
+
+  /** The occurrence of a row among the identical rows before it in its artifact (same parser version). */
+  async function occurrenceOf(executor: Executor, row: ParsedRowRecord, record: ExtractedRecord): Promise<number> {
+    const key = occurrenceKey(record)
+    if (key === undefined) return 1
+    let occurrence = 1
+    let after = -1
+    for (;;) {
+      const page = await store.parsedRows(executor, row.tenantId, row.rawArtifactId, row.parser, row.parserVersion, after, batchRows)
+      for (const earlier of page) {
+        if (earlier.rowIndex >= row.rowIndex) return occurrence
+        const earlierRecord = recordOf(earlier)
+        if (earlierRecord !== undefined && occurrenceKey(earlierRecord) === key) occurrence += 1
+      }
+      if (page.length < batchRows) return occurrence
+      after = page[page.length - 1]!.rowIndex
+    }
+  }
+
+  return {
+    async normalizeArtifact(tenantId, artifactId, options) {
+      const artifact = await store.findArtifact(db.orm, tenantId, artifactId)
+      const summary = { artifact_id: artifactId, parser: artifact?.parser ?? null, parser_version: artifact?.parserVersion ?? null, parsed_rows: 0, rejected_rows: 0, batches: 0 }
+      if (artifact === undefined) return { ...summary, counts: {}, skipped: 'artifact_not_found' }
+      if (artifact.status === 'tombstoned') return { ...summary, counts: {}, skipped: 'artifact_tombstoned' }
+      if (artifact.parser === null || artifact.parserVersion === null) return { ...summary, counts: {}, skipped: 'not_extracted' }
+
+      const counts: Partial<Record<LedgerKind, KindCounts>> = {}
+      // Occurrences count identical rows across the whole artifact, so they carry over between batches.
+      const occurrences = new Map<string, number>()
+      let after = -1
+      for (;;) {
+        const page = await store.parsedRows(db.orm, tenantId, artifactId, artifact.parser, artifact.parserVersion, after, batchRows)
+        if (page.length === 0) break
+        after = page[page.length - 1]!.rowIndex
+        const inputs: BatchInput[] = []
+        for (const row of page) {
+          const record = recordOf(row)
+          if (record === undefined) {
+            summary.rejected_rows += 1
+            continue
+          }
+          const key = occurrenceKey(record)
+          const occurrence = key === undefined ? 1 : (occurrences.get(key) ?? 0) + 1
+          if (key !== undefined) occurrences.set(key, occurrence)
+          inputs.push({ row, record, occurrence })
+        }
+        summary.parsed_rows += page.length
+        if (inputs.length > 0) {
+          const result = await runBatch(tenantId, inputs, options)
+          addCounts(counts, result.counts)
+          summary.batches += 1
+        }
+        if (page.length < batchRows) break
+      }
+      return { ...summary, counts }
+    },
+
+    async normalizeParsedRow(tenantId, parsedRowId, options) {
+      const row = await store.findParsedRow(db.orm, tenantId, parsedRowId)
+      if (row === undefined) return undefined
+      const record = recordOf(row)
+      if (record === undefined) return { row, entities: [], rejected: true }
+      const occurrence = await occurrenceOf(db.orm, row, record)
+      const result = await runBatch(tenantId, [{ row, record, occurrence }], options)
+      return { row, entities: result.entitiesByRow.get(row.id) ?? [], rejected: false }
+    },
+  }
+}
