@@ -3,11 +3,16 @@
  * run `npm run worker` beside it). On SIGTERM it stops accepting connections, lets in-flight requests
  * finish, lets running jobs finish (up to SHUTDOWN_TIMEOUT_MS), then closes the database.
  */
+import { loadDemoBusiness } from '../sandbox/demo-business.ts'
 import { boot, onShutdownSignal } from './boot.ts'
 
 const runtime = await boot('steward-server')
 const app = await runtime.buildApp()
 if (runtime.config.workersInProcess) await runtime.startWorkers()
+if (runtime.config.environment === 'sandbox' && runtime.config.sandboxDemoData) {
+  // First start of this sandbox: the demo business, through the real ingest pipeline.
+  await loadDemoBusiness(runtime, app, runtime.logger).catch((error: unknown) => runtime.logger.error({ err: error }, 'sandbox demo business could not be loaded'))
+}
 
 onShutdownSignal(runtime.logger, async () => {
   const timer = setTimeout(() => {

@@ -1,0 +1,274 @@
+/**
+ * Raw and Ledger benchmarks (issue 4), against the real runtime and app over HTTP, on embedded PGlite or
+ * on PostgreSQL (DATABASE_URL: a throwaway database on that server):
+ *
+ * 1. Pipeline: a generated bank-statement CSV (`--rows`, default 100,000) uploaded with
+ *    POST /v1/raw/ingest, then extracted and normalized by the job workers, timed from the first byte
+ *    sent to the normalization job's success. Reported as rows/s and as a RATIO against a batched
+ *    INSERT of the same number of transaction rows through the same driver in the same run. Peak heap
+ *    and RSS growth are sampled during a small run (`--small-rows`, default 10,000) and the large one:
+ *    streaming means the two peaks are about the same.
+ * 2. Transaction list: a tenant with `--list-transactions` (default 1,000,000) transactions;
+ *    GET /v1/ledger/transactions, filtered and paginated, p50 and p99, and the p99 as a ratio against
+ *    GET /v1/health measured in the same run.
+ *
+ *   npm run bench:ledger -- [--rows 100000] [--small-rows 10000] [--list-transactions 1000000] [--samples 300]
+ */
+import { mkdirSync, mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../src/db/database.ts'
+import { writeLargeCsv } from '../test/fixtures/raw/bank/generate-large-csv.ts'
+import { round } from './load.ts'
+import { startBenchServer, type BenchServer } from './server.ts'
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: process.env.BENCH_LEDGER_ROWS ?? '100000' },
+    'small-rows': { type: 'string', default: '10000' },
+    'list-transactions': { type: 'string', default: process.env.BENCH_LIST_TRANSACTIONS ?? '1000000' },
+    samples: { type: 'string', default: '300' },
+    'skip-pipeline': { type: 'boolean', default: false },
+    'skip-list': { type: 'boolean', default: false },
+    output: { type: 'string', default: process.env.BENCH_LEDGER_OUTPUT ?? 'bench/results/ledger.json' },
+  },
+  strict: true,
+})
+
+const largeRows = Number(values.rows)
+const smallRows = Number(values['small-rows'])
+const listSize = Number(values['list-transactions'])
+const samples = Number(values.samples)
+
+/**
+ * fetch, retried once on a connection reset: after a long pause (seeding a million rows) the client may
+ * reuse a keep-alive socket the server has just closed.
+ */
+async function request(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init)
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error
+    return fetch(url, init)
+  }
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN
+}
+
+interface Owner {
+  readonly tenantId: string
+  readonly token: string
+}
+
+/** A tenant whose owner token can read, and an admin-free path: ingest needs raw:write, which owners hold. */
+async function signup(server: BenchServer, label: string): Promise<Owner> {
+  const email = `bench-${label}-${Date.now()}@example.com`
+  const password = 'correct horse battery staple'
+  const post = (url: string, body: unknown) =>
+    fetch(`${server.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (response) => {
+      if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`)
+      return response.json() as Promise<Record<string, string>>
+    })
+  const created = await post('/v1/signup', { email, password })
+  await post('/v1/auth/verify-email', { tenant_id: created.tenant_id, token: created.verification_token })
+  const login = await post('/v1/auth/login', { email, password })
+  await server.unlimitTenant(created.tenant_id!)
+  return { tenantId: created.tenant_id!, token: login.access_token! }
+}
+
+/** Samples the process's heap and RSS every 25 ms until stopped; returns the peaks above the start. */
+function memorySampler() {
+  global.gc?.()
+  const start = process.memoryUsage()
+  let peakHeap = start.heapUsed
+  let peakRss = start.rss
+  const timer = setInterval(() => {
+    const now = process.memoryUsage()
+    peakHeap = Math.max(peakHeap, now.heapUsed)
+    peakRss = Math.max(peakRss, now.rss)
+  }, 25)
+  return () => {
+    clearInterval(timer)
+    return { heap_growth_mb: round((peakHeap - start.heapUsed) / 2 ** 20, 1), rss_growth_mb: round((peakRss - start.rss) / 2 ** 20, 1), peak_rss_mb: round(peakRss / 2 ** 20, 1) }
+  }
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, label: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** Uploads the CSV and waits for its normalization to succeed; returns seconds from upload to done, and memory peaks. */
+async function runPipeline(server: BenchServer, owner: Owner, rows: number, directory: string) {
+  const path = join(directory, `statement-${rows}.csv`)
+  await writeLargeCsv(path, rows)
+  const form = new FormData()
+  form.set('source_type', 'csv_upload')
+  form.set('file', await openAsBlob(path, { type: 'text/csv' }), `statement-${rows}.csv`)
+  const stopSampling = memorySampler()
+  const started = performance.now()
+  const response = await fetch(`${server.baseUrl}/v1/raw/ingest`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form })
+  if (response.status !== 201) throw new Error(`ingest: ${response.status} ${await response.text()}`)
+  const { raw_id: rawId } = (await response.json()) as { raw_id: string }
+  const job = await waitFor(
+    async () => {
+      const [row] = await queryRows<{ status: string; error: string | null; result: Record<string, unknown> | null }>(
+        server.runtime.db.orm,
+        sql`select status, error, result from ledger_jobs where tenant_id = ${owner.tenantId} and kind = 'normalize' and input->>'artifact_id' = ${rawId}`,
+      )
+      if (row?.status === 'failed') throw new Error(`normalization failed: ${row.error}`)
+      const [artifact] = await queryRows<{ extraction_status: string; extraction_error: string | null }>(
+        server.runtime.db.orm,
+        sql`select extraction_status, extraction_error from raw_artifacts where id = ${rawId}`,
+      )
+      if (artifact?.extraction_status === 'failed') throw new Error(`extraction failed: ${artifact.extraction_error}`)
+      return row?.status === 'succeeded' ? row : undefined
+    },
+    30 * 60_000,
+    'normalization',
+  )
+  const seconds = (performance.now() - started) / 1000
+  const memory = stopSampling()
+  const [count] = await queryRows<{ n: number }>(server.runtime.db.orm, sql`select count(*)::int as n from ledger_transactions where tenant_id = ${owner.tenantId} and superseded_at is null`)
+  if (count?.n !== rows) throw new Error(`expected ${rows} transactions, found ${count?.n}`)
+  // Let the reconciliation the normalization queued finish, so it does not run into the next phase.
+  await waitFor(
+    async () => {
+      const [pending] = await queryRows<{ n: number }>(server.runtime.db.orm, sql`select count(*)::int as n from ledger_jobs where tenant_id = ${owner.tenantId} and status in ('queued', 'running')`)
+      return pending?.n === 0 ? true : undefined
+    },
+    30 * 60_000,
+    'reconciliation',
+  )
+  return { rows, seconds: round(seconds, 2), rows_per_second: round(rows / seconds, 0), memory, job: job.result }
+}
+
+/** The same number of transaction rows, INSERTed 500 per statement through the same driver. */
+async function baselineInsert(server: BenchServer, rows: number) {
+  const { db } = server.runtime
+  await db.orm.execute(sql`create table if not exists bench_baseline_transactions (like ledger_transactions including defaults)`)
+  await db.orm.execute(sql`truncate bench_baseline_transactions`)
+  const tenantId = '00000000-0000-4000-8000-000000000000'
+  const started = performance.now()
+  for (let offset = 0; offset < rows; offset += 500) {
+    const count = Math.min(500, rows - offset)
+    const valuesSql = sql.join(
+      Array.from({ length: count }, (_, index) => {
+        const n = offset + index
+        return sql`(${`ver_${n}`}, ${`txn_${n}`}, ${tenantId}, 1, null, ${sql.param([`raw_bench`])}::text[], ${sql.param([`rpr_${n}`])}::text[], 'extracted', 0.95, '{}'::jsonb,
+                    now(), now(), null, 'acc_bench', null, ${String((n % 2000) - 1000)}.00, 'USD', 'outflow', '2026-01-01', '2026-01-01', null, null, 'posted',
+                    ${`CARD PURCHASE ${n} SETTLEMENT DETAIL`}, ${`CARD PURCHASE SETTLEMENT DETAIL`}, 'unmatched')`
+      }),
+      sql`, `,
+    )
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into bench_baseline_transactions (version_id, id, tenant_id, version, supersedes, source_ids, evidence_ids, provenance, confidence, metadata,
+        created_at, updated_at, superseded_at, account_id, external_transaction_id, amount, currency, direction, transaction_date, posted_date, counterparty_id, category_id, status,
+        description, description_normalized, reconciliation_status) values ${valuesSql}`)
+    })
+  }
+  const seconds = (performance.now() - started) / 1000
+  await db.orm.execute(sql`drop table bench_baseline_transactions`)
+  return { rows, seconds: round(seconds, 2), rows_per_second: round(rows / seconds, 0) }
+}
+
+/** `count` transactions over 5 accounts, 200 counterparties and ~3 years, inserted set-wise. */
+async function seedTransactions(server: BenchServer, tenantId: string, count: number) {
+  const started = performance.now()
+  for (let offset = 0; offset < count; offset += 100_000) {
+    const upto = Math.min(count, offset + 100_000)
+    await server.runtime.db.orm.execute(sql`
+      insert into ledger_transactions (version_id, id, tenant_id, version, supersedes, source_ids, evidence_ids, provenance, confidence, metadata,
+        created_at, updated_at, superseded_at, account_id, external_transaction_id, amount, currency, direction, transaction_date, posted_date,
+        counterparty_id, category_id, status, description, description_normalized, reconciliation_status)
+      select 'ver_b' || n, 'txn_b' || lpad(n::text, 9, '0'), ${tenantId}::uuid, 1, null, array['raw_bench'], array['rpr_' || n], 'extracted', 0.95, '{}'::jsonb,
+             now(), now(), null, 'acc_b' || (n % 5), null, round(((n::bigint * 7919) % 200000 - 100000) / 100.0, 2), 'USD',
+             case when n % 3 = 0 then 'inflow' else 'outflow' end, date '2024-01-01' + (n % 1095), date '2024-01-01' + (n % 1095),
+             'cpy_b' || (n % 200), null, case when n % 50 = 0 then 'pending' else 'posted' end, 'BENCH ROW ' || n, 'BENCH ROW', 'unmatched'
+        from generate_series(${offset}::int, ${upto - 1}::int) as n`)
+  }
+  await server.runtime.db.orm.execute(sql`analyze ledger_transactions`)
+  return round((performance.now() - started) / 1000, 1)
+}
+
+async function timeRequests(baseUrl: string, token: string | undefined, urls: readonly string[], count: number) {
+  const latencies: number[] = []
+  for (let index = 0; index < count; index += 1) {
+    const url = urls[index % urls.length]!
+    const begin = performance.now()
+    const response = await request(`${baseUrl}${url}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } })
+    await response.arrayBuffer()
+    if (response.status !== 200) throw new Error(`${url}: ${response.status}`)
+    latencies.push(performance.now() - begin)
+  }
+  latencies.sort((a, b) => a - b)
+  return { requests: count, p50_ms: round(percentile(latencies, 0.5), 2), p99_ms: round(percentile(latencies, 0.99), 2) }
+}
+
+async function listBenchmark(server: BenchServer) {
+  const owner = await signup(server, 'list')
+  const seedSeconds = await seedTransactions(server, owner.tenantId, listSize)
+  // A cursor deep into the listing: follow five pages once, then time the sixth.
+  let cursor = ''
+  for (let page = 0; page < 5; page += 1) {
+    const response = await request(`${server.baseUrl}/v1/ledger/transactions?limit=100${cursor === '' ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    })
+    cursor = ((await response.json()) as { next_cursor: string }).next_cursor
+  }
+  const queries: Record<string, string> = {
+    first_page: '/v1/ledger/transactions',
+    account_month: '/v1/ledger/transactions?account_id=acc_b3&since=2025-06-01&until=2025-06-30',
+    outflow_posted: '/v1/ledger/transactions?direction=outflow&status=posted&limit=100',
+    counterparty: '/v1/ledger/transactions?counterparty_id=cpy_b42&limit=50',
+    sixth_page: `/v1/ledger/transactions?limit=100&cursor=${encodeURIComponent(cursor)}`,
+    max_page: '/v1/ledger/transactions?limit=1000',
+  }
+  // Warm-up, then the baseline and each query, interleaved so noise hits them alike.
+  await timeRequests(server.baseUrl, owner.token, Object.values(queries), 30)
+  const baseline = await timeRequests(server.baseUrl, undefined, ['/v1/health'], samples)
+  const results: Record<string, unknown> = {}
+  for (const [name, url] of Object.entries(queries)) {
+    const timing = await timeRequests(server.baseUrl, owner.token, [url], samples)
+    results[name] = { ...timing, p99_ratio_to_health: round(timing.p99_ms / baseline.p99_ms, 1) }
+  }
+  return { transactions: listSize, seed_seconds: seedSeconds, baseline_health: baseline, queries: results }
+}
+
+const server = await startBenchServer(process.env, process.env.BENCH_LOG_LEVEL ?? 'warn')
+const directory = mkdtempSync(join(tmpdir(), 'steward-bench-ledger-'))
+const report: Record<string, unknown> = { engine: server.engine, started_at: new Date().toISOString() }
+try {
+  if (!values['skip-pipeline']) {
+    const owner = await signup(server, 'pipeline')
+    const small = await runPipeline(server, owner, smallRows, directory)
+    const large = await runPipeline(server, await signup(server, 'pipeline-large'), largeRows, directory)
+    const baseline = await baselineInsert(server, largeRows)
+    report.pipeline = { small, large, baseline_insert: baseline, ratio: round(large.rows_per_second / baseline.rows_per_second, 3) }
+    console.log(
+      `pipeline ${largeRows} rows: ${large.rows_per_second} rows/s (${large.seconds} s) vs batched INSERT ${baseline.rows_per_second} rows/s → ratio ${round(large.rows_per_second / baseline.rows_per_second, 3)}`,
+    )
+    console.log(`memory: ${smallRows} rows heap +${small.memory.heap_growth_mb} MB rss +${small.memory.rss_growth_mb} MB; ${largeRows} rows heap +${large.memory.heap_growth_mb} MB rss +${large.memory.rss_growth_mb} MB`)
+  }
+  if (!values['skip-list']) {
+    const list = await listBenchmark(server)
+    report.transaction_list = list
+    console.log(`transaction list over ${listSize} transactions (health p99 ${list.baseline_health.p99_ms} ms):`)
+    for (const [name, timing] of Object.entries(list.queries)) console.log(`  ${name}: ${JSON.stringify(timing)}`)
+  }
+} finally {
+  rmSync(directory, { recursive: true, force: true })
+  await server.close()
+}
+mkdirSync(dirname(values.output), { recursive: true })
+writeFileSync(values.output, `${JSON.stringify(report, null, 2)}\n`)
+console.log(`results written to ${values.output}`)
