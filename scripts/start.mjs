@@ -18,7 +18,8 @@ if (needsInstall) {
   if (install.status !== 0) process.exit(install.status ?? 1)
 }
 
-const tsx = join(root, 'node_modules', '.bin', 'tsx')
-const server = spawn(tsx, [join(root, 'src', 'main', 'server.ts')], { cwd: root, stdio: 'inherit' })
+// tsx as a loader inside the server's own process (not the tsx CLI, whose signal relay SIGKILLs a child
+// that is busy for more than 30 ms): SIGTERM reaches the server, which drains requests and jobs.
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'main', 'server.ts')], { cwd: root, stdio: 'inherit' })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal))
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

@@ -5,7 +5,7 @@
  * request in flight before exiting 0.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,7 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { testDatabaseUrl, testPassword, uniqueEmail } from './support/harness.ts'
 
 const root = join(import.meta.dirname, '..')
-const tsx = join(root, 'node_modules', '.bin', 'tsx')
+/** How `npm run server` runs a process: node with tsx as a loader, so signals reach the server itself. */
+const node = (script: string) => [process.execPath, ['--import', 'tsx', join(root, script)]] as const
 const dataDirs: string[] = []
 
 afterAll(() => {
@@ -39,7 +40,7 @@ interface Running {
 async function startServer(env: Record<string, string>): Promise<Running> {
   const port = await freePort()
   const databaseUrl = testDatabaseUrl()
-  const child = spawn(tsx, [join(root, 'src/main/server.ts')], {
+  const child = spawn(...node('src/main/server.ts'), {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), LOG_LEVEL: 'info', ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }), ...env },
   })
@@ -73,6 +74,9 @@ describe('the server process', () => {
     dataDirs.push(dataDir)
     const first = await startServer({ DATA_DIR: dataDir })
     await waitUntilServing(first)
+    // The first start of a sandbox creates the demo business and saves its login in the data directory.
+    const demo = JSON.parse(readFileSync(join(dataDir, 'sandbox-demo.json'), 'utf8')) as { email: string; tenant_id: string }
+    expect(first.output()).toContain('sandbox demo business')
 
     const email = uniqueEmail('process')
     const signup = (await (await post(`${first.url}/v1/signup`, { email, password: testPassword })).json()) as { tenant_id: string; verification_token: string }
@@ -82,7 +86,7 @@ describe('the server process', () => {
 
     // A second process on the same embedded database is refused instead of corrupting it.
     if (testDatabaseUrl() === undefined) {
-      const migrate = spawn(tsx, [join(root, 'src/main/migrate.ts')], { cwd: root, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir } })
+      const migrate = spawn(...node('src/main/migrate.ts'), { cwd: root, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir } })
       let migrateOutput = ''
       migrate.stdout.on('data', (chunk: Buffer) => (migrateOutput += chunk.toString()))
       migrate.stderr.on('data', (chunk: Buffer) => (migrateOutput += chunk.toString()))
@@ -91,9 +95,11 @@ describe('the server process', () => {
     }
 
     // A login is in flight (scrypt takes a while) when SIGTERM arrives: it must still be answered.
+    const logins = () => (first.output().match(/"url":"\/v1\/auth\/login"/g) ?? []).length
+    const loginsBefore = logins()
     const inFlight = post(`${first.url}/v1/auth/login`, { email, password: testPassword })
     const deadline = Date.now() + 10_000
-    while (!first.output().includes('"url":"/v1/auth/login"') || (first.output().match(/"url":"\/v1\/auth\/login"/g) ?? []).length < 2) {
+    while (logins() <= loginsBefore) {
       if (Date.now() > deadline) throw new Error('the second login never arrived')
       await new Promise((resolve) => setTimeout(resolve, 10))
     }
@@ -109,9 +115,12 @@ describe('the server process', () => {
       const whoami = await fetch(`${second.url}/v1/auth/whoami`, { headers: { authorization: `Bearer ${login.access_token}` } })
       expect(whoami.status).toBe(200)
       expect(((await whoami.json()) as { tenantId: string }).tenantId).toBe(signup.tenant_id)
+      // A restart does not create the demo business again.
+      expect(JSON.parse(readFileSync(join(dataDir, 'sandbox-demo.json'), 'utf8'))).toMatchObject(demo)
+      expect(second.output(), second.output()).not.toContain('sandbox demo business')
     } finally {
       second.child.kill('SIGTERM')
-      expect(await second.exited).toBe(0)
+      expect(await second.exited, second.output()).toBe(0)
     }
   }, 120_000)
 

@@ -35,7 +35,7 @@ describe.skipIf(!onPostgres)('webhook delivery across a restart (PostgreSQL only
     const owner = await signupOwner(first)
     const { path, endpoint } = await registerEndpoint(first, receiver, owner)
     const eventId = await changeMember(first, owner)
-    expect(await first.unfinishedJobs('webhook-fanout', 'event_id', eventId)).toBe(1)
+    expect(await first.unfinishedJobs('webhook-fanout', 'event_ids', eventId)).toBe(1)
     await first.close()
 
     const second = await open({ workers: true, jobSchema: first.jobSchema })

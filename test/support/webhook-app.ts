@@ -21,6 +21,7 @@ export interface WebhookTestAppOptions {
 
 export type WebhookTestApp = TestApp & {
   /** Jobs of `queue` not yet finished (created, retry or active) whose data has `field` = `value`. */
+  /** Jobs of the queue whose `field` is `value`, or an array holding it, not yet finished. */
   unfinishedJobs(queue: string, field: string, value: string): Promise<number>
 }
 
@@ -39,7 +40,8 @@ export async function createWebhookTestApp(options: WebhookTestAppOptions = {}):
       const [row] = await queryRows<{ total: number }>(
         test.runtime.db.orm,
         sql`select count(*)::int as total from ${sql.identifier(test.jobSchema)}.job
-            where name = ${queue} and data->>${field} = ${value} and state in ('created', 'retry', 'active')`,
+            where name = ${queue} and (data->>${field} = ${value} or data->${field} @> jsonb_build_array(${value}::text))
+              and state in ('created', 'retry', 'active')`,
       )
       return Number(row?.total ?? 0)
     },
