@@ -80,20 +80,30 @@ async function signup(server: BenchServer, label: string): Promise<Owner> {
   return { tenantId: created.tenant_id!, token: login.access_token! }
 }
 
-/** Samples the process's heap and RSS every 25 ms until stopped; returns the peaks above the start. */
-function memorySampler() {
-  global.gc?.()
+/**
+ * Samples memory until stopped: the peak RSS, and the peak live heap — heap used right after a forced
+ * garbage collection, every 500 ms (run with --expose-gc, as `npm run bench:ledger` does) — above
+ * their levels at the start. The live heap is what streaming keeps flat; RSS also holds freed pages.
+ */
+function memorySampler(liveHeap: boolean) {
+  const collect = liveHeap ? (globalThis as { gc?: () => void }).gc : undefined
+  collect?.()
   const start = process.memoryUsage()
-  let peakHeap = start.heapUsed
+  let peakLive = start.heapUsed
   let peakRss = start.rss
   const timer = setInterval(() => {
+    collect?.()
     const now = process.memoryUsage()
-    peakHeap = Math.max(peakHeap, now.heapUsed)
+    peakLive = Math.max(peakLive, now.heapUsed)
     peakRss = Math.max(peakRss, now.rss)
-  }, 25)
+  }, 500)
   return () => {
     clearInterval(timer)
-    return { heap_growth_mb: round((peakHeap - start.heapUsed) / 2 ** 20, 1), rss_growth_mb: round((peakRss - start.rss) / 2 ** 20, 1), peak_rss_mb: round(peakRss / 2 ** 20, 1) }
+    return {
+      live_heap_growth_mb: collect === undefined ? null : round((peakLive - start.heapUsed) / 2 ** 20, 1),
+      rss_growth_mb: round((peakRss - start.rss) / 2 ** 20, 1),
+      peak_rss_mb: round(peakRss / 2 ** 20, 1),
+    }
   }
 }
 
@@ -108,16 +118,18 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number
 }
 
 /** Uploads the CSV and waits for its normalization to succeed; returns seconds from upload to done, and memory peaks. */
-async function runPipeline(server: BenchServer, owner: Owner, rows: number, directory: string) {
+async function runPipeline(server: BenchServer, owner: Owner, rows: number, directory: string, options: { liveHeap: boolean }) {
   const path = join(directory, `statement-${rows}.csv`)
   await writeLargeCsv(path, rows)
   const form = new FormData()
   form.set('source_type', 'csv_upload')
+  form.set('source_ref', JSON.stringify({ account_name: 'Bench checking', currency: 'USD' }))
   form.set('file', await openAsBlob(path, { type: 'text/csv' }), `statement-${rows}.csv`)
-  const stopSampling = memorySampler()
+  const stopSampling = memorySampler(options.liveHeap)
   const started = performance.now()
   const response = await fetch(`${server.baseUrl}/v1/raw/ingest`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form })
   if (response.status !== 201) throw new Error(`ingest: ${response.status} ${await response.text()}`)
+  const uploaded = performance.now()
   const { raw_id: rawId } = (await response.json()) as { raw_id: string }
   const job = await waitFor(
     async () => {
@@ -138,6 +150,15 @@ async function runPipeline(server: BenchServer, owner: Owner, rows: number, dire
   )
   const seconds = (performance.now() - started) / 1000
   const memory = stopSampling()
+  const uploadSeconds = (uploaded - started) / 1000
+  const [phases] = await queryRows<{ extraction: number; queued: number; normalization: number }>(
+    server.runtime.db.orm,
+    sql`select extract(epoch from a.extracted_at - a.ingested_at)::float8 as extraction,
+               extract(epoch from j.started_at - j.created_at)::float8 as queued,
+               extract(epoch from j.finished_at - j.started_at)::float8 as normalization
+          from raw_artifacts a join ledger_jobs j on j.input->>'artifact_id' = a.id and j.kind = 'normalize'
+         where a.id = ${rawId}`,
+  )
   const [count] = await queryRows<{ n: number }>(server.runtime.db.orm, sql`select count(*)::int as n from ledger_transactions where tenant_id = ${owner.tenantId} and superseded_at is null`)
   if (count?.n !== rows) throw new Error(`expected ${rows} transactions, found ${count?.n}`)
   // Let the reconciliation the normalization queued finish, so it does not run into the next phase.
@@ -149,36 +170,50 @@ async function runPipeline(server: BenchServer, owner: Owner, rows: number, dire
     30 * 60_000,
     'reconciliation',
   )
-  return { rows, seconds: round(seconds, 2), rows_per_second: round(rows / seconds, 0), memory, job: job.result }
+  return {
+    rows,
+    seconds: round(seconds, 2),
+    rows_per_second: round(rows / seconds, 0),
+    phases_seconds: { upload: round(uploadSeconds, 2), extraction: round(phases!.extraction, 2), queued: round(phases!.queued, 2), normalization: round(phases!.normalization, 2) },
+    memory,
+    job: job.result,
+  }
 }
 
-/** The same number of transaction rows, INSERTed 500 per statement through the same driver. */
+/**
+ * The same number of transaction rows, INSERTed 500 per statement through the same driver: into a bare
+ * copy of ledger_transactions (no indexes: the cheapest write of the rows), and into a copy with all of
+ * ledger_transactions' indexes and constraints (the same rows written where they land).
+ */
 async function baselineInsert(server: BenchServer, rows: number) {
   const { db } = server.runtime
-  await db.orm.execute(sql`create table if not exists bench_baseline_transactions (like ledger_transactions including defaults)`)
-  await db.orm.execute(sql`truncate bench_baseline_transactions`)
   const tenantId = '00000000-0000-4000-8000-000000000000'
-  const started = performance.now()
-  for (let offset = 0; offset < rows; offset += 500) {
-    const count = Math.min(500, rows - offset)
-    const valuesSql = sql.join(
-      Array.from({ length: count }, (_, index) => {
-        const n = offset + index
-        return sql`(${`ver_${n}`}, ${`txn_${n}`}, ${tenantId}, 1, null, ${sql.param([`raw_bench`])}::text[], ${sql.param([`rpr_${n}`])}::text[], 'extracted', 0.95, '{}'::jsonb,
-                    now(), now(), null, 'acc_bench', null, ${String((n % 2000) - 1000)}.00, 'USD', 'outflow', '2026-01-01', '2026-01-01', null, null, 'posted',
-                    ${`CARD PURCHASE ${n} SETTLEMENT DETAIL`}, ${`CARD PURCHASE SETTLEMENT DETAIL`}, 'unmatched')`
-      }),
-      sql`, `,
-    )
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`insert into bench_baseline_transactions (version_id, id, tenant_id, version, supersedes, source_ids, evidence_ids, provenance, confidence, metadata,
-        created_at, updated_at, superseded_at, account_id, external_transaction_id, amount, currency, direction, transaction_date, posted_date, counterparty_id, category_id, status,
-        description, description_normalized, reconciliation_status) values ${valuesSql}`)
-    })
+  const run = async (like: 'including defaults' | 'including all') => {
+    await db.orm.execute(sql`drop table if exists bench_baseline_transactions`)
+    await db.orm.execute(sql.raw(`create table bench_baseline_transactions (like ledger_transactions ${like})`))
+    const started = performance.now()
+    for (let offset = 0; offset < rows; offset += 500) {
+      const count = Math.min(500, rows - offset)
+      const valuesSql = sql.join(
+        Array.from({ length: count }, (_, index) => {
+          const n = offset + index
+          return sql`(${`ver_${n}`}, ${`txn_${n}`}, ${tenantId}, 1, null, ${sql.param([`raw_bench`])}::text[], ${sql.param([`rpr_${n}`])}::text[], 'extracted', 0.95, '{}'::jsonb,
+                      now(), now(), null, 'acc_bench', null, ${`${(n % 2000) - 1000}.00`}::numeric, 'USD', 'outflow', '2026-01-01', '2026-01-01', null, null, 'posted',
+                      ${`CARD PURCHASE ${n} SETTLEMENT DETAIL`}, ${`CARD PURCHASE SETTLEMENT DETAIL`}, 'unmatched')`
+        }),
+        sql`, `,
+      )
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`insert into bench_baseline_transactions (version_id, id, tenant_id, version, supersedes, source_ids, evidence_ids, provenance, confidence, metadata,
+          created_at, updated_at, superseded_at, account_id, external_transaction_id, amount, currency, direction, transaction_date, posted_date, counterparty_id, category_id, status,
+          description, description_normalized, reconciliation_status) values ${valuesSql}`)
+      })
+    }
+    const seconds = (performance.now() - started) / 1000
+    await db.orm.execute(sql`drop table bench_baseline_transactions`)
+    return { rows, seconds: round(seconds, 2), rows_per_second: round(rows / seconds, 0) }
   }
-  const seconds = (performance.now() - started) / 1000
-  await db.orm.execute(sql`drop table bench_baseline_transactions`)
-  return { rows, seconds: round(seconds, 2), rows_per_second: round(rows / seconds, 0) }
+  return { bare: await run('including defaults'), indexed: await run('including all') }
 }
 
 /** `count` transactions over 5 accounts, 200 counterparties and ~3 years, inserted set-wise. */
@@ -249,15 +284,24 @@ const directory = mkdtempSync(join(tmpdir(), 'steward-bench-ledger-'))
 const report: Record<string, unknown> = { engine: server.engine, started_at: new Date().toISOString() }
 try {
   if (!values['skip-pipeline']) {
-    const owner = await signup(server, 'pipeline')
-    const small = await runPipeline(server, owner, smallRows, directory)
-    const large = await runPipeline(server, await signup(server, 'pipeline-large'), largeRows, directory)
+    // Memory: a small and a large file with the live heap sampled (forced collections cost time), then
+    // the large file again, timed without them.
+    const small = await runPipeline(server, await signup(server, 'pipeline-small'), smallRows, directory, { liveHeap: true })
+    const largeMemory = await runPipeline(server, await signup(server, 'pipeline-memory'), largeRows, directory, { liveHeap: true })
+    const large = await runPipeline(server, await signup(server, 'pipeline-large'), largeRows, directory, { liveHeap: false })
     const baseline = await baselineInsert(server, largeRows)
-    report.pipeline = { small, large, baseline_insert: baseline, ratio: round(large.rows_per_second / baseline.rows_per_second, 3) }
+    const ratio = round(large.rows_per_second / baseline.bare.rows_per_second, 3)
+    const ratioIndexed = round(large.rows_per_second / baseline.indexed.rows_per_second, 3)
+    report.pipeline = { small, large_memory: largeMemory, large, baseline_insert: baseline, ratio, ratio_vs_indexed_insert: ratioIndexed }
     console.log(
-      `pipeline ${largeRows} rows: ${large.rows_per_second} rows/s (${large.seconds} s) vs batched INSERT ${baseline.rows_per_second} rows/s → ratio ${round(large.rows_per_second / baseline.rows_per_second, 3)}`,
+      `pipeline ${largeRows} rows: ${large.rows_per_second} rows/s (${large.seconds} s) vs batched INSERT ${baseline.bare.rows_per_second} rows/s (bare table) → ratio ${ratio}; ` +
+        `vs ${baseline.indexed.rows_per_second} rows/s (ledger_transactions' indexes) → ratio ${ratioIndexed}`,
     )
-    console.log(`memory: ${smallRows} rows heap +${small.memory.heap_growth_mb} MB rss +${small.memory.rss_growth_mb} MB; ${largeRows} rows heap +${large.memory.heap_growth_mb} MB rss +${large.memory.rss_growth_mb} MB`)
+    console.log(`phases (s): ${JSON.stringify(large.phases_seconds)}`)
+    console.log(
+      `memory: ${smallRows} rows: live heap +${small.memory.live_heap_growth_mb} MB, rss +${small.memory.rss_growth_mb} MB; ` +
+        `${largeRows} rows: live heap +${largeMemory.memory.live_heap_growth_mb} MB, rss +${largeMemory.memory.rss_growth_mb} MB`,
+    )
   }
   if (!values['skip-list']) {
     const list = await listBenchmark(server)

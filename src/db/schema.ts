@@ -509,8 +509,8 @@ export const rawParsedRows = pgTable(
   },
   (table) => [
     check('raw_parsed_rows_confidence_check', sql`${table.confidence} >= 0 and ${table.confidence} <= 1`),
-    uniqueIndex('raw_parsed_rows_unique').on(table.rawArtifactId, table.parser, table.parserVersion, table.rowIndex),
-    index('raw_parsed_rows_tenant_artifact_idx').on(table.tenantId, table.rawArtifactId, table.parser, table.parserVersion, table.rowIndex),
+    // One index serves both uniqueness and reads (by tenant, artifact, parser version, in row order).
+    uniqueIndex('raw_parsed_rows_unique').on(table.tenantId, table.rawArtifactId, table.parser, table.parserVersion, table.rowIndex),
   ],
 )
 
@@ -651,7 +651,6 @@ export const ledgerTransactions = pgTable(
     index('ledger_transactions_date_idx').on(table.tenantId, table.transactionDate, table.id).where(sql`${table.supersededAt} is null`),
     index('ledger_transactions_account_idx').on(table.tenantId, table.accountId, table.transactionDate, table.id).where(sql`${table.supersededAt} is null`),
     index('ledger_transactions_counterparty_idx').on(table.tenantId, table.counterpartyId, table.transactionDate, table.id).where(sql`${table.supersededAt} is null`),
-    index('ledger_transactions_history_idx').on(table.tenantId, table.id, table.updatedAt),
     // Reconciliation looks payments up by amount.
     index('ledger_transactions_amount_idx').on(table.tenantId, table.amount, table.transactionDate).where(sql`${table.supersededAt} is null`),
   ],
@@ -747,7 +746,8 @@ export const ledgerEntityKeys = pgTable(
     entityId: text('entity_id').notNull(),
     createdAt: createdAt(),
   },
-  (table) => [primaryKey({ columns: [table.tenantId, table.kind, table.key] }), index('ledger_entity_keys_entity_idx').on(table.tenantId, table.entityId)],
+  // Looked up by key only: one index, written for every key of every transaction.
+  (table) => [primaryKey({ columns: [table.tenantId, table.kind, table.key] })],
 )
 
 /** Normalization and reconciliation runs, with their status and outcome (the job status route). */

@@ -66,6 +66,12 @@ export interface JobQueue {
    * backlog drains at handler speed; each job succeeds or fails (and retries) on its own.
    */
   work<Q extends QueueName>(queue: Q, handler: JobHandler<Q>, options?: { pollingIntervalSeconds?: number; concurrency?: number }): Promise<void>
+  /**
+   * Wakes this process's workers of the queue to fetch now instead of at their next poll. For a job
+   * enqueued in a transaction that has committed, when its latency matters (a pipeline's next step);
+   * a no-op for queues this process does not work.
+   */
+  nudge(queue: QueueName): void
   /** Stops fetching, waits up to `timeoutMs` for running jobs to finish. */
   stop(options: { timeoutMs: number }): Promise<void>
 }
@@ -73,6 +79,7 @@ export interface JobQueue {
 export function createJobQueue(database: Database, options: { schema: string; logger: Logger }): JobQueue {
   const connection = database.jobQueueConnection()
   const boss = new PgBoss({ ...connection.options, schema: options.schema, supervise: true, schedule: false })
+  const workers = new Map<QueueName, string[]>()
   boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'))
   let started = false
 
@@ -100,7 +107,7 @@ export function createJobQueue(database: Database, options: { schema: string; lo
     },
     async work(queue, handler, workOptions = {}) {
       const concurrency = workOptions.concurrency ?? 1
-      await boss.work<JobPayloads[typeof queue]>(
+      const workerId = await boss.work<JobPayloads[typeof queue]>(
         queue,
         {
           // A batch of one is always "full", so burst mode needs at least two.
@@ -120,6 +127,11 @@ export function createJobQueue(database: Database, options: { schema: string; lo
             }
           }),
       )
+      workers.set(queue, [...(workers.get(queue) ?? []), workerId])
+    },
+    nudge(queue) {
+      if (!started) return
+      for (const workerId of workers.get(queue) ?? []) boss.notifyWorker(workerId)
     },
     async stop({ timeoutMs }) {
       if (!started) return

@@ -113,14 +113,23 @@ export function createIdSource(now: () => number = Date.now): IdSource {
  */
 export function deterministicId(kind: IdKind, ...parts: readonly string[]): string {
   const digest = createHash('sha256').update(parts.map((part) => `${part.length}:${part}`).join('|')).digest()
-  let bits = 0n
-  for (const byte of digest.subarray(0, 17)) bits = (bits << 8n) | BigInt(byte)
-  let body = ''
-  for (let index = 0; index < 26; index += 1) {
-    body = crockford[Number(bits & 31n)] + body
-    bits >>= 5n
+  // The low 130 bits of the digest's first 17 bytes (big-endian), 5 bits a character, most significant
+  // first: read from byte 16 backwards through a small bit buffer (no BigInt: this runs per Ledger row).
+  const characters = new Array<string>(26)
+  let buffer = 0
+  let buffered = 0
+  let byteIndex = 16
+  for (let index = 25; index >= 0; index -= 1) {
+    if (buffered < 5) {
+      buffer |= digest[byteIndex]! << buffered
+      byteIndex -= 1
+      buffered += 8
+    }
+    characters[index] = crockford[buffer & 31]!
+    buffer >>>= 5
+    buffered -= 5
   }
-  return `${idPrefixes[kind]}_${body}`
+  return `${idPrefixes[kind]}_${characters.join('')}`
 }
 
 export const uuidPattern = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { createCursorCodec } from './cursor.ts'
 import { AppError } from './errors.ts'
 import { canonicalJson, constantTimeEqual } from './hashing.ts'
-import { createIdSource, prefixedIdPattern, ulid, uuidPattern, uuidV7 } from './ids.ts'
+import { createHash } from 'node:crypto'
+import { createIdSource, deterministicId, prefixedIdPattern, ulid, uuidPattern, uuidV7 } from './ids.ts'
 
 describe('ids', () => {
   it('makes prefixed ids that sort by creation time', () => {
@@ -23,6 +24,34 @@ describe('ids', () => {
     expect(uuid[14]).toBe('7')
     expect(['8', '9', 'a', 'b']).toContain(uuid[19])
     expect(uuid.replaceAll('-', '').slice(0, 12)).toBe((1_700_000_000_000).toString(16).padStart(12, '0'))
+  })
+})
+
+describe('deterministicId', () => {
+  /** The definition, written plainly: the low 130 bits of the digest's first 17 bytes, in base32. */
+  function reference(parts: string[]): string {
+    const digest = createHash('sha256').update(parts.map((part) => `${part.length}:${part}`).join('|')).digest()
+    let bits = 0n
+    for (const byte of digest.subarray(0, 17)) bits = (bits << 8n) | BigInt(byte)
+    let body = ''
+    for (let index = 0; index < 26; index += 1) {
+      body = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[Number(bits & 31n)] + body
+      bits >>= 5n
+    }
+    return `txn_${body}`
+  }
+
+  it('is stable: the same parts always give the same id (a golden value pins it)', () => {
+    expect(deterministicId('transaction', 'tenant', 'key')).toBe('txn_WG63TQPPXKMHXZTMTD9HTVXNJ1')
+    expect(deterministicId('transaction', 'ab', 'c')).not.toBe(deterministicId('transaction', 'a', 'bc'))
+  })
+
+  it('matches the definition for many inputs', () => {
+    for (let index = 0; index < 2_000; index += 1) {
+      const parts = [`tenant-${index}`, `key:${index * 7919}:${'x'.repeat(index % 40)}`]
+      expect(deterministicId('transaction', ...parts)).toBe(reference(parts))
+      expect(deterministicId('transaction', ...parts)).toMatch(new RegExp(prefixedIdPattern('transaction')))
+    }
   })
 })
 

@@ -17,7 +17,7 @@ import { reconcileTenant } from './reconcile/reconcile.ts'
 export interface LedgerJobDeps {
   readonly db: Database
   readonly store: LedgerStore
-  readonly jobs: Pick<JobQueue, 'enqueue'>
+  readonly jobs: Pick<JobQueue, 'enqueue' | 'nudge'>
   readonly audit: AuditRecorder
   readonly ids: IdSource
   readonly clock: Clock
@@ -27,7 +27,7 @@ const normalizeActor: AuditActor = { type: 'system', id: 'ledger-normalize' }
 const reconcileActor: AuditActor = { type: 'system', id: 'ledger-reconcile' }
 
 /** A reconciliation job row and its queue entry, in the caller's transaction. */
-export async function queueReconcile(deps: Pick<LedgerJobDeps, 'store' | 'jobs' | 'ids' | 'clock'>, tx: Tx, tenantId: string, createdBy: string): Promise<LedgerJobRow> {
+export async function queueReconcile(deps: { store: LedgerStore; jobs: Pick<JobQueue, 'enqueue'>; ids: IdSource; clock: Clock }, tx: Tx, tenantId: string, createdBy: string): Promise<LedgerJobRow> {
   const row: LedgerJobRow = {
     id: deps.ids.newId('ledgerJob'),
     tenantId,
@@ -83,6 +83,7 @@ async function tracked<Result extends Record<string, unknown>>(
     await audit.record(tx, { tenantId, layer: 'ledger', actor, action: `ledger.${row.kind}_succeeded`, entity: { type: 'ledger_job', id: jobId } })
     await onSuccess?.(tx, result)
   })
+  deps.jobs.nudge('ledger-reconcile')
 }
 
 export function createNormalizeHandler(deps: LedgerJobDeps & { normalizer: Normalizer }): JobHandler<'ledger-normalize'> {

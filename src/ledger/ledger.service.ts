@@ -131,7 +131,7 @@ function parseAsOf(value: string | undefined): AsOf {
 const dayOf = (value: string | undefined) => value?.slice(0, 10)
 
 export function createLedgerService(deps: LedgerServiceDeps): LedgerService {
-  const { db, store, cursors, audit, events, clock, normalizer } = deps
+  const { db, store, cursors, audit, events, clock, jobs, normalizer } = deps
 
   async function findOrFail<K extends ReadableKind>(kind: K, tenantId: string, id: string, asOf: string | undefined): Promise<LedgerRowByKind[K]> {
     const row = await store.findEntity(db.orm, kind, tenantId, id, parseAsOf(asOf))
@@ -302,6 +302,7 @@ export function createLedgerService(deps: LedgerServiceDeps): LedgerService {
         await audit.record(tx, auditedBy(context, { layer: 'ledger', action: 'ledger.reconcile_requested', entity: { type: 'ledger_job', id: row.id } }))
         return row
       })
+      jobs.nudge('ledger-reconcile')
       return jobView(job)
     },
 

@@ -1,6 +1,7 @@
 /** The Drizzle implementation of LedgerStore (both engines). */
 import { and, arrayContains, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
+import { insertMany } from '../db/bulk.ts'
 import { queryRows } from '../db/database.ts'
 import {
   ledgerAccounts,
@@ -46,14 +47,17 @@ const tables: Readonly<Record<LedgerKind, VersionedTable>> = {
   reconciliation_match: versioned(ledgerReconciliationMatches),
 }
 
-/** Rows per multi-row INSERT: well under PostgreSQL's 65,535 bind parameters for the widest table. */
-const insertChunkRows = 500
+/** Rows per bulk INSERT (one text[] parameter per column, so only memory bounds it). */
+const bulkChunkRows = 5_000
 
 /** The version visible at `asOf`: the current one, or the one recorded before it and not yet superseded then. */
 function visibleAt(table: VersionedTable, asOf: AsOf): SQL {
   if (asOf === undefined) return isNull(table.supersededAt)
   return and(lte(table.updatedAt, asOf), or(isNull(table.supersededAt), gt(table.supersededAt, asOf)))!
 }
+
+/** `column = any($1)` with the values as one text[] parameter: one bind however many values. */
+const anyOf = (column: PgColumn, values: readonly string[]): SQL => sql`${column} = any(${sql.param([...values])}::text[])`
 
 /** A fixed key for the advisory lock class of ledger normalization. */
 const ledgerLockClass = 7_264_110
@@ -63,60 +67,47 @@ export function createLedgerStore(): LedgerStore {
     async lockTenant(tx, tenantId) {
       await tx.execute(sql`select pg_advisory_xact_lock(${ledgerLockClass}, hashtext(${tenantId}))`)
     },
+    async relaxCommit(tx) {
+      await tx.execute(sql`set local synchronous_commit = off`)
+    },
     async findEntityIds(executor, tenantId, kind, keys) {
       const found = new Map<string, string>()
       if (keys.length === 0) return found
-      for (let offset = 0; offset < keys.length; offset += 5_000) {
-        const rows = await executor
-          .select({ key: ledgerEntityKeys.key, entityId: ledgerEntityKeys.entityId })
-          .from(ledgerEntityKeys)
-          .where(and(eq(ledgerEntityKeys.tenantId, tenantId), eq(ledgerEntityKeys.kind, kind), inArray(ledgerEntityKeys.key, [...keys.slice(offset, offset + 5_000)])))
-        for (const row of rows) found.set(row.key, row.entityId)
-      }
+      const rows = await executor
+        .select({ key: ledgerEntityKeys.key, entityId: ledgerEntityKeys.entityId })
+        .from(ledgerEntityKeys)
+        .where(and(eq(ledgerEntityKeys.tenantId, tenantId), eq(ledgerEntityKeys.kind, kind), anyOf(ledgerEntityKeys.key, keys)))
+      for (const row of rows) found.set(row.key, row.entityId)
       return found
     },
     async addKeys(tx, tenantId, kind, entries, at) {
-      for (let offset = 0; offset < entries.length; offset += insertChunkRows * 4) {
-        const chunk = entries.slice(offset, offset + insertChunkRows * 4)
-        if (chunk.length === 0) continue
-        await tx
-          .insert(ledgerEntityKeys)
-          .values(chunk.map((entry) => ({ tenantId, kind, key: entry.key, entityId: entry.entityId, createdAt: at })))
-          .onConflictDoNothing()
+      for (let offset = 0; offset < entries.length; offset += bulkChunkRows) {
+        const chunk = entries.slice(offset, offset + bulkChunkRows).map((entry) => ({ tenantId, kind, key: entry.key, entityId: entry.entityId, createdAt: at }))
+        await insertMany(tx, ledgerEntityKeys, chunk, { onConflictDoNothing: true })
       }
     },
 
     async currentVersions(executor, kind, tenantId, ids) {
       const table = tables[kind]
       const found = new Map<string, LedgerRowByKind[typeof kind]>()
-      for (let offset = 0; offset < ids.length; offset += 5_000) {
-        const chunk = ids.slice(offset, offset + 5_000)
-        if (chunk.length === 0) continue
-        const rows = (await executor
-          .select()
-          .from(table.table)
-          .where(and(eq(table.tenantId, tenantId), inArray(table.id, [...chunk]), isNull(table.supersededAt)))) as Array<LedgerRowByKind[typeof kind]>
-        for (const row of rows) found.set(row.id, row)
-      }
+      if (ids.length === 0) return found
+      const rows = (await executor
+        .select()
+        .from(table.table)
+        .where(and(eq(table.tenantId, tenantId), anyOf(table.id, ids), isNull(table.supersededAt)))) as Array<LedgerRowByKind[typeof kind]>
+      for (const row of rows) found.set(row.id, row)
       return found
     },
     async insertVersions(tx, kind, rows) {
-      const table = tables[kind].table
-      for (let offset = 0; offset < rows.length; offset += insertChunkRows) {
-        const chunk = rows.slice(offset, offset + insertChunkRows)
-        if (chunk.length > 0) await tx.insert(table).values(chunk as never)
-      }
+      for (let offset = 0; offset < rows.length; offset += bulkChunkRows) await insertMany(tx, tables[kind].table, rows.slice(offset, offset + bulkChunkRows))
     },
     async supersede(tx, kind, tenantId, versionIds, at) {
+      if (versionIds.length === 0) return
       const table = tables[kind]
-      for (let offset = 0; offset < versionIds.length; offset += 5_000) {
-        const chunk = versionIds.slice(offset, offset + 5_000)
-        if (chunk.length === 0) continue
-        await tx
-          .update(table.table)
-          .set({ supersededAt: at } as never)
-          .where(and(eq(table.tenantId, tenantId), inArray(table.versionId, [...chunk]), isNull(table.supersededAt)))
-      }
+      await tx
+        .update(table.table)
+        .set({ supersededAt: at } as never)
+        .where(and(eq(table.tenantId, tenantId), anyOf(table.versionId, versionIds), isNull(table.supersededAt)))
     },
 
     async transactionCandidates(tx, tenantId, probes, dateFrom, dateTo) {
@@ -155,6 +146,23 @@ export function createLedgerStore(): LedgerStore {
         )
         .orderBy(asc(rawParsedRows.rowIndex))
         .limit(limit)
+    },
+    async parsedRecordsOfDay(executor, tenantId, artifactId, parser, parserVersion, day, beforeRowIndex) {
+      const rows = await executor
+        .select({ extracted: rawParsedRows.extracted })
+        .from(rawParsedRows)
+        .where(
+          and(
+            eq(rawParsedRows.tenantId, tenantId),
+            eq(rawParsedRows.rawArtifactId, artifactId),
+            eq(rawParsedRows.parser, parser),
+            eq(rawParsedRows.parserVersion, parserVersion),
+            lt(rawParsedRows.rowIndex, beforeRowIndex),
+            or(sql`${rawParsedRows.extracted}->>'transaction_date' = ${day}`, sql`left(${rawParsedRows.extracted}->>'timestamp', 10) = ${day}`),
+          ),
+        )
+        .orderBy(asc(rawParsedRows.rowIndex))
+      return rows.map((row) => row.extracted)
     },
     async findParsedRow(executor, tenantId, parsedRowId) {
       const [row] = await executor

@@ -62,6 +62,8 @@ export interface TransactionFilter {
 export interface LedgerStore {
   /** Serializes normalization per tenant: two runs resolving the same keys cannot create two entities. */
   lockTenant(tx: Tx, tenantId: string): Promise<void>
+  /** Lets this transaction commit without waiting for its WAL to reach disk (synchronous_commit off). */
+  relaxCommit(tx: Tx): Promise<void>
   findEntityIds(executor: Executor, tenantId: string, kind: KeyKind, keys: readonly string[]): Promise<Map<string, string>>
   addKeys(tx: Tx, tenantId: string, kind: KeyKind, entries: ReadonlyArray<{ key: string; entityId: string }>, at: Date): Promise<void>
 
@@ -76,6 +78,8 @@ export interface LedgerStore {
   /** An artifact's parsed rows of one parser version, in row order, after `afterRowIndex`. */
   parsedRows(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, afterRowIndex: number, limit: number): Promise<ParsedRowRecord[]>
   findParsedRow(executor: Executor, tenantId: string, parsedRowId: string): Promise<ParsedRowRecord | undefined>
+  /** The `extracted` records of an artifact's rows (one parser version) before `beforeRowIndex` that belong to `day`. */
+  parsedRecordsOfDay(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, day: string, beforeRowIndex: number): Promise<unknown[]>
 
   /** One entity at a point in system time (its current version when `asOf` is undefined). */
   findEntity<K extends LedgerKind>(executor: Executor, kind: K, tenantId: string, id: string, asOf: AsOf): Promise<LedgerRowByKind[K] | undefined>

@@ -60,7 +60,7 @@ export interface ArtifactRecorderDeps {
   readonly blobs: BlobStore
   readonly audit: AuditRecorder
   readonly events: EventRecorder
-  readonly jobs: Pick<JobQueue, 'enqueue'>
+  readonly jobs: Pick<JobQueue, 'enqueue' | 'nudge'>
   readonly ids: IdSource
   readonly clock: Clock
 }
@@ -196,6 +196,7 @@ export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactReco
       }
       // A tombstoned artifact whose bytes were purged keeps them purged: this delivery's copy goes.
       if (outcome.kind === 'tombstoned' && outcome.artifact.bytesPurgedAt !== null) await discard(attribution.tenantId, stored.sha256)
+      if (outcome.kind === 'created') jobs.nudge('raw-extract')
       return outcome
     },
     discard,

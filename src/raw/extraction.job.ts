@@ -267,6 +267,8 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<'raw-extr
         await jobs.enqueue(tx, 'ledger-normalize', { tenant_id: tenantId, job_id: ledgerJobId, artifact_id: artifactId })
         await changeStatus(tx, artifact, 'succeeded', { parser, parsedRows: counts.parsedRows, attachments: counts.attachments, ledgerJobId })
       })
+      jobs.nudge('ledger-normalize')
+      if (storedAttachments.length > 0) jobs.nudge('raw-extract')
     } catch (error) {
       artifact.extractionStatus = 'running'
       for (const sha256 of storedAttachments) await recorder.discard(tenantId, sha256).catch(() => undefined)

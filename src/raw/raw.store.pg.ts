@@ -1,5 +1,6 @@
 /** The Drizzle implementation of RawStore (both engines). */
 import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
+import { insertMany } from '../db/bulk.ts'
 import { auditExports, ledgerJobs, providerConnections, rawArtifacts, rawParsedRows, tenants } from '../db/schema.ts'
 import type { RawStore } from './raw.store.ts'
 
@@ -54,12 +55,8 @@ export function createRawStore(): RawStore {
 
     async insertParsedRows(tx, rows) {
       if (rows.length === 0) return 0
-      const inserted = await tx
-        .insert(rawParsedRows)
-        .values([...rows])
-        .onConflictDoNothing({ target: [rawParsedRows.rawArtifactId, rawParsedRows.parser, rawParsedRows.parserVersion, rawParsedRows.rowIndex] })
-        .returning({ id: rawParsedRows.id })
-      return inserted.length
+      // Re-running an extraction adds nothing: rows already there (same artifact, parser, version, row) are skipped.
+      return insertMany(tx, rawParsedRows, rows, { onConflictDoNothing: true })
     },
     async listParsedRows(executor, tenantId, rawId, query) {
       const after = query.after

@@ -75,11 +75,11 @@ export function createFanoutHandler(deps: DeliveryJobDeps): JobHandler<'webhook-
   return async (job) => {
     const tenantId = job.data.tenant_id
     await db.transaction(async (tx) => {
+      // Most tenants have no endpoint: look at the endpoints before loading the events.
+      const enabled = await store.listEnabledEndpoints(tx, tenantId, clock.now())
+      if (enabled.length === 0) return
       const found = await store.findEvents(tx, tenantId, job.data.event_ids)
       if (found.length === 0) return // the tenant was deleted since; nothing to deliver
-      const registeredBy = new Date(Math.max(...found.map((event) => event.createdAt.getTime())))
-      const enabled = await store.listEnabledEndpoints(tx, tenantId, registeredBy)
-      if (enabled.length === 0) return
       const now = clock.now()
       const deliveries: DeliveryRow[] = []
       for (const event of found) {

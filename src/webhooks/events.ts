@@ -5,6 +5,7 @@
  * ever left undelivered and no rolled-back one is ever sent.
  */
 import type { Tx } from '../db/database.ts'
+import { insertMany } from '../db/bulk.ts'
 import { events } from '../db/schema.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
 import type { Clock } from '../kernel/clock.ts'
@@ -83,7 +84,7 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: P
           auditEventId: event.auditEventId,
           createdAt,
         }))
-        await tx.insert(events).values(rows)
+        await insertMany(tx, events, rows)
         await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: tenantId, event_ids: rows.map((row) => row.id) })
       }
     },

@@ -15,12 +15,22 @@ export function normalizeText(text: string): string {
     .replace(/\s+/g, ' ')
 }
 
+/** Recent normalizeDescription results: a row's description is normalized for its key, fingerprint and record. */
+const recentDescriptions = new Map<string, string>()
+const recentDescriptionsMax = 4_096
+
 /** A transaction description as compared across sources: normalized text without long numbers. */
 export function normalizeDescription(description: string): string {
-  return normalizeText(description)
-    .replace(/\b[0-9]{6,}\b/g, ' ') // card numbers, references and dates that differ between sources
-    .replace(/\s+/g, ' ')
-    .trim()
+  let normalized = recentDescriptions.get(description)
+  if (normalized === undefined) {
+    normalized = normalizeText(description)
+      .replace(/\b[0-9]{6,}\b/g, ' ') // card numbers, references and dates that differ between sources
+      .replace(/\s+/g, ' ')
+      .trim()
+    if (recentDescriptions.size >= recentDescriptionsMax) recentDescriptions.clear()
+    recentDescriptions.set(description, normalized)
+  }
+  return normalized
 }
 
 const legalSuffixes = new Set([
@@ -105,9 +115,12 @@ export function canonicalDecimal(value: string): string {
   return match[1] === '-' && body !== '0' ? `-${body}` : body
 }
 
-/** The fingerprint of a transaction, without its occurrence (`fp:` keys append the k-th occurrence). */
-export function transactionFingerprint(accountId: string, transactionDate: string, amount: string, description: string): string {
-  return `${accountId}:${transactionDate}:${canonicalDecimal(amount)}:${normalizeDescription(description)}`
+/**
+ * The fingerprint of a transaction, without its occurrence (`fp:` keys append the k-th occurrence). The
+ * description is given already normalized (`normalizeDescription`).
+ */
+export function transactionFingerprint(accountId: string, transactionDate: string, amount: string, normalizedDescription: string): string {
+  return `${accountId}:${transactionDate}:${canonicalDecimal(amount)}:${normalizedDescription}`
 }
 
 /**

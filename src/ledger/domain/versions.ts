@@ -1,7 +1,8 @@
 /**
  * Ledger versions (docs/raw-and-ledger.md, "Ledger rows: versions, ids, time"). A writer works on a
  * draft of an entity's content; `nextVersion` turns the draft into a new immutable version when, and
- * only when, its content differs from the current one. Pure.
+ * only when, its content differs from the current one. Pure, except that the draft itself becomes the
+ * version (filled in place, not copied).
  */
 import { canonicalJson, sha256Hex } from '../../kernel/hashing.ts'
 import { deterministicId } from '../../kernel/ids.ts'
@@ -20,11 +21,31 @@ export interface VersionBookkeeping {
 
 const bookkeeping = new Set<string>(['versionId', 'id', 'tenantId', 'version', 'supersedes', 'createdAt', 'updatedAt', 'supersededAt'])
 
-/** The content of a version: what its hash covers (and so what makes two versions different). */
+/** Sorted content field names, per set of fields (one per table). */
+const contentFieldsOf = new Map<string, string[]>()
+
+/**
+ * The content of a version: what its hash covers (and so what makes two versions different). The hash
+ * is over the RFC 8785 canonical JSON of the content fields; the flat fields are written directly in
+ * sorted order (what canonicalization would do) and only nested values go through the canonicalizer,
+ * since this runs for every Ledger row written.
+ */
 export function contentHash(row: object): string {
-  const content: Record<string, unknown> = {}
-  for (const [field, value] of Object.entries(row)) if (!bookkeeping.has(field)) content[field] = value
-  return sha256Hex(canonicalJson(content))
+  const record = row as Record<string, unknown>
+  const signature = Object.keys(record).join(',')
+  let fields = contentFieldsOf.get(signature)
+  if (fields === undefined) {
+    fields = Object.keys(record).filter((field) => !bookkeeping.has(field)).sort()
+    contentFieldsOf.set(signature, fields)
+  }
+  const parts: string[] = []
+  for (const field of fields) {
+    const value = record[field]
+    if (value === undefined) continue
+    const text = value !== null && typeof value === 'object' && !Array.isArray(value) ? canonicalJson(value) : JSON.stringify(value)
+    parts.push(`${JSON.stringify(field)}:${text}`)
+  }
+  return sha256Hex(`{${parts.join(',')}}`)
 }
 
 /**
@@ -36,15 +57,14 @@ export function nextVersion<Row extends VersionBookkeeping>(current: Row | undef
   const hash = contentHash(draft)
   if (current !== undefined && contentHash(current) === hash) return undefined
   const version = (current?.version ?? 0) + 1
-  return {
-    ...draft,
-    versionId: deterministicId('ledgerVersion', draft.id, String(version), hash),
-    version,
-    supersedes: current?.versionId ?? null,
-    createdAt: current?.createdAt ?? at,
-    updatedAt: at,
-    supersededAt: null,
-  }
+  // The draft becomes the version (drafts are the writer's own objects): no copy per Ledger row.
+  draft.versionId = deterministicId('ledgerVersion', draft.id, String(version), hash)
+  draft.version = version
+  draft.supersedes = current?.versionId ?? null
+  draft.createdAt = current?.createdAt ?? at
+  draft.updatedAt = at
+  draft.supersededAt = null
+  return draft
 }
 
 /** Adds values to a list, keeping first-seen order and at most `max` entries. */

@@ -58,7 +58,7 @@ export interface BatchInput {
   readonly record: ExtractedRecord
   /**
    * For transactions: 1 for the first row of the artifact with this (account, date, amount,
-   * description), 2 for the second identical one… (see `occurrenceKey`).
+   * description), 2 for the second identical one… (see occurrences.ts).
    */
   readonly occurrence: number
 }
@@ -96,15 +96,8 @@ export interface BatchContext {
   readonly at: Date
   /** Recorded in the audit event's inputs. */
   readonly jobId?: string | undefined
-}
-
-/** Within one artifact, rows with the same occurrence key are "identical"; the k-th one is occurrence k. */
-export function occurrenceKey(record: ExtractedRecord): string | undefined {
-  if (record.kind === 'transaction') {
-    return JSON.stringify([record.account, record.transaction_date, ledgerAmount(record.amount, record.currency), normalizeDescription(record.description)])
-  }
-  if (record.kind === 'wallet_transfer') return JSON.stringify([record.account, record.tx_hash, record.log_index])
-  return undefined
+  /** Report the entities each row resolved to (`entitiesByRow`): the single-row route wants them, a run does not. */
+  readonly collectEntities?: boolean
 }
 
 /** How a transaction record found its entity. */
@@ -128,6 +121,7 @@ interface TransactionFacts {
   readonly postedDate: string | undefined
   readonly status: TransactionRow['status']
   readonly description: string
+  readonly descriptionNormalized: string
   readonly counterparty: CounterpartyRef | undefined
   readonly category: string | undefined
   readonly details: Record<string, unknown> | undefined
@@ -147,6 +141,7 @@ function transactionFacts(record: TransactionRecord | WalletTransferRecord): Tra
       postedDate: record.posted_date,
       status: record.status,
       description: record.description,
+      descriptionNormalized: normalizeDescription(record.description),
       counterparty: record.counterparty,
       category: record.category,
       details: record.details,
@@ -155,6 +150,7 @@ function transactionFacts(record: TransactionRecord | WalletTransferRecord): Tra
   }
   const outgoing = decimalSign(record.amount) < 0
   const other = outgoing ? record.to : record.from
+  const description = `${record.token} ${outgoing ? 'sent to' : 'received from'} ${normalizeWallet(other)}`
   return {
     account: { ...record.account, chain_id: record.account.chain_id ?? record.chain_id },
     externalId: `${record.tx_hash.toLowerCase()}:${record.log_index}`,
@@ -164,7 +160,8 @@ function transactionFacts(record: TransactionRecord | WalletTransferRecord): Tra
     transactionDate: record.timestamp.slice(0, 10),
     postedDate: record.timestamp.slice(0, 10),
     status: 'posted',
-    description: `${record.token} ${outgoing ? 'sent to' : 'received from'} ${normalizeWallet(other)}`,
+    description,
+    descriptionNormalized: normalizeDescription(description),
     counterparty: { wallet_address: other },
     category: undefined,
     details: {
@@ -288,6 +285,8 @@ class Batch {
   /** Drafts of the entities this batch touches, applied to in input order. */
   private readonly drafts = new Map<LedgerKind, Map<string, unknown>>()
   private readonly touched = new Map<string, Array<{ kind: LedgerKind; id: string }>>()
+  /** Each transaction-like record's facts, computed once. */
+  private readonly factsOf = new Map<BatchInput, TransactionFacts>()
 
   constructor(
     private readonly tx: Tx,
@@ -341,7 +340,7 @@ class Batch {
         case 'transaction':
         case 'wallet_transfer': {
           const match = transactionMatches.get(input)!
-          this.applyTransaction(input, transactionFacts(record), accountIdOf.get(input)!, counterpartyIdOf.get(input), match)
+          this.applyTransaction(input, this.facts(input, record), accountIdOf.get(input)!, counterpartyIdOf.get(input), match)
           break
         }
         case 'balance':
@@ -361,6 +360,15 @@ class Batch {
   }
 
   // ——— helpers over keys, currents and drafts ———
+
+  private facts(input: BatchInput, record: TransactionRecord | WalletTransferRecord): TransactionFacts {
+    let facts = this.factsOf.get(input)
+    if (facts === undefined) {
+      facts = transactionFacts(record)
+      this.factsOf.set(input, facts)
+    }
+    return facts
+  }
 
   private invoiceId(direction: InvoiceRow['direction'], counterpartyId: string | undefined, invoiceNumber: string): string {
     return deterministicId('invoice', this.tenantId, `${direction}:${counterpartyId ?? ''}:${invoiceNumber.trim()}`)
@@ -383,13 +391,13 @@ class Batch {
     return undefined
   }
 
-  /** Records every key of the entity that is not yet taken. */
-  private bind(kind: KeyKind, keys: readonly string[], entityId: string) {
+  /** Records every key of the entity that is not yet taken; the seed its id derives from needs no row. */
+  private bind(kind: KeyKind, keys: readonly string[], entityId: string, seed?: string) {
     const map = this.keyMaps[kind]
     for (const key of keys) {
       if (map.has(key)) continue
       map.set(key, entityId)
-      this.newKeys.push({ kind, key, entityId })
+      if (key !== seed) this.newKeys.push({ kind, key, entityId })
     }
   }
 
@@ -422,6 +430,7 @@ class Batch {
   }
 
   private touch(input: BatchInput, kind: LedgerKind, id: string) {
+    if (this.context.collectEntities !== true) return
     const list = this.touched.get(input.row.id) ?? []
     if (!list.some((entry) => entry.kind === kind && entry.id === id)) list.push({ kind, id })
     this.touched.set(input.row.id, list)
@@ -519,13 +528,24 @@ class Batch {
 
   /** Fills what the account's current version does not know; an account record also sets type and status. */
   private mergeAccount(draft: AccountRow, ref: AccountRef, accountRecord: Extract<ExtractedRecord, { kind: 'account' }> | undefined, input: BatchInput) {
-    const before = JSON.stringify(draft)
-    draft.externalAccountId ??= ref.external_account_id ?? null
-    draft.iban ??= ref.iban === undefined ? null : normalizeIban(ref.iban)
-    draft.accountNumberMasked ??= ref.account_number === undefined ? null : maskAccountNumber(ref.account_number)
-    draft.walletAddress ??= ref.wallet_address === undefined ? null : normalizeWallet(ref.wallet_address)
-    draft.chainId ??= ref.chain_id ?? null
-    if (draft.currency === 'XXX' && ref.currency !== undefined) draft.currency = ref.currency
+    let changed = false
+    const fill = <K extends 'externalAccountId' | 'iban' | 'accountNumberMasked' | 'walletAddress'>(field: K, value: string | undefined) => {
+      if (draft[field] !== null || value === undefined) return
+      draft[field] = value
+      changed = true
+    }
+    fill('externalAccountId', ref.external_account_id)
+    fill('iban', ref.iban === undefined ? undefined : normalizeIban(ref.iban))
+    fill('accountNumberMasked', ref.account_number === undefined ? undefined : maskAccountNumber(ref.account_number))
+    fill('walletAddress', ref.wallet_address === undefined ? undefined : normalizeWallet(ref.wallet_address))
+    if (draft.chainId === null && ref.chain_id !== undefined) {
+      draft.chainId = ref.chain_id
+      changed = true
+    }
+    if (draft.currency === 'XXX' && ref.currency !== undefined) {
+      draft.currency = ref.currency
+      changed = true
+    }
     if (accountRecord !== undefined) {
       if (accountRecord.account_type !== undefined) draft.accountType = accountRecord.account_type
       if (accountRecord.status !== undefined) draft.status = accountRecord.status
@@ -533,7 +553,7 @@ class Batch {
       if (ref.name !== undefined && ref.name.trim() !== '') draft.name = ref.name.trim()
     }
     // An account cites the rows that defined it, not every transaction that names it.
-    if (JSON.stringify(draft) !== before || accountRecord !== undefined) this.cite(draft, input)
+    if (changed || accountRecord !== undefined) this.cite(draft, input)
   }
 
   // ——— (1) counterparties ———
@@ -616,10 +636,14 @@ class Batch {
 
   /** New aliases, linked accounts and a stronger type change a counterparty's identity: a new version. */
   private mergeCounterparty(draft: CounterpartyRow, mention: CounterpartyMention) {
-    const aliases = withAdded(draft.aliases, [counterpartyDisplayName(mention.ref)], aliasesMax)
-    const linkedAccounts = withAdded(draft.linkedAccounts, linkedAccountsOf(mention.ref), aliasesMax)
+    const name = counterpartyDisplayName(mention.ref)
+    const linked = linkedAccountsOf(mention.ref)
     const strongerType = counterpartyTypeRank[mention.type] > counterpartyTypeRank[draft.type]
     const named = draft.provenance === 'inferred' && !mention.inferred
+    // The common case, a counterparty seen again as it is known: nothing to change, nothing to allocate.
+    if (!strongerType && !named && draft.aliases.includes(name) && linked.every((account) => draft.linkedAccounts.includes(account))) return
+    const aliases = withAdded(draft.aliases, [name], aliasesMax)
+    const linkedAccounts = withAdded(draft.linkedAccounts, linked, aliasesMax)
     if (aliases.length === draft.aliases.length && linkedAccounts.length === draft.linkedAccounts.length && !strongerType && !named) return
     draft.aliases = aliases
     draft.linkedAccounts = linkedAccounts
@@ -628,7 +652,7 @@ class Batch {
       // A source that names the counterparty replaces a guess from a description.
       draft.provenance = 'extracted'
       draft.confidence = Math.max(draft.confidence, mention.input.row.confidence)
-      draft.name = counterpartyDisplayName(mention.ref)
+      draft.name = name
     }
     this.cite(draft, mention.input)
   }
@@ -650,17 +674,24 @@ class Batch {
     for (const input of inputs) {
       const record = input.record
       if (record.kind !== 'transaction' && record.kind !== 'wallet_transfer') continue
-      const facts = transactionFacts(record)
+      const facts = this.facts(input, record)
       const accountId = accountIdOf.get(input)!
       const keys = [
         ...(facts.externalId === undefined ? [] : [`ext:${accountId}:${facts.externalId}`]),
-        `fp:${transactionFingerprint(accountId, facts.transactionDate, facts.amount, facts.description)}:${input.occurrence}`,
+        `fp:${transactionFingerprint(accountId, facts.transactionDate, facts.amount, facts.descriptionNormalized)}:${input.occurrence}`,
       ]
       const pendingKey = facts.pendingExternalId === undefined ? undefined : `ext:${accountId}:${facts.pendingExternalId}`
       entries.push({ input, facts, accountId, keys, pendingKey })
     }
     if (entries.length === 0) return new Map()
-    await this.lookupKeys('transaction', entries.flatMap((entry) => (entry.pendingKey === undefined ? entry.keys : [...entry.keys, entry.pendingKey])))
+    const allKeys = entries.flatMap((entry) => (entry.pendingKey === undefined ? entry.keys : [...entry.keys, entry.pendingKey]))
+    await this.lookupKeys('transaction', allKeys)
+    // A transaction's id is derived from the key it was first recorded under (its seed), which is not
+    // stored: a key whose derived id names a current transaction resolves to it.
+    const derived = new Map<string, string>()
+    for (const key of allKeys) if (!this.keyMaps.transaction.has(key)) derived.set(deterministicId('transaction', this.tenantId, key), key)
+    await this.load('transaction', [...derived.keys()])
+    for (const [id, key] of derived) if (this.draft('transaction', id) !== undefined) this.keyMaps.transaction.set(key, id)
 
     // What the keys found, to check that an external id names the same transaction (below).
     await this.load('transaction', entries.flatMap((entry) => entry.keys.map((key) => this.keyMaps.transaction.get(key)).filter((id): id is string => id !== undefined)))
@@ -735,9 +766,11 @@ class Batch {
           match = 'ambiguous'
         }
       }
+      let seed: string | undefined
       if (id === undefined) {
         // Seeded by its first key no other transaction holds (an external id may be a reused one).
-        id = deterministicId('transaction', this.tenantId, entry.keys.find((key) => !this.keyMaps.transaction.has(key)) ?? entry.keys[entry.keys.length - 1]!)
+        seed = entry.keys.find((key) => !this.keyMaps.transaction.has(key)) ?? entry.keys[entry.keys.length - 1]!
+        id = deterministicId('transaction', this.tenantId, seed)
         if (match !== 'ambiguous') match = 'new'
         batchFacts.set(id, { amount: facts.amount, status: facts.status, transactionDate: facts.transactionDate })
         // A pending transaction earlier in this batch can be settled by a posted one later in it.
@@ -751,7 +784,7 @@ class Batch {
           externalTransactionId: facts.externalId ?? null,
         })
       }
-      this.bind('transaction', entry.keys, id)
+      this.bind('transaction', entry.keys, id, seed)
       pool.claim(id)
       result.set(entry.input, { id, match, candidates })
     }
@@ -774,19 +807,26 @@ class Batch {
     const existing = this.draft('transaction', id)
     if (existing === undefined) {
       const ambiguous = match === 'ambiguous'
-      this.create('transaction', {
-        ...this.base(
-          id,
-          input,
-          ambiguous ? 'ambiguous' : 'extracted',
-          input.row.confidence,
-          {
-            ...(facts.details === undefined ? {} : { details: facts.details }),
-            ...(facts.category === undefined ? {} : { category: facts.category }),
-            ...(counterpartyInferred && counterpartyId !== undefined ? { counterparty_inferred: true } : {}),
-            ...(ambiguous ? { possible_duplicate_of: resolution.candidates } : {}),
-          },
-        ),
+      const metadata: Record<string, unknown> = {}
+      if (facts.details !== undefined) metadata.details = facts.details
+      if (facts.category !== undefined) metadata.category = facts.category
+      if (counterpartyInferred && counterpartyId !== undefined) metadata.counterparty_inferred = true
+      if (ambiguous) metadata.possible_duplicate_of = resolution.candidates
+      // One literal (no spreads): this runs for every new transaction, and the shape stays fast.
+      const row: TransactionRow = {
+        versionId: '',
+        id,
+        tenantId: this.tenantId,
+        version: 0,
+        supersedes: null,
+        sourceIds: [input.row.rawArtifactId],
+        evidenceIds: [input.row.id],
+        provenance: ambiguous ? 'ambiguous' : 'extracted',
+        confidence: input.row.confidence,
+        metadata,
+        createdAt: this.context.at,
+        updatedAt: this.context.at,
+        supersededAt: null,
         accountId,
         externalTransactionId: facts.externalId ?? null,
         amount: facts.amount,
@@ -798,9 +838,10 @@ class Batch {
         categoryId: categoryId(facts.category),
         status: facts.status,
         description: facts.description,
-        descriptionNormalized: normalizeDescription(facts.description),
+        descriptionNormalized: facts.descriptionNormalized,
         reconciliationStatus: 'unmatched',
-      } satisfies TransactionRow)
+      }
+      this.create('transaction', row)
       this.touch(input, 'transaction', id)
       return
     }
@@ -815,7 +856,7 @@ class Batch {
         // The posted record is the final word on how the bank describes it and when it settled.
         draft.postedDate = facts.postedDate ?? facts.transactionDate
         draft.description = facts.description
-        draft.descriptionNormalized = normalizeDescription(facts.description)
+        draft.descriptionNormalized = facts.descriptionNormalized
         if (facts.externalId !== undefined) draft.externalTransactionId = facts.externalId
       }
     }
@@ -979,7 +1020,7 @@ class Batch {
         const next = nextVersion(current, draft as LedgerRowByKind[LedgerKind], at)
         if (next === undefined) {
           tally.unchanged += 1
-          versions.set(`${kind}:${id}`, { versionId: current!.versionId, version: current!.version, outcome: 'unchanged' })
+          if (this.context.collectEntities === true) versions.set(`${kind}:${id}`, { versionId: current!.versionId, version: current!.version, outcome: 'unchanged' })
           continue
         }
         rows.push(next)
@@ -991,7 +1032,9 @@ class Batch {
           superseded.push(current.versionId)
           updated.push({ kind, row: next })
         }
-        versions.set(`${kind}:${id}`, { versionId: next.versionId, version: next.version, outcome: current === undefined ? 'created' : 'updated' })
+        if (this.context.collectEntities === true) {
+          versions.set(`${kind}:${id}`, { versionId: next.versionId, version: next.version, outcome: current === undefined ? 'created' : 'updated' })
+        }
       }
       counts[kind] = tally
       if (rows.length > 0) writes.push({ kind, rows, superseded })

@@ -12,9 +12,11 @@ import type { Database, Executor } from '../../db/database.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import { ExtractedRecord } from '../../raw/domain/extracted.ts'
 import type { LedgerKind, LedgerStore, ParsedRowRecord } from '../ledger.store.ts'
-import { normalizeBatch, occurrenceKey, type BatchDeps, type BatchInput, type EntityResult, type KindCounts } from './batch.ts'
+import { normalizeBatch, type BatchDeps, type BatchInput, type EntityResult, type KindCounts } from './batch.ts'
+import { occurrenceAmongEarlier, OccurrenceCounter } from './occurrences.ts'
 
-export const batchRows = 1_000
+/** Parsed rows per normalization batch (one transaction, one audit event). */
+export const batchRows = 2_000
 
 const extractedRecord = Compile(ExtractedRecord)
 
@@ -70,30 +72,28 @@ function recordOf(row: ParsedRowRecord): ExtractedRecord | undefined {
 export function createNormalizer(deps: NormalizerDeps): Normalizer {
   const { db, store, clock } = deps
 
-  async function runBatch(tenantId: string, inputs: readonly BatchInput[], options: RunOptions) {
+  async function runBatch(tenantId: string, inputs: readonly BatchInput[], options: RunOptions & { collectEntities?: boolean }) {
     return db.transaction(async (tx) => {
+      // A batch's commit need not wait for its WAL flush: a later synchronous commit (the job's outcome)
+      // flushes it, and a batch lost to a crash before that is redone by the job's retry (idempotent).
+      if (options.jobId !== undefined) await store.relaxCommit(tx)
       await store.lockTenant(tx, tenantId)
-      return normalizeBatch(tx, deps, { tenantId, actor: options.actor, requestId: options.requestId, jobId: options.jobId, at: clock.now() }, inputs)
+      return normalizeBatch(
+        tx,
+        deps,
+        { tenantId, actor: options.actor, requestId: options.requestId, jobId: options.jobId, collectEntities: options.collectEntities, at: clock.now() },
+        inputs,
+      )
     })
   }
 
-  /** The occurrence of a row among the identical rows before it in its artifact (same parser version). */
-  async function occurrenceOf(executor: Executor, row: ParsedRowRecord, record: ExtractedRecord): Promise<number> {
-    const key = occurrenceKey(record)
-    if (key === undefined) return 1
-    let occurrence = 1
-    let after = -1
-    for (;;) {
-      const page = await store.parsedRows(executor, row.tenantId, row.rawArtifactId, row.parser, row.parserVersion, after, batchRows)
-      for (const earlier of page) {
-        if (earlier.rowIndex >= row.rowIndex) return occurrence
-        const earlierRecord = recordOf(earlier)
-        if (earlierRecord !== undefined && occurrenceKey(earlierRecord) === key) occurrence += 1
-      }
-      if (page.length < batchRows) return occurrence
-      after = page[page.length - 1]!.rowIndex
-    }
-  }
+  /** The records of an artifact's earlier rows of one day (for occurrence counting). */
+  const earlierRowsOf =
+    (executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string) =>
+    async (day: string, beforeRowIndex: number): Promise<ExtractedRecord[]> =>
+      (await store.parsedRecordsOfDay(executor, tenantId, artifactId, parser, parserVersion, day, beforeRowIndex)).filter((extracted): extracted is ExtractedRecord =>
+        extractedRecord.Check(extracted),
+      )
 
   return {
     async normalizeArtifact(tenantId, artifactId, options) {
@@ -105,12 +105,14 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
 
       const counts: Partial<Record<LedgerKind, KindCounts>> = {}
       // Occurrences count identical rows across the whole artifact, so they carry over between batches.
-      const occurrences = new Map<string, number>()
-      let after = -1
+      const occurrences = new OccurrenceCounter(earlierRowsOf(db.orm, tenantId, artifactId, artifact.parser, artifact.parserVersion))
+      const readPage = (after: number) => store.parsedRows(db.orm, tenantId, artifactId, artifact.parser!, artifact.parserVersion!, after, batchRows)
+      let next = readPage(-1)
       for (;;) {
-        const page = await store.parsedRows(db.orm, tenantId, artifactId, artifact.parser, artifact.parserVersion, after, batchRows)
+        const page = await next
         if (page.length === 0) break
-        after = page[page.length - 1]!.rowIndex
+        // Read the next page while this one is normalized (on PostgreSQL, another connection).
+        next = page.length < batchRows ? Promise.resolve([]) : readPage(page[page.length - 1]!.rowIndex)
         const inputs: BatchInput[] = []
         for (const row of page) {
           const record = recordOf(row)
@@ -118,10 +120,7 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
             summary.rejected_rows += 1
             continue
           }
-          const key = occurrenceKey(record)
-          const occurrence = key === undefined ? 1 : (occurrences.get(key) ?? 0) + 1
-          if (key !== undefined) occurrences.set(key, occurrence)
-          inputs.push({ row, record, occurrence })
+          inputs.push({ row, record, occurrence: await occurrences.next(record, row.rowIndex) })
         }
         summary.parsed_rows += page.length
         if (inputs.length > 0) {
@@ -129,7 +128,6 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
           addCounts(counts, result.counts)
           summary.batches += 1
         }
-        if (page.length < batchRows) break
       }
       return { ...summary, counts }
     },
@@ -139,8 +137,8 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       if (row === undefined) return undefined
       const record = recordOf(row)
       if (record === undefined) return { row, entities: [], rejected: true }
-      const occurrence = await occurrenceOf(db.orm, row, record)
-      const result = await runBatch(tenantId, [{ row, record, occurrence }], options)
+      const occurrence = await occurrenceAmongEarlier(record, row.rowIndex, earlierRowsOf(db.orm, tenantId, row.rawArtifactId, row.parser, row.parserVersion))
+      const result = await runBatch(tenantId, [{ row, record, occurrence }], { ...options, collectEntities: true })
       return { row, entities: result.entitiesByRow.get(row.id) ?? [], rejected: false }
     },
   }

@@ -1,0 +1,78 @@
+/**
+ * Occurrences (docs/raw-and-ledger.md, rule 1): the k-th row of an artifact identical to earlier ones
+ * (same account, day, amount and normalized description; for wallet transfers, the same transfer) is
+ * occurrence k, so two genuine identical purchases stay two transactions while an overlapping statement
+ * finds both again.
+ *
+ * Counting in bounded memory: counts are kept per day for the `activeDaysMax` days seen most recently.
+ * A statement is sorted by date, so a day is finished once the statement has moved on; a row of a day
+ * already let go (an unsorted file) has that day's counts rebuilt exactly from the artifact's earlier
+ * rows of the day, read again. Memory is bounded by the rows of the busiest days, not by the file.
+ */
+import type { ExtractedRecord } from '../../raw/domain/extracted.ts'
+import { ledgerAmount, normalizeDescription } from '../domain/keys.ts'
+
+/** Days whose counts are kept at once. */
+export const activeDaysMax = 64
+
+/** What makes rows identical, and the day they belong to; undefined for records that are not counted. */
+export function occurrenceIdentity(record: ExtractedRecord): { day: string; key: string } | undefined {
+  if (record.kind === 'transaction') {
+    return {
+      day: record.transaction_date,
+      key: JSON.stringify([record.account, ledgerAmount(record.amount, record.currency), normalizeDescription(record.description)]),
+    }
+  }
+  if (record.kind === 'wallet_transfer') return { day: record.timestamp.slice(0, 10), key: JSON.stringify([record.account, record.tx_hash, record.log_index]) }
+  return undefined
+}
+
+/** The records of the artifact's rows before `beforeRowIndex` that belong to `day`. */
+export type EarlierRowsOfDay = (day: string, beforeRowIndex: number) => Promise<ExtractedRecord[]>
+
+function countsOf(records: readonly ExtractedRecord[], day: string): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const record of records) {
+    const identity = occurrenceIdentity(record)
+    if (identity !== undefined && identity.day === day) counts.set(identity.key, (counts.get(identity.key) ?? 0) + 1)
+  }
+  return counts
+}
+
+/** The occurrence of one row among the artifact's earlier rows (the single-row path). */
+export async function occurrenceAmongEarlier(record: ExtractedRecord, rowIndex: number, earlierRowsOfDay: EarlierRowsOfDay): Promise<number> {
+  const identity = occurrenceIdentity(record)
+  if (identity === undefined) return 1
+  return (countsOf(await earlierRowsOfDay(identity.day, rowIndex), identity.day).get(identity.key) ?? 0) + 1
+}
+
+/** Counts the occurrences of an artifact's rows, fed in row order. */
+export class OccurrenceCounter {
+  /** Counts per day; the Map's order is recency (least recent first). */
+  private readonly active = new Map<string, Map<string, number>>()
+  private readonly released = new Set<string>()
+
+  constructor(private readonly earlierRowsOfDay: EarlierRowsOfDay) {}
+
+  async next(record: ExtractedRecord, rowIndex: number): Promise<number> {
+    const identity = occurrenceIdentity(record)
+    if (identity === undefined) return 1
+    const { day, key } = identity
+    let counts = this.active.get(day)
+    if (counts === undefined) {
+      counts = this.released.delete(day) ? countsOf(await this.earlierRowsOfDay(day, rowIndex), day) : new Map<string, number>()
+      this.active.set(day, counts)
+      if (this.active.size > activeDaysMax) {
+        const [oldest] = this.active.keys()
+        this.active.delete(oldest!)
+        this.released.add(oldest!)
+      }
+    } else {
+      this.active.delete(day)
+      this.active.set(day, counts)
+    }
+    const occurrence = (counts.get(key) ?? 0) + 1
+    counts.set(key, occurrence)
+    return occurrence
+  }
+}
