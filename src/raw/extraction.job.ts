@@ -178,6 +178,15 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<'raw-extr
     let attachments = 0
     let attachmentsSkipped = 0
     let batch: ParsedRowRow[] = []
+    // One INSERT in flight while the parser reads the next batch: the parser's CPU work overlaps the
+    // database's (on one connection the statements still run in order, inside this transaction).
+    let inFlight: Promise<number> | undefined
+    const flush = async (rows: ParsedRowRow[]) => {
+      if (inFlight !== undefined) inserted += await inFlight
+      inFlight = rows.length === 0 ? undefined : store.insertParsedRows(tx, rows)
+      // Awaited by the next flush; a failure meanwhile must not count as unhandled.
+      inFlight?.catch(() => undefined)
+    }
     for await (const output of parser.parse(input)) {
       if (output.type === 'record') {
         const problem = recordProblem(output.record)
@@ -200,7 +209,7 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<'raw-extr
         })
         rowIndex += 1
         if (batch.length >= parsedRowBatchRows) {
-          inserted += await store.insertParsedRows(tx, batch)
+          await flush(batch)
           batch = []
         }
         continue
@@ -231,7 +240,8 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<'raw-extr
         { restoreTombstoned: false },
       )
     }
-    inserted += await store.insertParsedRows(tx, batch)
+    await flush(batch)
+    await flush([])
     return { parsedRows: rowIndex, inserted, attachments: attachments - attachmentsSkipped, attachmentsSkipped }
   }
 

@@ -61,6 +61,8 @@ export interface BatchInput {
    * description), 2 for the second identical one… (see occurrences.ts).
    */
   readonly occurrence: number
+  /** A transaction-like record's facts, when computed ahead (transactionFacts); else computed by the batch. */
+  readonly facts?: TransactionFacts
 }
 
 export type EntityOutcome = 'created' | 'updated' | 'unchanged'
@@ -111,7 +113,7 @@ interface TransactionResolution {
 }
 
 /** A transaction-like record in the common shape (bank transactions and wallet transfers). */
-interface TransactionFacts {
+export interface TransactionFacts {
   readonly account: AccountRef
   readonly externalId: string | undefined
   readonly pendingExternalId: string | undefined
@@ -129,7 +131,8 @@ interface TransactionFacts {
   readonly chainId: number | undefined
 }
 
-function transactionFacts(record: TransactionRecord | WalletTransferRecord): TransactionFacts {
+/** Pure: depends on the record only, so a run computes it ahead, while the previous batch writes. */
+export function transactionFacts(record: TransactionRecord | WalletTransferRecord): TransactionFacts {
   if (record.kind === 'transaction') {
     return {
       account: record.account,
@@ -362,7 +365,7 @@ class Batch {
   // ——— helpers over keys, currents and drafts ———
 
   private facts(input: BatchInput, record: TransactionRecord | WalletTransferRecord): TransactionFacts {
-    let facts = this.factsOf.get(input)
+    let facts = input.facts ?? this.factsOf.get(input)
     if (facts === undefined) {
       facts = transactionFacts(record)
       this.factsOf.set(input, facts)

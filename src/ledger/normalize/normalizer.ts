@@ -12,7 +12,7 @@ import type { Database, Executor } from '../../db/database.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import { ExtractedRecord } from '../../raw/domain/extracted.ts'
 import type { LedgerKind, LedgerStore, ParsedRowRecord } from '../ledger.store.ts'
-import { normalizeBatch, type BatchDeps, type BatchInput, type EntityResult, type KindCounts } from './batch.ts'
+import { normalizeBatch, transactionFacts, type BatchDeps, type BatchInput, type EntityResult, type KindCounts } from './batch.ts'
 import { occurrenceAmongEarlier, OccurrenceCounter } from './occurrences.ts'
 
 /** Parsed rows per normalization batch (one transaction, one audit event). */
@@ -107,24 +107,42 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       // Occurrences count identical rows across the whole artifact, so they carry over between batches.
       const occurrences = new OccurrenceCounter(earlierRowsOf(db.orm, tenantId, artifactId, artifact.parser, artifact.parserVersion))
       const readPage = (after: number) => store.parsedRows(db.orm, tenantId, artifactId, artifact.parser!, artifact.parserVersion!, after, batchRows)
-      let next = readPage(-1)
-      for (;;) {
-        const page = await next
-        if (page.length === 0) break
-        // Read the next page while this one is normalized (on PostgreSQL, another connection).
-        next = page.length < batchRows ? Promise.resolve([]) : readPage(page[page.length - 1]!.rowIndex)
+      /**
+       * A page's rows as batch inputs: everything that depends on the rows alone (the record check,
+       * occurrences, transaction facts). Pages are prepared strictly in order (the occurrence counter
+       * is sequential): page N+1 is read and prepared while batch N writes, so the CPU work of one
+       * overlaps the database work of the other.
+       */
+      const prepare = async (page: readonly ParsedRowRecord[]) => {
         const inputs: BatchInput[] = []
+        let rejected = 0
         for (const row of page) {
           const record = recordOf(row)
           if (record === undefined) {
-            summary.rejected_rows += 1
+            rejected += 1
             continue
           }
-          inputs.push({ row, record, occurrence: await occurrences.next(record, row.rowIndex) })
+          const occurrence = await occurrences.next(record, row.rowIndex)
+          const facts = record.kind === 'transaction' || record.kind === 'wallet_transfer' ? transactionFacts(record) : undefined
+          inputs.push({ row, record, occurrence, facts })
         }
-        summary.parsed_rows += page.length
-        if (inputs.length > 0) {
-          const result = await runBatch(tenantId, inputs, options)
+        return { rows: page.length, lastRowIndex: page[page.length - 1]?.rowIndex ?? -1, inputs, rejected }
+      }
+      const prepareNext = (after: number) => {
+        const prepared = readPage(after).then(prepare)
+        // Awaited on the next turn; a failure while this batch runs must not count as unhandled.
+        prepared.catch(() => undefined)
+        return prepared
+      }
+      let next = prepareNext(-1)
+      for (;;) {
+        const prepared = await next
+        if (prepared.rows === 0) break
+        next = prepared.rows < batchRows ? Promise.resolve({ rows: 0, lastRowIndex: -1, inputs: [], rejected: 0 }) : prepareNext(prepared.lastRowIndex)
+        summary.parsed_rows += prepared.rows
+        summary.rejected_rows += prepared.rejected
+        if (prepared.inputs.length > 0) {
+          const result = await runBatch(tenantId, prepared.inputs, options)
           addCounts(counts, result.counts)
           summary.batches += 1
         }
