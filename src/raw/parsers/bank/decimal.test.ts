@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { addDecimals, currencyMinorUnits, formatDecimal, parsePlainDecimal, subtractDecimals } from './decimal.ts'
+import { currencyMinorUnits } from '../../../kernel/currency.ts'
+import { addDecimals, formatDecimal, parsePlainDecimal, subtractDecimals } from './decimal.ts'
 
 describe('currencyMinorUnits', () => {
   it.each([

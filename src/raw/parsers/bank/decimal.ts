@@ -6,6 +6,7 @@
  * trailing zeros beyond them are dropped, so the same amount reads the same from every format ("12.50"
  * from CSV "12,5", OFX "12.50", MT940 "12,5" and CAMT "12.500"). Digits are never rounded away.
  */
+import { currencyMinorUnits } from '../../../kernel/currency.ts'
 
 export interface DecimalParts {
   readonly negative: boolean
@@ -17,26 +18,6 @@ export interface DecimalParts {
 
 /** A decimal of 40 digits is not an amount a bank reports; longer strings are refused as malformed. */
 export const amountDigitsMax = 40
-
-const minorUnitsCache = new Map<string, number | undefined>()
-
-/**
- * The number of minor-unit digits of an ISO 4217 currency, from the ICU data Node ships; undefined for
- * anything Intl does not know as a currency code (token symbols such as USDC keep their digits as written).
- */
-export function currencyMinorUnits(currency: string): number | undefined {
-  if (minorUnitsCache.has(currency)) return minorUnitsCache.get(currency)
-  let digits: number | undefined
-  if (/^[A-Z]{3}$/.test(currency)) {
-    try {
-      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits
-    } catch {
-      digits = undefined
-    }
-  }
-  minorUnitsCache.set(currency, digits)
-  return digits
-}
 
 /** The canonical decimal string of the parts, padded or trimmed (zeros only) to the currency's minor units. */
 export function formatDecimal(parts: DecimalParts, currency: string | undefined): string {
