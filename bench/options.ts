@@ -26,7 +26,7 @@ Options (or the environment variable in brackets):
   --warmup SECONDS             unmeasured warm-up seconds per workload (BENCH_WARMUP, default 2)
   --connections N              concurrent connections (BENCH_CONNECTIONS, default 10)
   --login-connections N        concurrent connections for login (BENCH_LOGIN_CONNECTIONS, default 4)
-  --only ID[,ID...]            run only these workloads: login, read, read_api_key
+  --only ID[,ID...]            run only these workloads: login, read, read_api_key, evaluate
                                (BENCH_ONLY; the baseline always runs, --only baseline runs just it)
   --output PATH                JSON results (BENCH_OUTPUT, default bench/results/latest.json)
   --log-level LEVEL            the app's log level (BENCH_LOG_LEVEL, default warn)
@@ -38,7 +38,7 @@ unset runs on embedded PGlite in a temporary directory. REDIS_URL, if set, is us
 export class UsageError extends Error {}
 
 /** Workloads --only can select; `baseline` alone runs just the baseline. */
-export const workloadIds: readonly string[] = ['baseline', 'login', 'read', 'read_api_key']
+export const workloadIds: readonly string[] = ['baseline', 'login', 'read', 'read_api_key', 'evaluate']
 
 export function parseOptions(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): BenchOptions | 'help' {
   const args = new Map<string, string>()

@@ -103,6 +103,19 @@ async function main(): Promise<number> {
         connections: options.connections,
       })
     }
+    if (selected('evaluate')) {
+      // A policy decision over HTTP: the owner's JWT, the tenant's active (default) policy, one audit
+      // event and one policy.evaluate business event (with its fan-out job) per request.
+      plan.push(async () => ({
+        id: 'evaluate',
+        name: 'policy evaluate',
+        method: 'POST',
+        path: `/v1/policy/${credentials.tenantId}/evaluate`,
+        headers: { authorization: `Bearer ${await login(server, credentials)}` },
+        body: { action: { kind: 'outbound_payment', counterparty_id: 'cpy_bench_vendor', amount: { currency: 'EUR', value: '120.00' }, agent_role: 'collections' } },
+        connections: options.connections,
+      }))
+    }
     // The baseline again at the end: how far the machine drifted during the run.
     plan.push({ ...mainBaseline, id: 'baseline_end', name: 'baseline (again, at the end)' })
 

@@ -30,6 +30,7 @@ import type { Idempotency } from './http/idempotency.ts'
 import { webhookRoutes, type WebhooksService } from './webhooks/index.ts'
 import { ledgerRoutes, type LedgerService } from './ledger/index.ts'
 import { rawRoutes, type ConnectorsService, type RawService } from './raw/index.ts'
+import { policyRoutes, type PolicyService, type WalletsService } from './policy/index.ts'
 
 export const serviceVersion = '0.5.0'
 export const documentationPrefix = '/docs/api'
@@ -48,7 +49,9 @@ export interface AppServices {
   readonly raw: RawService
   /** Provider connections: no route uses them (the connectors CLI does); here for in-process tools and tests. */
   readonly connectors: ConnectorsService
-  /** Idempotency-Key handling for the routes that accept it (webhook replay). */
+  readonly policy: PolicyService
+  readonly wallets: WalletsService
+  /** Idempotency-Key handling for the routes that accept it (webhook replay, policy compose). */
   readonly idempotency: Idempotency
 }
 
@@ -151,6 +154,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(auditRoutes, { audit: options.services.audit })
   await app.register(ledgerRoutes, { ledger: options.services.ledger })
   await app.register(rawRoutes, { raw: options.services.raw })
+  await app.register(policyRoutes, {
+    policy: options.services.policy,
+    wallets: options.services.wallets,
+    idempotency: options.services.idempotency,
+    publicBaseUrl: options.publicBaseUrl,
+  })
 
   await app.ready()
   return app as unknown as FastifyInstance

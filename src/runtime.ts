@@ -42,6 +42,7 @@ import { createIdempotencyStore } from './http/idempotency.store.pg.ts'
 import { createWebhooks, type WebhookOptions } from './webhooks/index.ts'
 import { createLedger, type Ledger } from './ledger/index.ts'
 import { createRaw, type RawOptions } from './raw/index.ts'
+import { createPolicy, type Policy } from './policy/index.ts'
 
 /** Configuration whose secrets have been resolved (from the environment, or generated for the sandbox). */
 export type ResolvedConfig = Config & { readonly jwtSecret: string; readonly apiKeyPepper: string }
@@ -84,6 +85,8 @@ export interface Runtime {
   readonly services: AppServices
   /** The Ledger slice: its normalizer and store, for tools, tests and benchmarks that run it in-process. */
   readonly ledger: Ledger
+  /** The Policy slice: verdicts for the gate, the default policy, its store (tools, tests, benchmarks). */
+  readonly policy: Policy
   buildApp(): Promise<FastifyInstance>
   startWorkers(): Promise<void>
   /**
@@ -145,6 +148,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const apiKeys = createApiKeysService({ ...core, store: credentialsStore, cursors, config, log: logger })
   const webhooks = createWebhooks({ ...core, cursors }, options.webhooks)
   const ledger = createLedger({ ...core, cursors })
+  const policy = createPolicy({ ...core, cursors })
+  // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
+  const backfilled = await policy.defaultPolicy.backfill()
+  if (backfilled > 0) logger.info({ tenants: backfilled }, 'default policy given to existing tenants')
   const raw = createRaw(
     { ...core, cursors, blobs },
     // Signed content URLs use their own key derived from JWT_SECRET, like cursors.
@@ -154,13 +161,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const services = {
     apiKeys,
     auth: createAuthService({ ...core, store: credentialsStore, passwords, tokens, apiKeys, config }),
-    onboarding: createOnboardingService({ ...core, store: tenantsStore, passwords }),
-    tenants: createTenantsService({ ...core, store: tenantsStore }),
+    onboarding: createOnboardingService({ ...core, store: tenantsStore, passwords, defaultPolicy: policy.defaultPolicy }),
+    tenants: createTenantsService({ ...core, store: tenantsStore, defaultPolicy: policy.defaultPolicy }),
     members: createMembersService({ ...core, store: tenantsStore, cursors }),
     webhooks: webhooks.service,
     ledger: ledger.service,
     raw: raw.service,
     connectors: raw.connectors,
+    policy: policy.service,
+    wallets: policy.wallets,
     idempotency: createIdempotency({ db, clock, store: createIdempotencyStore() }),
     audit: createAuditService({ ...core, store: auditStore, cursors, chain: anchorChain, blobs }),
   }
@@ -175,6 +184,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     clock,
     services,
     ledger,
+    policy,
     buildApp: () =>
       buildApp({
         logger,

@@ -33,6 +33,8 @@ const expectedPublicRoutes = new Set([
   'POST /v1/auth/accept-invitation',
   'POST /v1/auth/service-token',
   'POST /v1/audit/verify',
+  // The policy language's JSON Schema: documentation, like the OpenAPI document.
+  'GET /v1/schemas/policy-content.json',
   // Raw: the signed content URL (its signature is the credential) and provider webhooks (an HMAC over the body).
   'GET /v1/raw/:raw_id/content',
   'POST /v1/raw/webhooks/:provider',

@@ -122,11 +122,15 @@ describe('DELETE /v1/tenants/{id}', () => {
       api_keys: 1,
       service_tokens: 0,
       events: 6, // 3 member and key events, and ledger.counterparty.created, ledger.transaction.created, ledger.obligation.created
+      policy_verdicts: 0,
+      policy_signatures: 0,
+      policies: 1, // the default policy
+      tenant_wallets: 0,
       members: 2,
       users: 2,
       tenants: 1,
     })
-    expect(body.totalRows).toBe(31)
+    expect(body.totalRows).toBe(32)
 
     for (const { table, tenantColumn } of tenantTablesInDeletionOrder) {
       const [row] = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from ${table} where ${tenantColumn} = ${owner.tenantId}`)
@@ -137,7 +141,7 @@ describe('DELETE /v1/tenants/{id}', () => {
     const deleted = audit.find((row) => row.action === 'tenant.deleted')
     expect(deleted?.outputs).toMatchObject({
       'deleted_rows.members': 2,
-      total_rows: 31,
+      total_rows: 32,
       preserved: ['audit_inbox', 'audit_events', 'audit_chain_heads', 'audit_anchors', 'audit_anchor_publications'],
     })
     expect(audit.map((row) => row.action)).toContain('tenant_blob.purge_requested')

@@ -12,6 +12,7 @@ import type { CommandContext } from '../auth/context.ts'
 import { isUniqueViolation } from '../db/errors.ts'
 import type { CoreDeps } from '../deps.ts'
 import { AppError } from '../kernel/errors.ts'
+import type { DefaultPolicyProvisioner } from '../policy/index.ts'
 import { newMember, newTenant, newUser } from './records.ts'
 import type { TenantsStore } from './tenants.store.ts'
 import { createTokenIssuer } from './verification-tokens.ts'
@@ -50,13 +51,18 @@ export function assertPasswordLength(password: string): void {
   }
 }
 
-export function createOnboardingService(deps: CoreDeps & { store: TenantsStore; passwords: PasswordHasher }): OnboardingService {
-  const { db, store, audit, events, jobs, ids, clock } = deps
+export function createOnboardingService(
+  deps: CoreDeps & { store: TenantsStore; passwords: PasswordHasher; defaultPolicy: DefaultPolicyProvisioner },
+): OnboardingService {
+  const { db, store, audit, events, jobs, ids, clock, defaultPolicy } = deps
   const production = deps.environment === 'production'
   const issueToken = createTokenIssuer(deps)
 
   return {
-    /** Creates a tenant, its pending owner and a verification token. Audits tenant.signed_up; emits member.changed. */
+    /**
+     * Creates a tenant, its pending owner, a verification token and the default policy (active). Audits
+     * tenant.signed_up (with the default policy's id and hash); emits member.changed.
+     */
     async signup(input, context) {
       const email = normalizeEmail(input.email)
       assertPasswordLength(input.password)
@@ -75,6 +81,7 @@ export function createOnboardingService(deps: CoreDeps & { store: TenantsStore; 
           await store.insertUser(tx, newUser({ id: userId, tenantId, email, passwordHash, at: now }))
           await store.insertMember(tx, newMember({ id: memberId, tenantId, userId, role: 'owner', status: 'active', invitedBy: null, at: now }))
           token = await issueToken(tx, { tenantId, userId, purpose: 'email_verification' })
+          const policy = await defaultPolicy.provision(tx, tenantId)
           const recorded = await audit.record(tx, {
             tenantId,
             layer: 'audit',
@@ -82,7 +89,7 @@ export function createOnboardingService(deps: CoreDeps & { store: TenantsStore; 
             action: 'tenant.signed_up',
             entity: { type: 'tenant', id: tenantId },
             inputs: { request: digestOf({ email, tenant_name: input.tenant_name ?? null }) },
-            outputs: { user_id: userId, member_id: memberId, user_status: 'pending' },
+            outputs: { user_id: userId, member_id: memberId, user_status: 'pending', ...policy },
             requestId: context.requestId,
           })
           await events.record(tx, {

@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../db/errors.ts'
 import { preservedTenantTables, tableName } from '../db/tenant-tables.ts'
 import type { CoreDeps } from '../deps.ts'
 import { AppError } from '../kernel/errors.ts'
+import type { DefaultPolicyProvisioner } from '../policy/index.ts'
 import { newMember, newTenant, newUser } from './records.ts'
 import { invitationMailText, normalizeEmail } from './onboarding.service.ts'
 import type { DeletedRows, TenantRow, TenantsStore } from './tenants.store.ts'
@@ -62,8 +63,8 @@ export function toTenantView(tenant: TenantRow): TenantView {
   }
 }
 
-export function createTenantsService(deps: CoreDeps & { store: TenantsStore }): TenantsService {
-  const { db, store, audit, jobs, events, ids, clock } = deps
+export function createTenantsService(deps: CoreDeps & { store: TenantsStore; defaultPolicy: DefaultPolicyProvisioner }): TenantsService {
+  const { db, store, audit, jobs, events, ids, clock, defaultPolicy } = deps
   const production = deps.environment === 'production'
   const issueToken = createTokenIssuer(deps)
 
@@ -74,7 +75,8 @@ export function createTenantsService(deps: CoreDeps & { store: TenantsStore }): 
     /**
      * Creates a tenant for the platform, linked to `identity` if given (409 with the existing tenant id
      * when that identity is linked already) and with an invited owner if `owner_email` is given.
-     * Audits tenant.provisioned; emits member.changed for the owner.
+     * Gives it the default policy (active). Audits tenant.provisioned (with the default policy's id and
+     * hash); emits member.changed for the owner.
      */
     async provision(input, orgId, context) {
       if (input.identity !== undefined) {
@@ -88,6 +90,7 @@ export function createTenantsService(deps: CoreDeps & { store: TenantsStore }): 
         return await db.transaction(async (tx) => {
           const tenant = newTenant({ id: tenantId, name: input.name, environment: deps.environment, orgId, identity: input.identity, at: now })
           await store.insertTenant(tx, tenant)
+          const policy = await defaultPolicy.provision(tx, tenantId)
           const recorded = await audit.record(tx, {
             tenantId,
             layer: 'audit',
@@ -95,7 +98,7 @@ export function createTenantsService(deps: CoreDeps & { store: TenantsStore }): 
             action: 'tenant.provisioned',
             entity: { type: 'tenant', id: tenantId },
             inputs: { request: digestOf({ ...input, org_id: orgId }) },
-            outputs: { org_id: orgId, identity_linked: input.identity !== undefined, owner_invited: ownerEmail !== undefined },
+            outputs: { org_id: orgId, identity_linked: input.identity !== undefined, owner_invited: ownerEmail !== undefined, ...policy },
             requestId: context.requestId,
           })
           if (ownerEmail === undefined) return { tenant: toTenantView(tenant), owner: null }

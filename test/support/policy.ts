@@ -1,0 +1,76 @@
+/**
+ * Policy test helpers: signers (a member with a linked human wallet and a real private key), compose and
+ * sign through the routes, and sample policy content.
+ */
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { expect } from 'vitest'
+import { addMember, type JoinedMember, type TenantOwner, type TestApp } from './harness.ts'
+
+export interface Signer {
+  readonly member: JoinedMember
+  readonly account: PrivateKeyAccount
+  /** Lower-cased. */
+  readonly address: string
+}
+
+/** Links `address` to the owner's tenant through the route (201 expected). */
+export async function linkWallet(test: TestApp, owner: TenantOwner, body: { address: string; principal_type: 'human' | 'agent'; principal_id?: string }) {
+  const response = await test.request({ method: 'POST', url: `/v1/tenants/${owner.tenantId}/wallets`, token: owner.token, payload: body })
+  expect(response.statusCode, response.body).toBe(201)
+  return response.json() as { id: string; address: string; principal_type: string; principal_id: string }
+}
+
+/** A member (approver by default: policy:sign) with a fresh key whose wallet the owner links as human. */
+export async function addSigner(test: TestApp, owner: TenantOwner, role: 'admin' | 'approver' = 'approver'): Promise<Signer> {
+  const member = await addMember(test, owner, role)
+  const account = privateKeyToAccount(generatePrivateKey())
+  await linkWallet(test, owner, { address: account.address, principal_type: 'human', principal_id: member.userId })
+  return { member, account, address: account.address.toLowerCase() }
+}
+
+export interface Composed {
+  readonly policy_id: string
+  readonly version: number
+  readonly content_hash: string
+  readonly quorum_required: number
+  // The EIP-712 typed data exactly as the route returned it.
+  readonly signing_payload: Parameters<PrivateKeyAccount['signTypedData']>[0]
+  readonly warnings: Array<{ code: string; severity: string; rule_id: string | null; message: string }>
+}
+
+export async function compose(test: TestApp, owner: TenantOwner, content: unknown, quorumRequired?: number): Promise<Composed> {
+  const response = await test.request({
+    method: 'POST',
+    url: `/v1/policy/${owner.tenantId}/compose`,
+    token: owner.token,
+    payload: { content, ...(quorumRequired === undefined ? {} : { quorum_required: quorumRequired }) },
+  })
+  expect(response.statusCode, response.body).toBe(201)
+  return response.json()
+}
+
+export async function signatureOf(signer: Signer, composed: Pick<Composed, 'signing_payload'>) {
+  return { address: signer.account.address, signature: await signer.account.signTypedData(composed.signing_payload) }
+}
+
+/** POST sign with the given signatures, as `token`. */
+export function sign(test: TestApp, owner: TenantOwner, token: string, policyId: string, signatures: ReadonlyArray<{ address: string; signature: string }>) {
+  return test.request({ method: 'POST', url: `/v1/policy/${owner.tenantId}/sign`, token, payload: { policy_id: policyId, signatures } })
+}
+
+/**
+ * A candidate policy: small EUR payments execute automatically (rule and autonomous cap up to 50), large
+ * ones (over 1,000) are rejected, other payments need a signer, non-money actions are allowed.
+ */
+export function samplePolicy(label = 2) {
+  return {
+    version: label,
+    rules: [
+      { id: 'small-payments', applies_to: ['outbound_payment'], when: { 'amount.lte': { currency: 'EUR', value: '50' } }, execute: 'auto' },
+      { id: 'large-payments', applies_to: ['outbound_payment'], when: { 'amount.gt': { currency: 'EUR', value: '1000' } }, execute: 'reject' },
+      { id: 'other-payments', applies_to: ['outbound_payment', 'onchain_tx'], when: {}, require: 'signer', execute: 'confirm' },
+      { id: 'non-money', applies_to: ['inbound_payment', 'ledger_write', 'agent_action'], when: {}, execute: 'auto' },
+    ],
+    autonomous_caps: [{ applies_to: ['outbound_payment'], 'amount.lte': { currency: 'EUR', value: '50' } }],
+  }
+}
