@@ -294,3 +294,38 @@ describe('POST /v1/webhooks/{endpoint_id}/replay', () => {
     expect((await replay(endpoint.id, admin.token, { 'idempotency-key': 'k'.repeat(255) })).statusCode).toBe(200)
   })
 })
+
+describe('fan-out jobs', () => {
+  it('records an event that no enabled endpoint takes without queuing a fan-out job, and queues one once an endpoint takes its type', async () => {
+    const idle = await createWebhookTestApp({ workers: false })
+    try {
+      const owner = await signupOwner(idle)
+      const fanOutJobs = (eventId: string) => idle.unfinishedJobs('webhook-fanout', 'event_ids', eventId)
+
+      const noEndpoint = await changeMemberOf(idle, owner)
+      expect(await fanOutJobs(noEndpoint)).toBe(0)
+
+      await registerWebhook(idle, receiver, owner, { event_types: ['payment_intent.created'] })
+      const otherType = await changeMemberOf(idle, owner)
+      expect(await fanOutJobs(otherType)).toBe(0)
+
+      const { endpoint } = await registerWebhook(idle, receiver, owner, { event_types: ['member.changed'] })
+      const taken = await changeMemberOf(idle, owner)
+      expect(await fanOutJobs(taken)).toBe(1)
+
+      const disable = await idle.request({ method: 'PATCH', url: `/v1/webhooks/${endpoint.id}`, token: owner.token, payload: { status: 'disabled' } })
+      expect(disable.statusCode, disable.body).toBe(200)
+      const disabled = await changeMemberOf(idle, owner)
+      expect(await fanOutJobs(disabled)).toBe(0)
+
+      // Every event is recorded all the same.
+      const [recorded] = await queryRows<{ n: number }>(
+        idle.runtime.db.orm,
+        sql`select count(*)::int as n from events where id = any(${sql.param([noEndpoint, otherType, taken, disabled])}::text[])`,
+      )
+      expect(recorded?.n).toBe(4)
+    } finally {
+      await idle.close()
+    }
+  })
+})

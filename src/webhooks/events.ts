@@ -1,12 +1,13 @@
 /**
  * Business events: the spec's fixed outbound vocabulary, written in the transaction of the change they
  * describe so that an event exists exactly when its change committed. The same transaction enqueues
- * the `webhook-fanout` job that delivers it to the tenant's webhook endpoints, so no committed event is
- * ever left undelivered and no rolled-back one is ever sent.
+ * the `webhook-fanout` job that delivers it to the tenant's webhook endpoints (when one takes it), so no
+ * committed event is ever left undelivered and no rolled-back one is ever sent.
  */
+import { and, eq } from 'drizzle-orm'
 import type { Tx } from '../db/database.ts'
 import { insertMany } from '../db/bulk.ts'
-import { events } from '../db/schema.ts'
+import { events, webhookEndpoints } from '../db/schema.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
 import type { Clock } from '../kernel/clock.ts'
 import type { IdSource } from '../kernel/ids.ts'
@@ -58,6 +59,20 @@ export interface EventRecorder {
 /** Events per INSERT statement and per `webhook-fanout` job. */
 export const fanoutChunk = 500
 
+/**
+ * Whether an enabled endpoint of the tenant takes any of `types` (an empty `event_types` takes every
+ * type). An endpoint receives only the events recorded after it is registered, so when none takes an
+ * event the fan-out job could deliver nothing: the event is still recorded, but no job is queued (one
+ * indexed read instead of a job written, claimed and completed — most tenants have no endpoint).
+ */
+async function anyEndpointTakes(tx: Tx, tenantId: string, types: ReadonlySet<string>): Promise<boolean> {
+  const endpoints = await tx
+    .select({ eventTypes: webhookEndpoints.eventTypes })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.status, 'enabled')))
+  return endpoints.some((endpoint) => endpoint.eventTypes.length === 0 || endpoint.eventTypes.some((type) => types.has(type)))
+}
+
 export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: Pick<JobQueue, 'enqueue'> }): EventRecorder {
   return {
     async record(tx, event) {
@@ -70,11 +85,15 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: P
         auditEventId: event.auditEventId,
         createdAt: deps.clock.now(),
       })
-      await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: event.tenantId, event_ids: [id] })
+      if (await anyEndpointTakes(tx, event.tenantId, new Set([event.type]))) {
+        await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: event.tenantId, event_ids: [id] })
+      }
       return { id }
     },
     async recordMany(tx, tenantId, batch) {
+      if (batch.length === 0) return
       const createdAt = deps.clock.now()
+      const fanOut = await anyEndpointTakes(tx, tenantId, new Set(batch.map((event) => event.type)))
       for (let offset = 0; offset < batch.length; offset += fanoutChunk) {
         const rows = batch.slice(offset, offset + fanoutChunk).map((event) => ({
           id: deps.ids.newId('event'),
@@ -85,7 +104,7 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: P
           createdAt,
         }))
         await insertMany(tx, events, rows)
-        await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: tenantId, event_ids: rows.map((row) => row.id) })
+        if (fanOut) await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: tenantId, event_ids: rows.map((row) => row.id) })
       }
     },
   }
