@@ -1,8 +1,8 @@
 /**
  * Policy evaluation benchmark (issue 5), in-process, no server and no database: evaluatePolicy over a
  * realistic 50-rule policy (four counterparty lists, 3,700 ids in all; amount tiers in four currencies;
- * agent rules; gate-only keys; an agent allowlist and autonomous caps) and a mix of actions that match
- * early, late, through the floor, through the fallback, or not at all.
+ * agent rules; gate-only keys; an agent allowlist; autonomous caps on three auto rules) and a mix of
+ * actions that match early, late, through the autonomous-cap check, through the fallback, or not at all.
  *
  * Each decision is timed on its own with process.hrtime.bigint after a warm-up, so the p99 includes what
  * a caller sees (minor GCs of the trace objects included). The same loop times a BASELINE in the same run —
@@ -46,14 +46,14 @@ function benchPolicy(): PolicyContent {
     { id: 'money_weak_evidence', applies_to: ['outbound_payment'], when: { 'evidence_score.lt': 0.3 }, execute: 'reject' },
     { id: 'velocity_count', applies_to: ['outbound_payment'], when: { 'tx_count_in_window.lte': 1000, 'risk_level.lte': 'low', agent_role: 'treasury_bot' }, execute: 'reject' },
   ]
-  const currencies: Array<[string, string, string, string]> = [
-    // currency, small, medium, large
-    ['USD', '250.00', '5000.00', '50000.00'],
-    ['EUR', '200.00', '4500.00', '45000.00'],
-    ['GBP', '180.00', '4000.00', '40000.00'],
-    ['USDC', '250.000000', '5000', '50000'],
+  const currencies: Array<[string, string, string, string, string | undefined]> = [
+    // currency, small, medium, large, the autonomous cap of the trusted-small rule (none: the gate's floor holds them)
+    ['USD', '250.00', '5000.00', '50000.00', '250'],
+    ['EUR', '200.00', '4500.00', '45000.00', '200'],
+    ['GBP', '180.00', '4000.00', '40000.00', undefined],
+    ['USDC', '250.000000', '5000', '50000', undefined],
   ]
-  for (const [currency, small, medium, large] of currencies) {
+  for (const [currency, small, medium, large, cap] of currencies) {
     const lower = currency.toLowerCase()
     rules.push(
       { id: `${lower}_huge_reject`, applies_to: ['outbound_payment', 'onchain_tx'], when: { 'amount.gt': money(currency, large) }, execute: 'reject' },
@@ -64,6 +64,7 @@ function benchPolicy(): PolicyContent {
         applies_to: ['outbound_payment', 'onchain_tx'],
         when: { 'counterparty.in': 'trusted_vendors', 'amount.lte': money(currency, small), 'confidence.gte': 0.9, 'spend_in_window.lte': money(currency, medium) },
         execute: 'auto',
+        ...(cap === undefined ? {} : { autonomous_cap: money(currency, cap) }),
       },
       { id: `${lower}_trusted_medium`, applies_to: ['outbound_payment'], when: { 'counterparty.in': 'trusted_vendors', 'amount.lte': money(currency, medium) }, execute: 'confirm' },
       { id: `${lower}_watch`, applies_to: ['outbound_payment', 'onchain_tx'], when: { 'counterparty.in': 'watchlist', 'amount.gt': money(currency, small) }, require: 'compliance', execute: 'confirm' },
@@ -82,7 +83,13 @@ function benchPolicy(): PolicyContent {
     { id: 'known_behaviors', applies_to: ['agent_action'], when: { behavior_hash: ['0x9f2c', '0x41aa', '0x77de'], 'risk_level.lte': 'medium' }, execute: 'auto' },
     { id: 'replayed_action', applies_to: ['any'], when: { action_id: ['act_replayed_1', 'act_replayed_2'] }, execute: 'reject' },
     { id: 'inbound_all', applies_to: ['inbound_payment'], when: {}, execute: 'auto' },
-    { id: 'onchain_agents', applies_to: ['onchain_tx'], when: { agent_id: ['agt_treasury', 'agt_x402'], 'amount.lte': money('USDC', '1000') }, execute: 'auto' },
+    {
+      id: 'onchain_agents',
+      applies_to: ['onchain_tx'],
+      when: { agent_id: ['agt_treasury', 'agt_x402'], 'amount.lte': money('USDC', '1000') },
+      execute: 'auto',
+      autonomous_cap: money('USDC', '1000'),
+    },
     { id: 'vendor_risk_high', applies_to: ['outbound_payment'], when: { 'counterparty.in': 'watchlist', risk_level: 'high' }, execute: 'reject' },
     { id: 'money_medium_risk', applies_to: ['outbound_payment', 'onchain_tx'], when: { risk_level: ['medium', 'high'] }, require: 'compliance', execute: 'confirm' },
     { id: 'ledger_default', applies_to: ['ledger_write'], when: { 'evidence_score.gte': 0.2 }, execute: 'auto' },
@@ -103,27 +110,22 @@ function benchPolicy(): PolicyContent {
       agt_x402: ['x402_settle'],
       agt_payments: ['ach_outbound', 'wire', 'pay_invoice', 'card_payment'],
     },
-    autonomous_caps: [
-      { applies_to: ['outbound_payment'], 'amount.lte': money('USD', '250') },
-      { applies_to: ['outbound_payment'], 'amount.lte': money('EUR', '200') },
-      { applies_to: ['onchain_tx'], 'amount.lte': money('USDC', '1000'), agent_id: ['agt_treasury', 'agt_x402'] },
-    ],
     window_hours: 24,
   })
   if (!validation.ok) throw new Error(`bench policy invalid: ${JSON.stringify(validation.issues)}`)
   return validation.content
 }
 
-/** Actions that stop early, in the middle, at the end, through the floor, the fallback, or nowhere. */
+/** Actions that stop early, in the middle, at the end, through the autonomous-cap check, the fallback, or nowhere. */
 function benchActions(): PolicyAction[] {
   const gate = { confidence: 0.95, evidence_score: 0.8, risk_level: 'low' as const, tx_count_in_window: 12, timestamp: '2026-03-01T12:00:00Z' }
   return [
     { kind: 'outbound_payment', counterparty_id: 'cpy_blocked_001234', amount: money('USD', '90.00') }, // rule 1
-    { kind: 'outbound_payment', counterparty_id: 'cpy_vendor_000042', amount: money('USD', '120.50'), spend_in_window: money('USD', '900'), agent_id: 'agt_payments', action_type: 'pay_invoice', ...gate }, // auto + cap
+    { kind: 'outbound_payment', counterparty_id: 'cpy_vendor_000042', amount: money('USD', '120.50'), spend_in_window: money('USD', '900'), agent_id: 'agt_payments', action_type: 'pay_invoice', ...gate }, // auto, covered by the cap
     { kind: 'outbound_payment', counterparty_id: 'cpy_vendor_000777', amount: money('EUR', '3000'), agent_id: 'agt_payments', action_type: 'wire', ...gate }, // eur trusted medium
-    { kind: 'outbound_payment', counterparty_id: 'cpy_employee_000150', amount: money('GBP', '3200.00'), ...gate }, // gbp payroll auto → floor
+    { kind: 'outbound_payment', counterparty_id: 'cpy_employee_000150', amount: money('GBP', '3200.00'), ...gate }, // gbp payroll auto, no cap: the gate's floor
     { kind: 'outbound_payment', counterparty_id: 'cpy_unknown_1', amount: money('USDC', '12000.5'), ...gate }, // new counterparty large
-    { kind: 'onchain_tx', counterparty_id: 'cpy_unknown_2', amount: money('USDC', '500'), agent_id: 'agt_treasury', action_type: 'x402_settle', ...gate }, // late: onchain_agents + cap
+    { kind: 'onchain_tx', counterparty_id: 'cpy_unknown_2', amount: money('USDC', '500'), agent_id: 'agt_treasury', action_type: 'x402_settle', ...gate }, // late: onchain_agents, covered by its cap
     { kind: 'outbound_payment', counterparty_id: 'cpy_unknown_3', amount: money('JPY', '150000') }, // /evaluate-like: money catch-all (rule 50)
     { kind: 'agent_action', agent_id: 'agt_collections', agent_role: 'collections', action_type: 'escalate', ...gate }, // agent rule
     { kind: 'agent_action', agent_id: 'agt_fraud', agent_role: 'fraud_anomaly', action_type: 'freeze_card', confidence: 0.5 }, // unmatched → fallback
@@ -201,7 +203,14 @@ const matchedRules = actions.map((action) => {
   const decision = evaluatePolicy(content, action)
   outcomes[decision.outcome] = (outcomes[decision.outcome] ?? 0) + 1
   const ruleIndex = content.rules.findIndex((rule) => rule.id === decision.matched_rule_id)
-  return { kind: action.kind, outcome: decision.outcome, matched_rule_id: decision.matched_rule_id, matched_rule_position: ruleIndex < 0 ? null : ruleIndex + 1, trace_entries: decision.trace.length }
+  return {
+    kind: action.kind,
+    outcome: decision.outcome,
+    covered_by_autonomous_cap: decision.covered_by_autonomous_cap,
+    matched_rule_id: decision.matched_rule_id,
+    matched_rule_position: ruleIndex < 0 ? null : ruleIndex + 1,
+    trace_entries: decision.trace.length,
+  }
 })
 
 console.log(`policy: ${content.rules.length} rules; ${actions.length} actions in the mix; warm-up ${warmup}, then ${decisions} timed decisions`)
@@ -223,7 +232,7 @@ const report = {
   policy: {
     rules: content.rules.length,
     list_ids: Object.values(content.lists ?? {}).reduce((total, list) => total + list.length, 0),
-    autonomous_caps: content.autonomous_caps?.length ?? 0,
+    rules_with_autonomous_cap: content.rules.filter((rule) => rule.autonomous_cap !== undefined).length,
   },
   mix: matchedRules,
   mix_outcomes: outcomes,

@@ -70,10 +70,10 @@ describe('the default policy', () => {
     }
     for (const kind of ['outbound_payment', 'onchain_tx']) {
       const decision = await evaluate({ kind, amount: { currency: 'USD', value: '10.00' }, counterparty_id: 'cpy_1' })
-      expect(decision).toMatchObject({ outcome: 'confirm', matched_rule_id: 'money_needs_signer', required_approvers: ['signer'], policy_version: 1 })
+      expect(decision).toMatchObject({ outcome: 'confirm', matched_rule_id: 'money_needs_signer', required_approvers: ['signer'], covered_by_autonomous_cap: false, policy_version: 1 })
     }
     for (const kind of ['inbound_payment', 'ledger_write', 'agent_action']) {
-      expect(await evaluate({ kind })).toMatchObject({ outcome: 'allow', matched_rule_id: 'non_money_auto', required_approvers: [] })
+      expect(await evaluate({ kind })).toMatchObject({ outcome: 'allow', matched_rule_id: 'non_money_auto', required_approvers: [], covered_by_autonomous_cap: false })
     }
   })
 
@@ -93,17 +93,18 @@ describe('POST /v1/policy/{tenant_id}/evaluate', () => {
   it('evaluates against the active policy, records a policy.evaluate audit event with hashes only, and emits the webhook event in the same transaction', async () => {
     const { owner, policyId } = await tenantWithSamplePolicy()
     const viewer = await addMember(test, owner, 'viewer')
-    const cases: Array<[Record<string, unknown>, string, string | null]> = [
-      [{ kind: 'outbound_payment', amount: { currency: 'EUR', value: '20.00' }, counterparty_id: 'cpy_paper' }, 'allow', 'small-payments'],
-      [{ kind: 'outbound_payment', amount: { currency: 'EUR', value: '5000' } }, 'reject', 'large-payments'],
-      [{ kind: 'outbound_payment', amount: { currency: 'USD', value: '20.00' } }, 'confirm', 'other-payments'],
-      [{ kind: 'ledger_write', timestamp: '2026-03-01T10:00:00Z', agent_role: 'collections' }, 'allow', 'non-money'],
+    // [action, outcome, matched rule, covered by the matched rule's autonomous cap]
+    const cases: Array<[Record<string, unknown>, string, string | null, boolean]> = [
+      [{ kind: 'outbound_payment', amount: { currency: 'EUR', value: '20.00' }, counterparty_id: 'cpy_paper' }, 'allow', 'small-payments', true],
+      [{ kind: 'outbound_payment', amount: { currency: 'EUR', value: '5000' } }, 'reject', 'large-payments', false],
+      [{ kind: 'outbound_payment', amount: { currency: 'USD', value: '20.00' } }, 'confirm', 'other-payments', false],
+      [{ kind: 'ledger_write', timestamp: '2026-03-01T10:00:00Z', agent_role: 'collections' }, 'allow', 'non-money', false],
     ]
-    for (const [action, outcome, rule] of cases) {
+    for (const [action, outcome, rule, covered] of cases) {
       const response = await post(owner, 'evaluate', { action }, viewer.token)
       expect(response.statusCode, response.body).toBe(200)
       const body = response.json()
-      expect(body, JSON.stringify(action)).toMatchObject({ outcome, matched_rule_id: rule, policy_id: policyId, policy_version: 2 })
+      expect(body, JSON.stringify(action)).toMatchObject({ outcome, matched_rule_id: rule, covered_by_autonomous_cap: covered, policy_id: policyId, policy_version: 2 })
       expect(body.trace.length).toBeGreaterThan(0)
       expect(body.trace[0]).toEqual({ rule_id: expect.any(String), matched: expect.any(Boolean), checks: expect.any(Array) })
     }
@@ -174,14 +175,47 @@ describe('lint, simulate and diff', () => {
     const composed = await compose(test, owner, samplePolicy())
     const small = { kind: 'outbound_payment', amount: { currency: 'EUR', value: '10' } }
     const pending = (await post(owner, 'simulate', { action: small, version: composed.version })).json()
-    expect(pending).toMatchObject({ policy_version: 2, decision: { outcome: 'allow', matched_rule_id: 'small-payments' } })
-    expect((await post(owner, 'simulate', { action: small, version: 1 })).json()).toMatchObject({ policy_version: 1, decision: { outcome: 'confirm', matched_rule_id: 'money_needs_signer' } })
+    expect(pending).toMatchObject({ policy_version: 2, decision: { outcome: 'allow', matched_rule_id: 'small-payments', covered_by_autonomous_cap: true } })
+    expect(pending.decision.trace.at(-1)).toEqual({ rule_id: '[autonomous_cap]', matched: true, checks: [{ key: 'autonomous_cap', passed: true, detail: '10 EUR ≤ cap 50 EUR' }] })
+    expect((await post(owner, 'simulate', { action: small, version: 1 })).json()).toMatchObject({
+      policy_version: 1,
+      decision: { outcome: 'confirm', matched_rule_id: 'money_needs_signer', covered_by_autonomous_cap: false },
+    })
     // The default policy's confidence floor only shows when confidence is populated, as in the gate.
     const lowConfidence = (await post(owner, 'simulate', { action: { ...small, confidence: 0.3 }, version: 1 })).json()
     expect(lowConfidence.decision).toMatchObject({ outcome: 'reject', matched_rule_id: 'money_below_confidence_floor' })
     expectError(await post(owner, 'simulate', { action: small, version: 3 }), 'policy_not_found')
     expectError(await post(owner, 'simulate', { action: small }), 'request_body_invalid')
     expectError(await post(owner, 'simulate', { action: { ...small, unknown: 1 }, version: 1 }), 'request_body_invalid')
+  })
+
+  it('allows a matched auto on money whatever its cap, and reports whether the matched rule\'s cap covers it (the floor is the gate\'s)', async () => {
+    const owner = await signupOwner(test)
+    const content = {
+      version: 1,
+      rules: [
+        { id: 'uncapped', applies_to: ['onchain_tx'], when: {}, execute: 'auto' },
+        { id: 'capped', applies_to: ['outbound_payment'], when: { 'amount.lte': { currency: 'USD', value: '1000' } }, execute: 'auto', autonomous_cap: { currency: 'USD', value: '100.00' } },
+      ],
+    }
+    const composed = await compose(test, owner, content)
+    expect(composed.warnings).toContainEqual(expect.objectContaining({ code: 'money_auto_without_cap', severity: 'warning', rule_id: 'uncapped' }))
+    const simulate = async (action: Record<string, unknown>) => {
+      const response = await post(owner, 'simulate', { action, version: composed.version })
+      expect(response.statusCode, response.body).toBe(200)
+      return response.json().decision as { outcome: string; covered_by_autonomous_cap: boolean; trace: Array<{ rule_id: string; matched: boolean; checks: Array<{ detail: string }> }> }
+    }
+    const cases: Array<[Record<string, unknown>, boolean, string]> = [
+      [{ kind: 'onchain_tx', amount: { currency: 'USDC', value: '1' } }, false, "no cap on the matched rule: the gate's human-approval floor applies"],
+      [{ kind: 'outbound_payment', amount: { currency: 'USD', value: '12.00' } }, true, '12.00 USD ≤ cap 100.00 USD'],
+      [{ kind: 'outbound_payment', amount: { currency: 'USD', value: '100.01' } }, false, '100.01 USD > cap 100.00 USD'],
+      [{ kind: 'outbound_payment', amount: { currency: 'USD', value: '5' }, action_type: 'escrow_release' }, false, "the gate's human-approval floor always applies to escrow_release: no autonomous cap lifts it"],
+    ]
+    for (const [action, covered, detail] of cases) {
+      const decision = await simulate(action)
+      expect(decision, JSON.stringify(action)).toMatchObject({ outcome: 'allow', covered_by_autonomous_cap: covered })
+      expect(decision.trace.at(-1)).toMatchObject({ rule_id: '[autonomous_cap]', matched: covered, checks: [{ detail }] })
+    }
   })
 
   it('diffs two stored versions rule by rule; 404 for an unknown version', async () => {
@@ -191,7 +225,7 @@ describe('lint, simulate and diff', () => {
     const changed = {
       ...base,
       rules: [
-        { ...base.rules[0]!, when: { 'amount.lte': { currency: 'EUR', value: '25' } } },
+        { ...base.rules[0]!, when: { 'amount.lte': { currency: 'EUR', value: '25' } }, autonomous_cap: { currency: 'EUR', value: '25' } },
         base.rules[1]!,
         { id: 'new-rule', applies_to: ['onchain_tx'], when: {}, execute: 'reject' },
         base.rules[3]!,
@@ -206,6 +240,7 @@ describe('lint, simulate and diff', () => {
     expect(diff.added).toEqual([expect.objectContaining({ id: 'new-rule' })])
     expect(diff.removed).toEqual([expect.objectContaining({ id: 'other-payments' })])
     expect(diff.modified).toContainEqual(expect.objectContaining({ rule_id: 'small-payments', field: expect.stringContaining('when') }))
+    expect(diff.modified).toContainEqual({ rule_id: 'small-payments', field: 'autonomous_cap', before: { currency: 'EUR', value: '50' }, after: { currency: 'EUR', value: '25' } })
     const same = (await post(owner, 'diff', { from_version: 2, to_version: 2 })).json()
     expect(same).toMatchObject({ added: [], removed: [], modified: [] })
     expectError(await post(owner, 'diff', { from_version: 2, to_version: 9 }), 'policy_not_found')

@@ -82,6 +82,12 @@ describe('POST /v1/policy/{tenant_id}/compose', () => {
     const missingList = { version: 1, rules: [{ id: 'r', applies_to: ['any'], when: { 'counterparty.in': 'vendors' }, execute: 'auto' }] }
     const missing = expectError(await test.request({ method: 'POST', url, token: owner.token, payload: { content: missingList } }), 'request_body_invalid')
     expect(missing.details?.issues).toContainEqual(expect.objectContaining({ path: '/content/rules/0/when/counterparty.in' }))
+    const capOnConfirm = { version: 1, rules: [{ ...samplePolicy().rules[2]!, autonomous_cap: { currency: 'EUR', value: '50' } }] }
+    const misplacedCap = expectError(await test.request({ method: 'POST', url, token: owner.token, payload: { content: capOnConfirm } }), 'request_body_invalid')
+    expect(misplacedCap.details?.issues).toContainEqual(expect.objectContaining({ path: '/content/rules/0/autonomous_cap' }))
+    const formerCaps = { ...samplePolicy(), autonomous_caps: [{ applies_to: ['outbound_payment'], 'amount.lte': { currency: 'EUR', value: '50' } }] }
+    const former = expectError(await test.request({ method: 'POST', url, token: owner.token, payload: { content: formerCaps } }), 'request_body_invalid')
+    expect(former.details?.issues).toContainEqual(expect.objectContaining({ path: '/content/autonomous_caps' }))
     for (const payload of [{}, { content: samplePolicy(), quorum_required: 0 }, { content: samplePolicy(), quorum_required: 21 }, { content: { rules: [] } }, { content: samplePolicy(), extra: 1 }]) {
       expectError(await test.request({ method: 'POST', url, token: owner.token, payload }), 'request_body_invalid')
     }

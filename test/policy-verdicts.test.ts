@@ -45,7 +45,7 @@ describe('policy verdicts', () => {
     )
     expect(row!.token_digest).toMatch(/^[0-9a-f]{64}$/)
     expect(JSON.stringify(row)).not.toContain(issued.token)
-    expect(row).toMatchObject({ action_hash: actionHash(payment), policy_version: 1, decision: { outcome: 'confirm', matched_rule_id: 'money_needs_signer' } })
+    expect(row).toMatchObject({ action_hash: actionHash(payment), policy_version: 1, decision: { outcome: 'confirm', matched_rule_id: 'money_needs_signer', covered_by_autonomous_cap: false } })
 
     // The same action with fields in another order and absent ones spelled null is the same action.
     const reordered: PolicyAction = { counterparty_id: 'cpy_roaster', agent_role: null, amount: { value: '120.00', currency: 'EUR' }, kind: 'outbound_payment' }

@@ -61,7 +61,7 @@ const SigningPayload = Type.Object(
 )
 
 export const ComposeBody = Strict({
-  content: contentRequestSchema('The policy document (mandatory numeric version, rules, optional lists, agent_actions, autonomous_caps, window_hours).'),
+  content: contentRequestSchema('The policy document (mandatory numeric version, rules (an auto rule may carry an autonomous_cap), optional lists, agent_actions, window_hours).'),
   quorum_required: Type.Optional(
     Type.Integer({ minimum: 1, maximum: quorumRequiredMax, description: `Distinct authorized signers needed to activate it: 1 (default) to ${quorumRequiredMax}.` }),
   ),
@@ -163,10 +163,16 @@ const TraceEntry = Strict({
   checks: Type.Array(Strict({ key: Type.String(), passed: Type.Boolean(), detail: Type.String() })),
 })
 
+const CoveredByAutonomousCap = Type.Boolean({
+  description:
+    'Additive: whether the matched rule\'s signed autonomous cap covers this action; the gate\'s hard human-approval floor holds allowed money actions that it does not cover.',
+})
+
 export const Decision = Strict({
   outcome: Type.Enum(['allow', 'confirm', 'reject']),
   matched_rule_id: Nullable(Type.String()),
   required_approvers: Type.Array(Type.String()),
+  covered_by_autonomous_cap: CoveredByAutonomousCap,
   trace: Type.Array(TraceEntry),
 })
 
@@ -174,6 +180,7 @@ export const EvaluateResponse = Strict({
   outcome: Type.Enum(['allow', 'confirm', 'reject']),
   matched_rule_id: Nullable(Type.String()),
   required_approvers: Type.Array(Type.String()),
+  covered_by_autonomous_cap: CoveredByAutonomousCap,
   trace: Type.Array(TraceEntry),
   policy_id: PolicyId,
   policy_version: VersionNumber,

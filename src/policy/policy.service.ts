@@ -92,6 +92,8 @@ export interface PolicyDecisionView {
   outcome: DecisionOutcome
   matched_rule_id: string | null
   required_approvers: string[]
+  /** Additive: whether the matched rule's signed autonomous cap covers the action (the gate's floor holds the rest). */
+  covered_by_autonomous_cap: boolean
   trace: Array<{ rule_id: string; matched: boolean; checks: Array<{ key: string; passed: boolean; detail: string }> }>
 }
 
@@ -174,6 +176,7 @@ export function toDecisionView(decision: PolicyDecision): PolicyDecisionView {
     outcome: decision.outcome,
     matched_rule_id: decision.matched_rule_id,
     required_approvers: [...decision.required_approvers],
+    covered_by_autonomous_cap: decision.covered_by_autonomous_cap,
     trace: decision.trace.map((entry) => ({
       rule_id: entry.rule_id,
       matched: entry.matched,
@@ -473,6 +476,7 @@ export function createPolicyService(deps: PolicyServiceDeps): PolicyService {
               policy_version: policy.version,
               outcome: decision.outcome,
               matched_rule_id: decision.matched_rule_id,
+              covered_by_autonomous_cap: decision.covered_by_autonomous_cap,
               required_approvers: [...decision.required_approvers],
               decision_hash: digestOf(decision),
             },
@@ -488,6 +492,7 @@ export function createPolicyService(deps: PolicyServiceDeps): PolicyService {
             action_hash: hash,
             outcome: decision.outcome,
             matched_rule_id: decision.matched_rule_id,
+            covered_by_autonomous_cap: decision.covered_by_autonomous_cap,
             required_approvers: [...decision.required_approvers],
           },
           auditEventId: recorded.id,

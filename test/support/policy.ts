@@ -59,18 +59,24 @@ export function sign(test: TestApp, owner: TenantOwner, token: string, policyId:
 }
 
 /**
- * A candidate policy: small EUR payments execute automatically (rule and autonomous cap up to 50), large
- * ones (over 1,000) are rejected, other payments need a signer, non-money actions are allowed.
+ * A candidate policy: small EUR payments are allowed (rule up to 50, with an autonomous cap of 50 so the
+ * gate's human-approval floor lets them execute), large ones (over 1,000) are rejected, other payments
+ * need a signer, non-money actions are allowed.
  */
 export function samplePolicy(label = 2) {
   return {
     version: label,
     rules: [
-      { id: 'small-payments', applies_to: ['outbound_payment'], when: { 'amount.lte': { currency: 'EUR', value: '50' } }, execute: 'auto' },
+      {
+        id: 'small-payments',
+        applies_to: ['outbound_payment'],
+        when: { 'amount.lte': { currency: 'EUR', value: '50' } },
+        execute: 'auto',
+        autonomous_cap: { currency: 'EUR', value: '50' },
+      },
       { id: 'large-payments', applies_to: ['outbound_payment'], when: { 'amount.gt': { currency: 'EUR', value: '1000' } }, execute: 'reject' },
       { id: 'other-payments', applies_to: ['outbound_payment', 'onchain_tx'], when: {}, require: 'signer', execute: 'confirm' },
       { id: 'non-money', applies_to: ['inbound_payment', 'ledger_write', 'agent_action'], when: {}, execute: 'auto' },
     ],
-    autonomous_caps: [{ applies_to: ['outbound_payment'], 'amount.lte': { currency: 'EUR', value: '50' } }],
   }
 }

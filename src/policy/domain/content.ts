@@ -1,7 +1,7 @@
 /**
  * The Policy language as a TypeBox schema (served as JSON Schema and in OpenAPI) and the validation of
  * a content document: the schema first, then the checks a schema cannot express (unique rule ids, lists
- * that exist, amounts valid for their currency, total size).
+ * that exist, amounts valid for their currency, an autonomous cap only on an `auto` rule, total size).
  *
  * The schema is strict everywhere (`additionalProperties: false`): a financial policy refuses a key it
  * does not understand (`amount.lt`, `counterparty.notin`) instead of ignoring it, since an ignored
@@ -11,13 +11,13 @@
  *   rulesMax 500, listsMax 100, listEntriesMax 10,000 per list and listEntriesTotalMax 100,000 across
  *   lists, idCharsMax 128 (rule, counterparty, agent ids and condition values), nameCharsMax 64 (list
  *   names, approver labels, action types), conditionValuesMax 100 values per equality condition,
- *   agentsMax 500 agents in agent_actions with agentActionTypesMax 100 types each, capsMax 50 autonomous
- *   caps, windowHoursMax 8,760 (one year), txCountMax 1,000,000,000.
+ *   agentsMax 500 agents in agent_actions with agentActionTypesMax 100 types each, windowHoursMax 8,760
+ *   (one year), txCountMax 1,000,000,000. An autonomous cap is one per rule, so rulesMax bounds them.
  */
 import Type, { type Static, type TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { currencyPattern, moneyProblem, moneyValueCharsMax, moneyValuePattern } from './money.ts'
-import { actionKinds, moneyKinds, riskLevels, type PolicyContent } from './types.ts'
+import { actionKinds, riskLevels, type PolicyContent } from './types.ts'
 
 export const rulesMax = 500
 export const listsMax = 100
@@ -28,7 +28,6 @@ export const nameCharsMax = 64
 export const conditionValuesMax = 100
 export const agentsMax = 500
 export const agentActionTypesMax = 100
-export const capsMax = 50
 export const windowHoursMax = 8_760
 export const txCountMax = 1_000_000_000
 /** Validation stops collecting issues here: a document with more problems needs fixing from the top anyway. */
@@ -118,27 +117,18 @@ const RuleSchema = Type.Object(
       Type.String({ pattern: namePattern, description: 'Approver label for a `confirm` rule (default `signer`); meaningless on auto and reject.' }),
     ),
     execute: Type.Enum(['auto', 'confirm', 'reject'], {
-      description: 'auto → allow (money kinds still need a signer unless an autonomous cap covers the action), confirm → needs approval, reject.',
+      description:
+        'auto → allow (the gate\'s hard human-approval floor still holds an allowed money action for approval unless the rule\'s autonomous_cap covers it), ' +
+        'confirm → needs approval, reject.',
     }),
+    autonomous_cap: Type.Optional(
+      MoneySchema(
+        'Only on an `auto` rule: the signed amount up to which the actions this rule allows may execute without a human. ' +
+          'An action in another currency, or above it, is not covered: the gate\'s human-approval floor holds it for approval.',
+      ),
+    ),
   },
   { additionalProperties: false, description: 'A rule. Rules are matched first match in document order.' },
-)
-
-const AutonomousCapSchema = Type.Object(
-  {
-    applies_to: Type.Array(Type.Enum(moneyKinds), {
-      minItems: 1,
-      maxItems: moneyKinds.length,
-      uniqueItems: true,
-      description: 'Money kinds the cap covers (outbound_payment, onchain_tx); `any` is not accepted here.',
-    }),
-    'amount.lte': MoneySchema('The largest amount the cap lets execute without a human, in this currency.'),
-    agent_id: Type.Optional(OneOrMany(Id('An agent id.'), 'When set, the cap covers only actions of these agents.')),
-  },
-  {
-    additionalProperties: false,
-    description: 'A signed autonomous cap: lifts the human-approval floor for a matched `auto` rule when the action is within it.',
-  },
 )
 
 export const policyContentSchema = Type.Object(
@@ -172,7 +162,6 @@ export const policyContentSchema = Type.Object(
         },
       ),
     ),
-    autonomous_caps: Type.Optional(Type.Array(AutonomousCapSchema, { maxItems: capsMax, description: `Up to ${capsMax} signed autonomous caps.` })),
     window_hours: Type.Optional(
       Type.Integer({ minimum: 1, maximum: windowHoursMax, description: 'The window of spend_in_window and tx_count_in_window, in hours (default 24).' }),
     ),
@@ -199,8 +188,8 @@ void schemaMatchesType
 
 const compiledContentSchema = Compile(policyContentSchema)
 
-/** Issue codes: schema_invalid, unknown_key, duplicate_rule_id, missing_list, invalid_money, limit_exceeded. */
-export type ValidationIssueCode = 'schema_invalid' | 'unknown_key' | 'duplicate_rule_id' | 'missing_list' | 'invalid_money' | 'limit_exceeded'
+/** Issue codes: schema_invalid, unknown_key, duplicate_rule_id, missing_list, invalid_money, cap_on_non_auto, limit_exceeded. */
+export type ValidationIssueCode = 'schema_invalid' | 'unknown_key' | 'duplicate_rule_id' | 'missing_list' | 'invalid_money' | 'cap_on_non_auto' | 'limit_exceeded'
 
 export interface ValidationIssue {
   /** JSON Pointer (RFC 6901) into the content: `/rules/3/when/amount.lte/value`; `` for the document. */
@@ -279,10 +268,14 @@ function semanticIssues(content: PolicyContent): ValidationIssue[] {
       const problem = money === undefined ? undefined : moneyProblem(money)
       if (problem !== undefined) issues.push({ path: `${rulePath}/when/${key}/value`, message: problem, code: 'invalid_money' })
     }
-  })
-  content.autonomous_caps?.forEach((cap, index) => {
-    const problem = moneyProblem(cap['amount.lte'])
-    if (problem !== undefined) issues.push({ path: `/autonomous_caps/${index}/amount.lte/value`, message: problem, code: 'invalid_money' })
+    if (rule.autonomous_cap !== undefined) {
+      // A cap on a confirm or reject rule would read as a promise of autonomy the rule never gives.
+      if (rule.execute !== 'auto') {
+        issues.push({ path: `${rulePath}/autonomous_cap`, message: `autonomous_cap is allowed only on an auto rule; this rule executes ${rule.execute}`, code: 'cap_on_non_auto' })
+      }
+      const problem = moneyProblem(rule.autonomous_cap)
+      if (problem !== undefined) issues.push({ path: `${rulePath}/autonomous_cap/value`, message: problem, code: 'invalid_money' })
+    }
   })
   return issues.slice(0, issuesMax)
 }

@@ -10,8 +10,8 @@
  * fails ("not populated"), rule 1 does not match and money gets `confirm` from rule 2. That is intended:
  * an evaluation without a confidence must not read as "rejected for low confidence", and it still never
  * lets money through without a human. In the gate, where the proposing agent's confidence is known, a
- * low-confidence payment is refused outright. No rule is `auto` on money, so the default policy needs no
- * autonomous caps and the human-approval floor is never even reached.
+ * low-confidence payment is refused outright. No rule is `auto` on money, so no decision of the default
+ * policy allows money: no rule needs an autonomous_cap, and every payment waits for a human.
  *
  * Rule ids are stable: the simulation, diff and lint reports name them.
  */

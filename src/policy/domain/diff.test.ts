@@ -41,6 +41,20 @@ describe('diffPolicies', () => {
     ])
   })
 
+  it('reports an autonomous_cap added, changed or removed as a field of its rule, after execute', () => {
+    const auto = rule('p', ['outbound_payment'], { 'amount.lte': usd('100') }, 'auto')
+    const capped = (value: string) => ({ ...auto, autonomous_cap: usd(value) })
+    expect(diffPolicies(policy({ rules: [auto] }), policy({ rules: [capped('50')] })).modified).toEqual([{ rule_id: 'p', field: 'autonomous_cap', before: null, after: usd('50') }])
+    expect(diffPolicies(policy({ rules: [capped('50')] }), policy({ rules: [capped('50.00')] })).modified).toEqual([{ rule_id: 'p', field: 'autonomous_cap', before: usd('50'), after: usd('50.00') }])
+    expect(diffPolicies(policy({ rules: [capped('50')] }), policy({ rules: [auto] })).modified).toEqual([{ rule_id: 'p', field: 'autonomous_cap', before: usd('50'), after: null }])
+    // Turning the rule to confirm drops its cap (a cap belongs to an auto rule only): two changes, in field order.
+    expect(diffPolicies(policy({ rules: [capped('50')] }), policy({ rules: [{ ...auto, execute: 'confirm' }] })).modified).toEqual([
+      { rule_id: 'p', field: 'execute', before: 'auto', after: 'confirm' },
+      { rule_id: 'p', field: 'autonomous_cap', before: usd('50'), after: null },
+    ])
+    expect(diffPolicies(policy({ rules: [capped('50')] }), policy({ rules: [capped('50')] })).modified).toEqual([])
+  })
+
   it('ignores reorderings inside sets', () => {
     const before = policy({ rules: [rule('r', ['ledger_write', 'inbound_payment'], { agent_id: 'agt_1' }, 'auto')], lists: { l: ['x', 'y'] } })
     const after = policy({ rules: [rule('r', ['inbound_payment', 'ledger_write'], { agent_id: ['agt_1'] }, 'auto')], lists: { l: ['y', 'x'] } })
@@ -59,7 +73,6 @@ describe('diffPolicies', () => {
       rules: [a],
       lists: { vip: ['x', 'z'], fresh: [] },
       agent_actions: { agt_1: ['pay_invoice', 'wire'], agt_2: [] },
-      autonomous_caps: [{ applies_to: ['outbound_payment'], 'amount.lte': usd('5') }],
       window_hours: 48,
     })
     expect(diffPolicies(before, after).modified).toEqual([
@@ -70,7 +83,6 @@ describe('diffPolicies', () => {
       { rule_id: '[lists]', field: 'lists.vip', before: ['x'], after: ['x', 'z'] },
       { rule_id: '[agent_actions]', field: 'agent_actions.agt_1', before: ['pay_invoice'], after: ['pay_invoice', 'wire'] },
       { rule_id: '[agent_actions]', field: 'agent_actions.agt_2', before: null, after: [] },
-      { rule_id: '[autonomous_caps]', field: 'autonomous_caps', before: null, after: [{ applies_to: ['outbound_payment'], 'amount.lte': usd('5') }] },
     ])
   })
 

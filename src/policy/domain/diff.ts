@@ -2,7 +2,8 @@
  * The rule-level difference between two policy documents, for reviewers before they sign.
  *
  * Rules are matched by id. `added` and `removed` carry the whole rule; a rule in both documents gives one
- * `modified` entry per changed field: `position`, `applies_to`, `when.<key>`, `require`, `execute`.
+ * `modified` entry per changed field: `position`, `applies_to`, `when.<key>`, `require`, `execute`,
+ * `autonomous_cap`.
  *
  * `position` (before/after: the 0-based index in each document) is reported for the rules that MOVED
  * relative to the other shared rules, not for every rule whose index shifted because a rule was added or
@@ -15,10 +16,10 @@
  * bytes, even though they are the same amount). Absent values are `null` in before/after (JSON-safe).
  *
  * Document-level changes are `modified` entries with a bracketed rule_id: `[version]` (version),
- * `[window_hours]` (window_hours), `[lists]` (lists.<name>), `[agent_actions]` (agent_actions.<agent id>,
- * or agent_actions when the allowlist appears or disappears as a whole) and `[autonomous_caps]`
- * (autonomous_caps, the whole array). Order: shared rules in the new document's order, each field in
- * the order above; then the document-level entries in that order, names sorted.
+ * `[window_hours]` (window_hours), `[lists]` (lists.<name>) and `[agent_actions]` (agent_actions.<agent
+ * id>, or agent_actions when the allowlist appears or disappears as a whole). Order: shared rules in the
+ * new document's order, each field in the order above; then the document-level entries in that order,
+ * names sorted.
  */
 import { canonicalJson } from '../../kernel/hashing.ts'
 import { conditionKeys, type PolicyContent, type PolicyDiff, type Rule, type RuleChange } from './types.ts'
@@ -89,6 +90,9 @@ function ruleChanges(before: Rule, after: Rule, beforeIndex: number, afterIndex:
   }
   if (before.require !== after.require) changes.push({ rule_id: ruleId, field: 'require', before: orNull(before.require), after: orNull(after.require) })
   if (before.execute !== after.execute) changes.push({ rule_id: ruleId, field: 'execute', before: before.execute, after: after.execute })
+  if (jsonOf(before.autonomous_cap) !== jsonOf(after.autonomous_cap)) {
+    changes.push({ rule_id: ruleId, field: 'autonomous_cap', before: orNull(before.autonomous_cap), after: orNull(after.autonomous_cap) })
+  }
   return changes
 }
 
@@ -117,9 +121,6 @@ function documentChanges(from: PolicyContent, to: PolicyContent): RuleChange[] {
     changes.push({ rule_id: '[agent_actions]', field: 'agent_actions', before: orNull(from.agent_actions), after: orNull(to.agent_actions) })
   } else {
     changes.push(...mapChanges('[agent_actions]', 'agent_actions', from.agent_actions ?? {}, to.agent_actions ?? {}))
-  }
-  if (jsonOf(from.autonomous_caps ?? []) !== jsonOf(to.autonomous_caps ?? [])) {
-    changes.push({ rule_id: '[autonomous_caps]', field: 'autonomous_caps', before: orNull(from.autonomous_caps), after: orNull(to.autonomous_caps) })
   }
   return changes
 }

@@ -6,9 +6,10 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { validatePolicyContent } from './content.ts'
 import { diffPolicies } from './diff.ts'
-import { evaluatePolicy } from './evaluate.ts'
+import { alwaysHumanActionTypes, evaluatePolicy } from './evaluate.ts'
 import { lintPolicy } from './lint.ts'
-import { actionKinds, moneyKinds, riskLevels, type PolicyAction, type PolicyContent } from './types.ts'
+import { moneyOrder, parseMoney } from './money.ts'
+import { actionKinds, moneyKinds, riskLevels, type PolicyAction, type PolicyContent, type Rule } from './types.ts'
 
 const currencies: ReadonlyArray<[string, number]> = [
   ['USD', 2],
@@ -29,7 +30,7 @@ const money = fc.tuple(fc.constantFrom(...currencies), fc.bigInt({ min: 0n, max:
 const counterparties = ['cpy_1', 'cpy_2', 'cpy_3', 'cpy_4']
 const agents = ['agt_1', 'agt_2', 'agt_3']
 const roles = ['collections', 'fraud_anomaly', 'vendor_risk', 'bookkeeping']
-const types = ['pay_invoice', 'wire', 'freeze_card', 'escalate', 'categorize', 'onchain_transfer']
+const types = ['pay_invoice', 'wire', 'freeze_card', 'escalate', 'categorize', 'onchain_transfer', 'escrow_release']
 const listNames = ['vip', 'blocked', 'empty']
 const score = fc.double({ min: 0, max: 1, noNaN: true })
 const oneOrMany = <Value>(values: readonly Value[]) => fc.oneof(fc.constantFrom(...values), fc.uniqueArray(fc.constantFrom(...values), { minLength: 1 }))
@@ -59,16 +60,20 @@ const conditions = fc.record(
 )
 
 const rules = fc.uniqueArray(
-  fc.record(
-    {
-      id: fc.stringMatching(/^[a-z][a-z0-9_]{0,7}$/),
-      applies_to: fc.uniqueArray(fc.constantFrom(...actionKinds, 'any' as const), { minLength: 1 }),
-      when: conditions,
-      require: fc.constantFrom('signer', 'cfo'),
-      execute: fc.constantFrom('auto', 'confirm', 'reject'),
-    },
-    { requiredKeys: ['id', 'applies_to', 'when', 'execute'] },
-  ),
+  fc
+    .record(
+      {
+        id: fc.stringMatching(/^[a-z][a-z0-9_]{0,7}$/),
+        applies_to: fc.uniqueArray(fc.constantFrom(...actionKinds, 'any' as const), { minLength: 1 }),
+        when: conditions,
+        require: fc.constantFrom('signer', 'cfo'),
+        execute: fc.constantFrom('auto', 'confirm', 'reject'),
+        autonomous_cap: money,
+      },
+      { requiredKeys: ['id', 'applies_to', 'when', 'execute'] },
+    )
+    // A cap is valid only on an auto rule (cap_on_non_auto): drop it elsewhere so the documents stay valid.
+    .map(({ autonomous_cap: cap, ...rule }) => (rule.execute === 'auto' && cap !== undefined ? { ...rule, autonomous_cap: cap } : rule)),
   { selector: (rule) => rule.id, maxLength: 12 },
 )
 
@@ -79,10 +84,6 @@ const policies: fc.Arbitrary<PolicyContent> = fc
       rules,
       lists: fc.constant({ vip: ['cpy_1', 'cpy_2'], blocked: ['cpy_3'], empty: [] }),
       agent_actions: fc.dictionary(fc.constantFrom(...agents), fc.uniqueArray(fc.constantFrom(...types))),
-      autonomous_caps: fc.array(
-        fc.record({ applies_to: fc.uniqueArray(fc.constantFrom(...moneyKinds), { minLength: 1 }), 'amount.lte': money, agent_id: oneOrMany(agents) }, { requiredKeys: ['applies_to', 'amount.lte'] }),
-        { maxLength: 3 },
-      ),
       window_hours: fc.integer({ min: 1, max: 720 }),
     },
     { requiredKeys: ['version', 'rules', 'lists'] },
@@ -140,10 +141,27 @@ describe('evaluatePolicy properties', () => {
         }
 
         expect(decision.required_approvers.length > 0).toBe(decision.outcome === 'confirm')
-        // The hard floor: money is allowed only with a covering autonomous cap.
-        if (decision.outcome === 'allow' && (moneyKinds as readonly unknown[]).includes(kind)) {
-          expect(decision.trace.at(-1)).toMatchObject({ rule_id: '[autonomous_cap]', matched: true })
+        // Covered implies an allow by a matched rule that carries a cap, with the action within it.
+        const matchedRule: Rule | undefined = content.rules.find((rule) => rule.id === decision.matched_rule_id)
+        if (decision.covered_by_autonomous_cap) {
+          expect(decision.outcome).toBe('allow')
+          expect(matchedRule?.autonomous_cap).toBeDefined()
         }
+        // Exactly: covered iff the action's amount is in the cap's currency and at most the cap, and its
+        // type is not one the floor always holds (an independent oracle on the cap).
+        const cap = matchedRule?.execute === 'auto' ? matchedRule.autonomous_cap : undefined
+        const amount = parseMoney((action as { amount?: unknown }).amount)
+        const capAmount = cap === undefined ? undefined : parseMoney(cap)
+        const order = amount.ok && capAmount?.ok === true ? moneyOrder(amount.money, capAmount.money) : undefined
+        const alwaysHuman = (alwaysHumanActionTypes as readonly unknown[]).includes((action as { action_type?: unknown }).action_type)
+        expect(decision.covered_by_autonomous_cap).toBe(decision.outcome === 'allow' && order !== undefined && order <= 0 && !alwaysHuman)
+        // A matched auto on a money kind, or on a capped rule, reports the cap step last; matched = covered.
+        const capStep = decision.trace.filter((entry) => entry.rule_id === '[autonomous_cap]')
+        const expectsCapStep = matchedRule?.execute === 'auto' && ((moneyKinds as readonly unknown[]).includes(kind) || cap !== undefined)
+        expect(capStep).toHaveLength(expectsCapStep ? 1 : 0)
+        if (expectsCapStep) expect(decision.trace.at(-1)).toEqual(expect.objectContaining({ rule_id: '[autonomous_cap]', matched: decision.covered_by_autonomous_cap }))
+        // The floor is the gate's: a matched auto is allow, whatever the kind.
+        if (matchedRule?.execute === 'auto') expect(decision.outcome).toBe('allow')
         // Every rule appears, in document order.
         const ruleEntries = decision.trace.filter((entry) => !entry.rule_id.startsWith('['))
         expect(ruleEntries.map((entry) => entry.rule_id)).toEqual(content.rules.map((rule) => rule.id))
@@ -152,6 +170,47 @@ describe('evaluatePolicy properties', () => {
       }),
       runs,
     )
+  })
+
+  it('covered_by_autonomous_cap: exactly the allowed actions within the matched rule\'s cap, in its currency', () => {
+    // Few currencies and small amounts, so that covered and not covered, equal amounts and mismatches all
+    // occur often; a capped auto rule for the money kinds behind a few generated rules.
+    const closeMoney = fc.tuple(fc.constantFrom('USD', 'USDC'), fc.nat({ max: 2_000 }), fc.boolean()).map(([currency, units, scaled]) => ({
+      currency,
+      value: scaled ? `${Math.floor(units / 100)}.${String(units % 100).padStart(2, '0')}` : String(units),
+    }))
+    const cappedPolicies = fc.tuple(rules, closeMoney).map(([generated, cap]) => {
+      const capped: Rule = { id: 'capped_auto', applies_to: [...moneyKinds], when: {}, execute: 'auto', autonomous_cap: cap }
+      const validation = validatePolicyContent({ version: 1, rules: [...generated.slice(0, 2).filter((rule) => rule.id !== capped.id), capped], lists: { vip: [], blocked: [], empty: [] } })
+      if (!validation.ok) throw new Error(`generated an invalid policy: ${JSON.stringify(validation.issues)}`)
+      return validation.content
+    })
+    const moneyActions = fc.record({
+      kind: fc.constantFrom(...moneyKinds),
+      amount: fc.oneof(closeMoney, closeMoney, closeMoney, fc.constant(undefined)),
+      action_type: fc.oneof(fc.constant(undefined), fc.constantFrom('ach_outbound', 'x402_settle', ...alwaysHumanActionTypes)),
+    }).map((action) => Object.fromEntries(Object.entries(action).filter(([, value]) => value !== undefined)) as unknown as PolicyAction)
+    const seen = { covered: 0, aboveCap: 0, currencyMismatch: 0, alwaysHuman: 0 }
+    fc.assert(
+      fc.property(cappedPolicies, moneyActions, (content, action) => {
+        const decision = evaluatePolicy(content, action)
+        if (decision.matched_rule_id !== 'capped_auto') return
+        const cap = parseMoney(content.rules.at(-1)?.autonomous_cap)
+        const amount = parseMoney(action.amount)
+        const order = cap.ok && amount.ok ? moneyOrder(amount.money, cap.money) : undefined
+        const alwaysHuman = (alwaysHumanActionTypes as readonly unknown[]).includes(action.action_type)
+        const covered = order !== undefined && order <= 0 && !alwaysHuman
+        expect(decision).toMatchObject({ outcome: 'allow', required_approvers: [], covered_by_autonomous_cap: covered })
+        expect(decision.trace.at(-1)).toMatchObject({ rule_id: '[autonomous_cap]', matched: covered, checks: [{ key: 'autonomous_cap', passed: covered }] })
+        if (covered) seen.covered++
+        if (alwaysHuman) seen.alwaysHuman++
+        else if (order === 1) seen.aboveCap++
+        else if (amount.ok && order === undefined) seen.currencyMismatch++
+      }),
+      runs,
+    )
+    // The property saw every case it distinguishes (a generator that never produced one would prove nothing).
+    for (const [label, count] of Object.entries(seen)) expect(count, label).toBeGreaterThan(50)
   })
 
   it('is deterministic, also on structured clones of its inputs', () => {

@@ -9,6 +9,7 @@ import {
   type ConditionKey,
   type Conditions,
   type PolicyAction,
+  type PolicyContent,
   type PolicyDecision,
   type TraceCheck,
 } from './types.ts'
@@ -251,56 +252,83 @@ describe('the agent_action fallback (spec)', () => {
   })
 })
 
-describe('the human-approval floor and autonomous caps', () => {
-  const autoPayments = (caps?: object[]) =>
-    policy({ rules: [rule('small', ['outbound_payment', 'onchain_tx', 'ledger_write'], {}, 'auto')], ...(caps === undefined ? {} : { autonomous_caps: caps as never }) })
+describe('autonomous caps: the policy allows, the gate\'s floor is lifted only by the matched rule\'s cap (spec)', () => {
+  const autoPayments = (cap?: { currency: string; value: string }) =>
+    policy({ rules: [{ ...rule('small', ['outbound_payment', 'onchain_tx', 'ledger_write'], {}, 'auto'), ...(cap === undefined ? {} : { autonomous_cap: cap }) }] })
 
-  it('turns a matched auto on money into confirm by a signer when there is no cap', () => {
+  it('allows a matched auto on money without a cap, not covered, and says the gate\'s floor applies', () => {
     for (const kind of ['outbound_payment', 'onchain_tx'] as const) {
       const decision = evaluatePolicy(autoPayments(), { kind, amount: usd('1') })
-      expect(decision).toMatchObject({ outcome: 'confirm', matched_rule_id: 'small', required_approvers: ['signer'] })
+      expect(decision).toMatchObject({ outcome: 'allow', matched_rule_id: 'small', required_approvers: [], covered_by_autonomous_cap: false })
       expect(decision.trace.at(-1)).toEqual({
         rule_id: '[autonomous_cap]',
         matched: false,
-        checks: [{ key: 'autonomous_caps', passed: false, detail: `no autonomous cap: ${kind} needs a signer` }],
+        checks: [{ key: 'autonomous_cap', passed: false, detail: "no cap on the matched rule: the gate's human-approval floor applies" }],
       })
     }
   })
 
-  it('leaves auto on non-money kinds alone', () => {
+  it('leaves auto on non-money kinds alone when the rule carries no cap', () => {
     const decision = evaluatePolicy(autoPayments(), { kind: 'ledger_write' })
-    expect(decision).toMatchObject({ outcome: 'allow', matched_rule_id: 'small', required_approvers: [] })
+    expect(decision).toMatchObject({ outcome: 'allow', matched_rule_id: 'small', required_approvers: [], covered_by_autonomous_cap: false })
     expect(decision.trace.some((entry) => entry.rule_id === '[autonomous_cap]')).toBe(false)
   })
 
-  const capped = autoPayments([
-    { applies_to: ['outbound_payment'], 'amount.lte': usd('500') },
-    { applies_to: ['onchain_tx'], 'amount.lte': { currency: 'USDC', value: '100' }, agent_id: ['agt_1'] },
-  ])
-
-  it.each<[string, PolicyAction, 'allow' | 'confirm', string]>([
-    ['within the cap', { kind: 'outbound_payment', amount: usd('500.00') }, 'allow', '500.00 USD <= 500 USD'],
-    ['above the cap', { kind: 'outbound_payment', amount: usd('500.01') }, 'confirm', '500.01 USD > 500 USD'],
-    ['in another currency', { kind: 'outbound_payment', amount: { currency: 'EUR', value: '1' } }, 'confirm', 'currency mismatch: cap USD, action EUR'],
-    ['without an amount', { kind: 'outbound_payment' }, 'confirm', 'amount not populated'],
-    ['for a named agent', { kind: 'onchain_tx', amount: { currency: 'USDC', value: '99.999999' }, agent_id: 'agt_1' }, 'allow', '99.999999 USDC <= 100 USDC'],
-    ['for another agent', { kind: 'onchain_tx', amount: { currency: 'USDC', value: '1' }, agent_id: 'agt_2' }, 'confirm', 'agent "agt_2" not named by the cap'],
-    ['without an agent when the cap names agents', { kind: 'onchain_tx', amount: { currency: 'USDC', value: '1' } }, 'confirm', 'the cap names agents; agent_id not populated'],
-  ])('%s', (_label, action, outcome, detail) => {
-    const decision = evaluatePolicy(capped, action)
-    expect(decision.outcome).toBe(outcome)
-    expect(decision.matched_rule_id).toBe('small')
-    expect(decision.required_approvers).toEqual(outcome === 'allow' ? [] : ['signer'])
-    const floor = decision.trace.at(-1)
-    expect(floor?.rule_id).toBe('[autonomous_cap]')
-    expect(floor?.matched).toBe(outcome === 'allow')
-    expect(floor?.checks.map((check) => check.detail)).toContain(detail)
+  it('reports a rule\'s cap on a non-money kind too (the rule carries it)', () => {
+    const decision = evaluatePolicy(autoPayments(usd('100')), { kind: 'ledger_write', amount: usd('12.00') })
+    expect(decision).toMatchObject({ outcome: 'allow', covered_by_autonomous_cap: true })
+    expect(decision.trace.at(-1)).toEqual({ rule_id: '[autonomous_cap]', matched: true, checks: [{ key: 'autonomous_cap', passed: true, detail: '12.00 USD ≤ cap 100 USD' }] })
   })
 
-  it.each(alwaysHumanActionTypes)('no cap lifts the floor for %s (spec)', (type) => {
+  const capped = autoPayments(usd('500'))
+  const cappedInUsdc = autoPayments({ currency: 'USDC', value: '100' })
+
+  it.each<[string, typeof capped, PolicyAction, boolean, string]>([
+    ['within the cap', capped, { kind: 'outbound_payment', amount: usd('12.00') }, true, '12.00 USD ≤ cap 500 USD'],
+    ['at the cap, written differently', capped, { kind: 'outbound_payment', amount: usd('500.00') }, true, '500.00 USD ≤ cap 500 USD'],
+    ['above the cap by one minor unit', capped, { kind: 'outbound_payment', amount: usd('500.01') }, false, '500.01 USD > cap 500 USD'],
+    ['in another currency', capped, { kind: 'outbound_payment', amount: { currency: 'EUR', value: '1' } }, false, 'currency mismatch: cap USD, action EUR'],
+    ['without an amount', capped, { kind: 'outbound_payment' }, false, 'amount not populated: the cap covers only an amount in its currency'],
+    ['with a malformed amount', capped, { kind: 'outbound_payment', amount: { currency: 'USD', value: '1.001' } }, false, 'malformed amount: value "1.001" has 3 fraction digits; USD has 2'],
+    ['on-chain, within a USDC cap (6 digits)', cappedInUsdc, { kind: 'onchain_tx', amount: { currency: 'USDC', value: '99.999999' } }, true, '99.999999 USDC ≤ cap 100 USDC'],
+    ['on-chain, above a USDC cap', cappedInUsdc, { kind: 'onchain_tx', amount: { currency: 'USDC', value: '100.000001' } }, false, '100.000001 USDC > cap 100 USDC'],
+  ])('%s', (_label, content, action, covered, detail) => {
+    const decision = evaluatePolicy(content, action)
+    // Always allow: the cap decides only whether the gate's floor is lifted.
+    expect(decision).toMatchObject({ outcome: 'allow', matched_rule_id: 'small', required_approvers: [], covered_by_autonomous_cap: covered })
+    expect(decision.trace.at(-1)).toEqual({ rule_id: '[autonomous_cap]', matched: covered, checks: [{ key: 'autonomous_cap', passed: covered, detail }] })
+  })
+
+  it.each(alwaysHumanActionTypes)('no cap covers %s: the floor always applies to it (spec)', (type) => {
     const decision = evaluatePolicy(capped, { kind: 'outbound_payment', amount: usd('1'), action_type: type })
-    expect(decision.outcome).toBe('confirm')
-    expect(decision.trace.at(-1)?.checks[0]?.key).toBe('action_type')
+    expect(decision).toMatchObject({ outcome: 'allow', covered_by_autonomous_cap: false })
+    expect(decision.trace.at(-1)?.checks).toEqual([
+      { key: 'autonomous_cap', passed: false, detail: `the gate's human-approval floor always applies to ${type}: no autonomous cap lifts it` },
+    ])
+  })
+
+  it('is not covered when the matched rule is not the capped one, even if a capped rule would have held later', () => {
+    const content = policy({
+      rules: [rule('first', ['outbound_payment'], {}, 'auto'), { ...rule('capped', ['outbound_payment'], {}, 'auto'), autonomous_cap: usd('500') }],
+    })
+    const decision = evaluatePolicy(content, { kind: 'outbound_payment', amount: usd('1') })
+    expect(decision).toMatchObject({ outcome: 'allow', matched_rule_id: 'first', covered_by_autonomous_cap: false })
+  })
+
+  it('is false for every decision that is not a matched auto', () => {
+    const content = policy({ rules: [rule('payments', ['outbound_payment'], { 'amount.lte': usd('10') }, 'confirm'), rule('writes', ['ledger_write'], {}, 'reject')] })
+    for (const action of [{ kind: 'outbound_payment', amount: usd('1') }, { kind: 'ledger_write' }, { kind: 'onchain_tx' }, { kind: 'agent_action', agent_role: 'collections' }] as PolicyAction[]) {
+      const decision = evaluatePolicy(content, action)
+      expect(decision.covered_by_autonomous_cap).toBe(false)
+      expect(decision.trace.some((entry) => entry.rule_id === '[autonomous_cap]')).toBe(false)
+    }
+  })
+
+  it('a cap on unvalidated content that does not parse covers nothing and says why', () => {
+    const unvalidated = { version: 1, rules: [{ ...rule('small', ['outbound_payment'], {}, 'auto'), autonomous_cap: { currency: 'USD', value: '-1' } }] } as unknown as PolicyContent
+    const decision = evaluatePolicy(unvalidated, { kind: 'outbound_payment', amount: usd('1') })
+    expect(decision).toMatchObject({ outcome: 'allow', covered_by_autonomous_cap: false })
+    expect(decision.trace.at(-1)?.checks[0]?.detail).toBe('malformed cap amount: value "-1" is not a non-negative decimal string')
   })
 })
 
@@ -369,10 +397,12 @@ describe('the default policy', () => {
     expect(evaluatePolicy(defaultPolicyContent, action)).toMatchObject({ outcome, matched_rule_id: ruleId, required_approvers: approvers })
   })
 
-  it('never allows money', () => {
+  it('never allows money, so no cap ever covers it', () => {
     for (const kind of ['outbound_payment', 'onchain_tx'] as const) {
       for (const confidence of [undefined, 0, 0.6, 1]) {
-        expect(evaluatePolicy(defaultPolicyContent, { kind, amount: usd('1'), confidence }).outcome).not.toBe('allow')
+        const decision = evaluatePolicy(defaultPolicyContent, { kind, amount: usd('1'), confidence })
+        expect(decision.outcome).not.toBe('allow')
+        expect(decision.covered_by_autonomous_cap).toBe(false)
       }
     }
   })
@@ -380,7 +410,7 @@ describe('the default policy', () => {
 
 describe('purity', () => {
   it('does not change the content or the action, and answers the same twice', () => {
-    const content = policy({ rules: [rule('r', ['outbound_payment'], { 'amount.lte': usd('5') }, 'auto')], autonomous_caps: [{ applies_to: ['outbound_payment'], 'amount.lte': usd('5') }] })
+    const content = policy({ rules: [{ ...rule('r', ['outbound_payment'], { 'amount.lte': usd('5') }, 'auto'), autonomous_cap: usd('5') }] })
     const action: PolicyAction = { kind: 'outbound_payment', amount: usd('4') }
     const before = JSON.stringify([content, action])
     const first = evaluatePolicy(content, action)

@@ -9,12 +9,16 @@
  * 2. The rules, FIRST MATCH IN DOCUMENT ORDER. A rule applies when its applies_to holds the action kind
  *    or `any`; it matches when every condition holds. The trace lists every rule with its checks, also
  *    after the match, so a reviewer sees what else would have matched (`first_match` check).
- * 3. `[autonomous_cap]` — the hard human-approval floor: a matched `auto` on a money kind is `confirm`
- *    by a signer unless a signed autonomous cap covers the action.
+ * 3. `[autonomous_cap]` — a matched `auto` rule is `allow`, whatever the kind: the policy decides, and
+ *    the hard human-approval floor is the gate's (spec, PaymentIntent states: "policy decision allow |
+ *    hard floor applies | pending_approval"). This step only reports whether the matched rule's signed
+ *    `autonomous_cap` covers the action (`covered_by_autonomous_cap`), the one thing that lifts the
+ *    floor. It appears for a matched `auto` on a money kind, or on a rule that carries a cap.
  * 4. `[fallback]` / `[default_deny]` — no rule matched: reject (deny by default), except the spec's
  *    agent_action fallback to `confirm` by a signer for the listed roles and high-risk types.
  *
- * A pseudo-rule's `matched` is true when that step decided or changed the outcome.
+ * A pseudo-rule's `matched` is true when that step decided the outcome, or for `[autonomous_cap]`, when
+ * the cap covers the action.
  *
  * Speed: derived data (rule amounts as bigint, list Sets, constant trace entries) is computed once per
  * content object and kept in a WeakMap. That cache is invisible: content is immutable (readonly types;
@@ -28,7 +32,6 @@ import {
   moneyKinds,
   riskLevels,
   type ActionKind,
-  type AutonomousCap,
   type ConditionKey,
   type Money,
   type PolicyAction,
@@ -41,12 +44,12 @@ import {
 
 /**
  * Action types for which no autonomous cap lifts the floor (spec, "The hard human-approval floor: always
- * applies to onchain_transfer and escrow_release"). The fiat floor on `wire` is a deployment switch the
- * gate applies; the policy cannot know it.
+ * applies to onchain_transfer and escrow_release"): they are never `covered_by_autonomous_cap`. The fiat
+ * floor on `wire` is a deployment switch the gate applies; the policy cannot know it.
  */
 export const alwaysHumanActionTypes = ['onchain_transfer', 'escrow_release'] as const
 
-/** The approver of the floor, the fallback and a `confirm` rule without `require`. */
+/** The approver of the fallback and of a `confirm` rule without `require`. */
 export const defaultApprover = 'signer'
 
 const noApprovers: readonly string[] = Object.freeze([])
@@ -135,20 +138,15 @@ interface CompiledRule {
   readonly notApplyingEntries: readonly TraceEntry[]
   readonly appliesMask: number
   readonly checks: readonly CheckRunner[]
+  /** The rule's autonomous_cap; undefined when it has none. */
+  readonly cap: CompiledCap | undefined
 }
 
-interface CompiledCap {
-  readonly kindMask: number
-  readonly kindsText: string
-  readonly amount: ParsedMoney | undefined
-  readonly amountText: string
-  readonly amountProblem: string | undefined
-  readonly agents: ReadonlySet<string> | undefined
-}
+/** An autonomous cap read once: the amount, or why it does not parse (unvalidated content only). */
+type CompiledCap = { readonly ok: true; readonly amount: ParsedMoney; readonly text: string } | { readonly ok: false; readonly problem: string }
 
 interface CompiledPolicy {
   readonly rules: readonly CompiledRule[]
-  readonly caps: readonly CompiledCap[]
   /** Agent id → allowed action types; undefined when the policy has no agent_actions. */
   readonly agentActions: ReadonlyMap<string, ReadonlySet<string>> | undefined
 }
@@ -385,31 +383,19 @@ function compileRule(candidate: unknown, index: number, lists: ListTable): Compi
   }
   const approvers =
     execute === 'confirm' ? (typeof rule.require === 'string' && rule.require !== defaultApprover ? Object.freeze([rule.require]) : signerApprovers) : noApprovers
-  return { id, execute, approvers, appliesChecks, notApplyingEntries, appliesMask, checks }
+  return { id, execute, approvers, appliesChecks, notApplyingEntries, appliesMask, checks, cap: compileCap(rule.autonomous_cap) }
 }
 
-function compileCap(candidate: AutonomousCap): CompiledCap {
-  const cap = ownRecord(candidate)
-  const kindMask = kindMaskOf(cap.applies_to) & moneyMask
-  const parsed = parseMoney(cap['amount.lte'])
-  const agents = cap.agent_id === undefined ? undefined : new Set((Array.isArray(cap.agent_id) ? cap.agent_id : [cap.agent_id]).filter((agent) => typeof agent === 'string'))
-  return {
-    kindMask,
-    kindsText: Array.isArray(cap.applies_to) ? cut(cap.applies_to.filter((kind) => typeof kind === 'string').join(', ')) : '',
-    amount: parsed.ok ? parsed.money : undefined,
-    amountText: parsed.ok ? moneyText(parsed.money, (cap['amount.lte'] as Money).value) : '',
-    amountProblem: parsed.ok ? undefined : parsed.reason,
-    agents,
-  }
+function compileCap(candidate: unknown): CompiledCap | undefined {
+  if (candidate === undefined) return undefined
+  const parsed = parseMoney(candidate)
+  return parsed.ok ? { ok: true, amount: parsed.money, text: moneyText(parsed.money, (candidate as Money).value) } : { ok: false, problem: parsed.reason }
 }
-
-const moneyMask = kindMaskOf(moneyKinds)
 
 function compilePolicy(content: PolicyContent): CompiledPolicy {
   const record = ownRecord(content)
   const lists = new ListTable(ownRecord(record.lists))
   const rules = (Array.isArray(record.rules) ? record.rules : []).map((rule, index) => compileRule(rule, index, lists))
-  const caps = (Array.isArray(record.autonomous_caps) ? record.autonomous_caps : []).map(compileCap)
   let agentActions: Map<string, ReadonlySet<string>> | undefined
   if (record.agent_actions !== undefined) {
     agentActions = new Map()
@@ -419,7 +405,7 @@ function compilePolicy(content: PolicyContent): CompiledPolicy {
       agentActions.set(agent, new Set(Array.isArray(types) ? types.filter((type) => typeof type === 'string') : []))
     }
   }
-  return { rules, caps, agentActions }
+  return { rules, agentActions }
 }
 
 function compiled(content: PolicyContent): CompiledPolicy {
@@ -450,40 +436,24 @@ function agentActionsEntry(policy: CompiledPolicy, view: ActionView): TraceEntry
   return { rule_id: '[agent_actions]', matched: false, checks: [check('agent_actions', true, `agent ${quoteForMessage(agent)} may resolve ${quoteForMessage(type)}`)] }
 }
 
-/** `[autonomous_cap]`: whether a cap lifts the floor for a matched `auto` on a money kind. */
-function autonomousCapEntry(policy: CompiledPolicy, view: ActionView): TraceEntry {
-  const checks: TraceCheck[] = []
-  const kind = view.kind as ActionKind
+const alwaysHumanTypeSet: ReadonlySet<string> = new Set(alwaysHumanActionTypes)
+
+/** The `[autonomous_cap]` entry of a matched `auto` rule: `matched` is whether the rule's cap covers the action. */
+function autonomousCapEntry(rule: CompiledRule, view: ActionView): TraceEntry {
+  const entry = (covered: boolean, detail: string): TraceEntry => ({ rule_id: '[autonomous_cap]', matched: covered, checks: [check('autonomous_cap', covered, detail)] })
   const type = view.fields.action_type
-  if (typeof type === 'string' && (alwaysHumanActionTypes as readonly string[]).includes(type)) {
-    checks.push(check('action_type', false, `${type} always needs a human approval; no cap lifts the floor`))
-    return { rule_id: '[autonomous_cap]', matched: false, checks }
+  if (typeof type === 'string' && alwaysHumanTypeSet.has(type)) {
+    return entry(false, `the gate's human-approval floor always applies to ${type}: no autonomous cap lifts it`)
   }
-  if (policy.caps.length === 0) {
-    checks.push(check('autonomous_caps', false, `no autonomous cap: ${kind} needs a ${defaultApprover}`))
-    return { rule_id: '[autonomous_cap]', matched: false, checks }
-  }
-  let covered = false
+  const cap = rule.cap
+  if (cap === undefined) return entry(false, "no cap on the matched rule: the gate's human-approval floor applies")
+  if (!cap.ok) return entry(false, `malformed cap amount: ${cap.problem}`)
   const amount = view.amount()
-  const agent = view.fields.agent_id
-  policy.caps.forEach((cap, index) => {
-    const key = `autonomous_caps/${index}`
-    if ((cap.kindMask & (1 << view.kindIndex)) === 0) return void checks.push(check(key, false, `${kind} not in [${cap.kindsText}]`))
-    if (cap.amount === undefined) return void checks.push(check(key, false, `malformed cap amount: ${cap.amountProblem ?? ''}`))
-    if (cap.agents !== undefined) {
-      if (typeof agent !== 'string') return void checks.push(check(key, false, 'the cap names agents; agent_id not populated'))
-      if (!cap.agents.has(agent)) return void checks.push(check(key, false, `agent ${quoteForMessage(agent)} not named by the cap`))
-    }
-    if (amount === notPopulated) return void checks.push(check(key, false, 'amount not populated'))
-    if (!amount.ok) return void checks.push(check(key, false, `malformed amount: ${amount.reason}`))
-    const order = moneyOrder(amount.money, cap.amount)
-    if (order === undefined) return void checks.push(check(key, false, `currency mismatch: cap ${cap.amount.currency}, action ${amount.money.currency}`))
-    const actionText = view.amountText()
-    if (order > 0) return void checks.push(check(key, false, `${actionText} > ${cap.amountText}`))
-    covered = true
-    checks.push(check(key, true, `${actionText} <= ${cap.amountText}`))
-  })
-  return { rule_id: '[autonomous_cap]', matched: covered, checks }
+  if (amount === notPopulated) return entry(false, 'amount not populated: the cap covers only an amount in its currency')
+  if (!amount.ok) return entry(false, `malformed amount: ${amount.reason}`)
+  const order = moneyOrder(amount.money, cap.amount)
+  if (order === undefined) return entry(false, `currency mismatch: cap ${cap.amount.currency}, action ${amount.money.currency}`)
+  return order > 0 ? entry(false, `${view.amountText()} > cap ${cap.text}`) : entry(true, `${view.amountText()} ≤ cap ${cap.text}`)
 }
 
 const fallbackRoleSet: ReadonlySet<string> = new Set(fallbackAgentRoles)
@@ -552,21 +522,20 @@ export function evaluatePolicy(content: PolicyContent, action: PolicyAction): Po
     trace.push({ rule_id: rule.id, matched: holds, checks })
   }
 
-  if (refusedBy !== undefined) return { outcome: 'reject', matched_rule_id: null, required_approvers: noApprovers, trace }
+  if (refusedBy !== undefined) return { outcome: 'reject', matched_rule_id: null, required_approvers: noApprovers, covered_by_autonomous_cap: false, trace }
 
   if (winner !== undefined) {
     switch (winner.execute) {
       case 'reject':
-        return { outcome: 'reject', matched_rule_id: winner.id, required_approvers: noApprovers, trace }
+        return { outcome: 'reject', matched_rule_id: winner.id, required_approvers: noApprovers, covered_by_autonomous_cap: false, trace }
       case 'confirm':
-        return { outcome: 'confirm', matched_rule_id: winner.id, required_approvers: winner.approvers, trace }
+        return { outcome: 'confirm', matched_rule_id: winner.id, required_approvers: winner.approvers, covered_by_autonomous_cap: false, trace }
       case 'auto': {
-        if (!moneyKindSet.has(view.kind as string)) return { outcome: 'allow', matched_rule_id: winner.id, required_approvers: noApprovers, trace }
-        const floor = autonomousCapEntry(policy, view)
-        trace.push(floor)
-        return floor.matched
-          ? { outcome: 'allow', matched_rule_id: winner.id, required_approvers: noApprovers, trace }
-          : { outcome: 'confirm', matched_rule_id: winner.id, required_approvers: signerApprovers, trace }
+        // Allowed whatever the kind: the floor is the gate's; the trace says whether the cap lifts it.
+        if (winner.cap === undefined && !moneyKindSet.has(view.kind as string)) return { outcome: 'allow', matched_rule_id: winner.id, required_approvers: noApprovers, covered_by_autonomous_cap: false, trace }
+        const capEntry = autonomousCapEntry(winner, view)
+        trace.push(capEntry)
+        return { outcome: 'allow', matched_rule_id: winner.id, required_approvers: noApprovers, covered_by_autonomous_cap: capEntry.matched, trace }
       }
       default:
         // Unreachable: a rule without a valid execute has a failing check and never wins.
@@ -577,8 +546,8 @@ export function evaluatePolicy(content: PolicyContent, action: PolicyAction): Po
   if (view.kind === 'agent_action') {
     const fallback = fallbackEntry(view)
     trace.push(fallback)
-    if (fallback.matched) return { outcome: 'confirm', matched_rule_id: null, required_approvers: signerApprovers, trace }
+    if (fallback.matched) return { outcome: 'confirm', matched_rule_id: null, required_approvers: signerApprovers, covered_by_autonomous_cap: false, trace }
   }
   trace.push(defaultDenyEntry(view))
-  return { outcome: 'reject', matched_rule_id: null, required_approvers: noApprovers, trace }
+  return { outcome: 'reject', matched_rule_id: null, required_approvers: noApprovers, covered_by_autonomous_cap: false, trace }
 }

@@ -24,6 +24,8 @@ describe('lintPolicy', () => {
     ['duplicate_rule_id', doc({ rules: [moneyConfirm, moneyConfirm] }), 'duplicate_rule_id', 'error', 'money'],
     ['missing_list', doc({ rules: [rule('r', ['outbound_payment'], { 'counterparty.in': 'vip' }, 'reject'), moneyConfirm] }), 'missing_list', 'error', 'r'],
     ['invalid_money', doc({ rules: [rule('r', ['outbound_payment'], { 'amount.lte': { currency: 'JPY', value: '1.5' } }, 'reject'), moneyConfirm] }), 'invalid_money', 'error', 'r'],
+    ['invalid_money (in a cap)', doc({ rules: [{ ...rule('r', ['outbound_payment'], { 'amount.lte': usd('10') }, 'auto'), autonomous_cap: usd('1.005') }, moneyConfirm] }), 'invalid_money', 'error', 'r'],
+    ['cap_on_non_auto', doc({ rules: [{ ...moneyConfirm, autonomous_cap: usd('5') }] }), 'cap_on_non_auto', 'error', 'money'],
     [
       'limit_exceeded',
       doc({ rules: [moneyConfirm], lists: Object.fromEntries(Array.from({ length: 11 }, (_, list) => [`l${list}`, Array.from({ length: 10_000 }, (_, index) => `c${index}`)])) }),
@@ -63,15 +65,15 @@ describe('lintPolicy', () => {
     ['contradictory_range (confidence)', doc({ rules: [rule('r', ['ledger_write'], { 'confidence.gte': 0.8, 'confidence.lt': 0.2 }, 'reject'), moneyConfirm] }), 'contradictory_range', 'warning', 'r'],
     ['money_auto_without_cap', doc({ rules: [rule('r', ['outbound_payment'], { 'amount.lte': usd('10') }, 'auto'), moneyConfirm] }), 'money_auto_without_cap', 'warning', 'r'],
     [
-      'money_auto_without_cap (no cap in the rule currency)',
-      doc({ rules: [rule('r', ['outbound_payment'], { 'amount.lte': usd('10') }, 'auto'), moneyConfirm], autonomous_caps: [{ applies_to: ['outbound_payment'], 'amount.lte': { currency: 'EUR', value: '5' } }] }),
-      'money_auto_without_cap',
+      'cap_currency_mismatch',
+      doc({ rules: [{ ...rule('r', ['outbound_payment'], { 'amount.lte': usd('10') }, 'auto'), autonomous_cap: { currency: 'EUR', value: '5' } }, moneyConfirm] }),
+      'cap_currency_mismatch',
       'warning',
       'r',
     ],
     [
       'money_auto_without_amount_bound',
-      doc({ rules: [rule('r', ['any'], {}, 'auto')], autonomous_caps: [{ applies_to: ['outbound_payment', 'onchain_tx'], 'amount.lte': usd('5') }] }),
+      doc({ rules: [{ ...rule('r', ['any'], {}, 'auto'), autonomous_cap: usd('5') }] }),
       'money_auto_without_amount_bound',
       'warning',
       'r',
@@ -88,15 +90,49 @@ describe('lintPolicy', () => {
     ['unknown_action_type', doc({ rules: [moneyConfirm], agent_actions: { agt_1: ['pay_invoice', 'teleport'] } }), 'unknown_action_type', 'info', null],
     ['gate_only_key', doc({ rules: [rule('r', ['outbound_payment'], { risk_level: 'low' }, 'reject'), moneyConfirm] }), 'gate_only_key', 'info', 'r'],
     ['no_rule_for_money_kind', doc({ rules: [rule('r', ['outbound_payment'], {}, 'confirm')] }), 'no_rule_for_money_kind', 'info', null],
-    ['cap_without_auto_rule', doc({ rules: [moneyConfirm], autonomous_caps: [{ applies_to: ['outbound_payment'], 'amount.lte': usd('5') }] }), 'cap_without_auto_rule', 'info', null],
+    [
+      'cap_above_amount_bound',
+      doc({ rules: [{ ...rule('r', ['outbound_payment'], { 'amount.lte': usd('10') }, 'auto'), autonomous_cap: usd('10.01') }, moneyConfirm] }),
+      'cap_above_amount_bound',
+      'info',
+      'r',
+    ],
   ])('%s', (_label, content, code, severity, ruleId) => {
     const findings = lintPolicy(content)
     expect(findings).toContainEqual(expect.objectContaining({ code, severity, rule_id: ruleId }))
   })
 
+  it('says what the gate does with an uncapped auto on money, once per rule', () => {
+    const findings = lintPolicy(doc({ rules: [rule('r', ['outbound_payment', 'onchain_tx'], { 'amount.lte': usd('10') }, 'auto')] }))
+    expect(findings).toEqual([
+      {
+        code: 'money_auto_without_cap',
+        severity: 'warning',
+        rule_id: 'r',
+        message: "auto on outbound_payment, onchain_tx with no autonomous_cap: the gate's human-approval floor will hold these for approval (pending_approval)",
+      },
+    ])
+  })
+
+  it('finds nothing to say about a capped auto rule whose cap fits its bound, in its currency', () => {
+    for (const cap of [usd('10'), usd('10.00'), usd('5')]) {
+      const findings = lintPolicy(doc({ rules: [{ ...rule('r', ['outbound_payment', 'onchain_tx'], { 'amount.lte': usd('10') }, 'auto'), autonomous_cap: cap }] }))
+      expect(findings).toEqual([])
+    }
+  })
+
+  it('does not flag a cap without an amount bound to compare with, nor the cap lints on a misplaced cap', () => {
+    const unbounded = lintPolicy(doc({ rules: [{ ...rule('r', ['outbound_payment', 'onchain_tx'], { 'amount.gt': usd('1') }, 'auto'), autonomous_cap: usd('5') }] }))
+    expect(codes(unbounded)).toEqual(['money_auto_without_amount_bound'])
+    const misplaced = lintPolicy(doc({ rules: [{ ...rule('r', ['outbound_payment', 'onchain_tx'], { 'amount.lte': usd('1') }, 'confirm'), autonomous_cap: { currency: 'EUR', value: '5' } }] }))
+    expect(codes(misplaced)).toEqual(['cap_on_non_auto'])
+  })
+
   it('suggests the nearest key for an unknown one', () => {
     const findings = lintPolicy(doc({ rules: [{ ...rule('r', ['any'], {}, 'reject'), when: { 'counterparty.notin': 'x' } }] }))
     expect(findings[0]?.message).toBe('/rules/0/when/counterparty.notin: unknown key "counterparty.notin"; did you mean "counterparty.not_in"?')
+    const cap = lintPolicy(doc({ rules: [{ ...rule('r', ['ledger_write'], {}, 'auto'), autonomous_caps: usd('5') }] }))
+    expect(cap[0]?.message).toBe('/rules/0/autonomous_caps: unknown key "autonomous_caps"; did you mean "autonomous_cap"?')
   })
 
   it('keeps linting a document with only semantic errors', () => {

@@ -10,6 +10,7 @@
  * | duplicate_rule_id               | error    | two rules share an id |
  * | missing_list                    | error    | counterparty.in / not_in names a list that `lists` does not define |
  * | invalid_money                   | error    | an amount with more fraction digits than its currency has, or otherwise not an amount |
+ * | cap_on_non_auto                 | error    | autonomous_cap on a confirm or reject rule (a cap belongs to an auto rule only) |
  * | limit_exceeded                  | error    | the lists hold more ids in all than the limit |
  * | no_rules                        | warning  | no rules: every action is rejected (deny by default) |
  * | unreachable_rule                | warning  | an earlier unconditional rule applies to every kind this rule applies to |
@@ -18,8 +19,9 @@
  * | currency_mismatch               | warning  | money conditions of one rule in different currencies: the rule can never match |
  * | mixed_currencies                | warning  | rules on the same kind compare amounts in different currencies: an action matches only its own currency's rules |
  * | contradictory_range             | warning  | amount.gt ≥ amount.lte, or a score's gte ≥ lt: the rule can never match |
- * | money_auto_without_cap          | warning  | `auto` on a money kind with no autonomous cap for it: the floor makes it `confirm` |
+ * | money_auto_without_cap          | warning  | `auto` on a money kind with no autonomous_cap: the gate's human-approval floor will hold these for approval (pending_approval) |
  * | money_auto_without_amount_bound | warning  | `auto` on a money kind without amount.lte |
+ * | cap_currency_mismatch           | warning  | the rule's autonomous_cap is in another currency than its amount conditions: it never covers an action the rule matches |
  * | require_on_non_confirm          | warning  | `require` on an auto or reject rule, where it has no effect |
  * | empty_list                      | warning  | a list without ids (counterparty.in on it never holds) |
  * | unused_list                     | warning  | a list no rule references |
@@ -30,7 +32,7 @@
  * | unknown_action_type             | info     | agent_actions allows a type outside the known vocabulary |
  * | gate_only_key                   | info     | the rule uses keys POST /evaluate never populates: it may decide differently there |
  * | no_rule_for_money_kind          | info     | no rule applies to a money kind: such actions are rejected (deny by default) |
- * | cap_without_auto_rule           | info     | autonomous caps exist but no `auto` rule on a money kind uses them |
+ * | cap_above_amount_bound          | info     | the rule's autonomous_cap is above its amount.lte (same currency): the cap is never reached above that bound |
  * | too_many_findings               | info     | more than lintFindingsMax findings; the rest are counted, not listed |
  *
  * Codes are stable: clients may key on them. Findings come errors first, then warnings, then notes;
@@ -79,10 +81,9 @@ const riskRank: ReadonlyMap<string, number> = new Map(riskLevels.map((level, ind
 /** The keys each object of the language accepts, for "did you mean" on unknown keys. */
 const knownKeysByContext: Readonly<Record<string, readonly string[]>> = {
   when: conditionKeys,
-  rule: ['id', 'applies_to', 'when', 'require', 'execute'],
-  document: ['version', 'rules', 'lists', 'agent_actions', 'autonomous_caps', 'window_hours'],
+  rule: ['id', 'applies_to', 'when', 'require', 'execute', 'autonomous_cap'],
+  document: ['version', 'rules', 'lists', 'agent_actions', 'window_hours'],
   money: ['currency', 'value'],
-  cap: ['applies_to', 'amount.lte', 'agent_id'],
 }
 
 function editDistance(left: string, right: string): number {
@@ -103,7 +104,6 @@ function contextOfPath(path: string): string {
   if (/^\/rules\/\d+\/when\/[^/]+$/.test(path)) return 'when'
   if (/^\/rules\/\d+\/[^/]+$/.test(path)) return 'rule'
   if (/^\/[^/]+$/.test(path)) return 'document'
-  if (/^\/autonomous_caps\/\d+\/[^/]+$/.test(path)) return 'cap'
   return 'money'
 }
 
@@ -274,7 +274,7 @@ function lintShadowing(content: PolicyContent, index: number, implication: Impli
   }
 }
 
-function lintRule(content: PolicyContent, rule: Rule, emit: Emit): void {
+function lintRule(rule: Rule, emit: Emit): void {
   const when = rule.when
   const kinds = expandKinds(rule.applies_to)
   const moneyKindsOfRule = kinds.filter((kind) => moneyKindSet.has(kind))
@@ -307,18 +307,39 @@ function lintRule(content: PolicyContent, rule: Rule, emit: Emit): void {
   }
 
   if (rule.execute === 'auto' && moneyKindsOfRule.length > 0) {
-    const caps = content.autonomous_caps ?? []
-    const ruleCurrency = when['amount.lte']?.currency
-    for (const kind of moneyKindsOfRule) {
-      const capsOfKind = caps.filter((cap) => (cap.applies_to as readonly string[]).includes(kind))
-      if (capsOfKind.length === 0) {
-        emit('money_auto_without_cap', 'warning', rule.id, `auto on ${kind} without an autonomous cap for ${kind}: the human-approval floor makes it confirm by a signer`)
-      } else if (ruleCurrency !== undefined && !capsOfKind.some((cap) => cap['amount.lte'].currency === ruleCurrency)) {
-        emit('money_auto_without_cap', 'warning', rule.id, `auto on ${kind} in ${ruleCurrency}, but no autonomous cap for ${kind} is in ${ruleCurrency}: the floor makes it confirm by a signer`)
-      }
+    if (rule.autonomous_cap === undefined) {
+      emit(
+        'money_auto_without_cap',
+        'warning',
+        rule.id,
+        `auto on ${moneyKindsOfRule.join(', ')} with no autonomous_cap: the gate's human-approval floor will hold these for approval (pending_approval)`,
+      )
     }
     if (when['amount.lte'] === undefined) {
-      emit('money_auto_without_amount_bound', 'warning', rule.id, `auto on ${moneyKindsOfRule.join(', ')} without amount.lte: any amount matches (only the caps bound it)`)
+      emit('money_auto_without_amount_bound', 'warning', rule.id, `auto on ${moneyKindsOfRule.join(', ')} without amount.lte: any amount matches (the autonomous_cap, if any, bounds only what executes without a human)`)
+    }
+  }
+
+  // A cap on a non-auto rule is already a validation error (cap_on_non_auto); its amount says nothing more.
+  const cap = rule.autonomous_cap
+  if (rule.execute === 'auto' && cap !== undefined) {
+    const amountCurrencies = new Set((['amount.lte', 'amount.gt'] as const).flatMap((key) => (when[key] === undefined ? [] : [(when[key] as Money).currency])))
+    if (amountCurrencies.size > 0 && !amountCurrencies.has(cap.currency)) {
+      emit(
+        'cap_currency_mismatch',
+        'warning',
+        rule.id,
+        `autonomous_cap is in ${cap.currency}, but the rule's amount conditions are in ${[...amountCurrencies].join(', ')}: every action it matches is in another currency, so the cap never covers one`,
+      )
+    }
+    const capOrder = moneyOrderOf(cap, when['amount.lte'])
+    if (capOrder !== undefined && capOrder > 0) {
+      emit(
+        'cap_above_amount_bound',
+        'info',
+        rule.id,
+        `autonomous_cap ${cap.value} ${cap.currency} is above amount.lte ${when['amount.lte']?.value} ${cap.currency}: the rule never matches above its bound, so the cap can never be reached beyond it`,
+      )
     }
   }
 
@@ -381,11 +402,6 @@ function lintDocument(content: PolicyContent, emit: Emit): void {
       if (unknown.length > 0) emit('unknown_action_type', 'info', null, `agent "${agent}" is allowed ${unknown.map((type) => JSON.stringify(type)).join(', ')}, outside the known action types`)
     }
   }
-
-  if ((content.autonomous_caps ?? []).length > 0) {
-    const used = content.rules.some((rule) => rule.execute === 'auto' && expandKinds(rule.applies_to).some((kind) => moneyKindSet.has(kind)))
-    if (!used) emit('cap_without_auto_rule', 'info', null, 'autonomous caps are defined, but no auto rule on a money kind can use them')
-  }
 }
 
 /**
@@ -412,7 +428,7 @@ export function lintPolicy(content: unknown): LintFinding[] {
     lintDocument(policy, emit)
     const implication = new Implication(policy)
     policy.rules.forEach((rule, index) => {
-      lintRule(policy, rule, emit)
+      lintRule(rule, emit)
       lintShadowing(policy, index, implication, emit)
     })
   }

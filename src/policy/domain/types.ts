@@ -8,8 +8,11 @@
  * - A condition on a key the caller did not populate does not hold (its check fails with detail
  *   "not populated"); a money condition in another currency does not hold ("currency mismatch").
  * - Steps: `[agent_actions]` allowlist first, then the rules (the trace lists every rule, also after the
- *   match), then the human-approval floor `[autonomous_cap]` for a matched `auto` on a money kind, else
- *   `[fallback]` (agent_action only) and `[default_deny]` (evaluate.ts).
+ *   match), then `[autonomous_cap]` (whether the matched `auto` rule's signed cap covers the action),
+ *   else `[fallback]` (agent_action only) and `[default_deny]` (evaluate.ts).
+ * - The policy decides allow / confirm / reject; the hard human-approval floor is the gate's (spec,
+ *   PaymentIntent states), lifted only by a covering `autonomous_cap` carried by the matched rule. The
+ *   decision reports that as `covered_by_autonomous_cap`.
  * - `PolicyRecord.version` is the tenant's sequential policy version, assigned by the service (the
  *   default policy is 1). `content.version` is the document's own version label: mandatory, numeric,
  *   kept verbatim and covered by the content hash and the signatures.
@@ -20,7 +23,10 @@ export const actionKinds = ['outbound_payment', 'inbound_payment', 'ledger_write
 export type ActionKind = (typeof actionKinds)[number]
 export type AppliesTo = ActionKind | 'any'
 
-/** Kinds that move money out: never executed automatically without a signed autonomous cap. */
+/**
+ * Kinds that move money out: a matched `auto` on one of them always gets an `[autonomous_cap]` trace entry,
+ * because the gate's human-approval floor holds it for approval unless the rule's signed cap covers it.
+ */
 export const moneyKinds = ['outbound_payment', 'onchain_tx'] as const satisfies readonly ActionKind[]
 
 export const riskLevels = ['low', 'medium', 'high', 'sanctioned'] as const
@@ -130,17 +136,12 @@ export interface Rule {
   /** Approver label for `confirm` (default `signer`). */
   readonly require?: string
   readonly execute: RuleExecute
-}
-
-/**
- * A signed autonomous cap: an `auto` rule may let a money action execute without a human only when
- * the action is within a cap of its kind and currency (and agent, when the cap names agents). Without
- * one, the hard human-approval floor turns `auto` into `confirm` by a signer.
- */
-export interface AutonomousCap {
-  readonly applies_to: readonly (typeof moneyKinds)[number][]
-  readonly 'amount.lte': Money
-  readonly agent_id?: string | readonly string[]
+  /**
+   * Only on an `auto` rule: the signed amount up to which the money actions this rule allows may execute
+   * without a human (spec: the hard human-approval floor applies "unless the matched rule carries a
+   * covering signed autonomous amount cap"). Compared exactly, in its own currency only.
+   */
+  readonly autonomous_cap?: Money
 }
 
 export interface PolicyContent {
@@ -151,7 +152,6 @@ export interface PolicyContent {
   readonly lists?: Readonly<Record<string, readonly string[]>>
   /** Agent id → the action types (PaymentIntent action_type or agent action type) it may resolve. */
   readonly agent_actions?: Readonly<Record<string, readonly string[]>>
-  readonly autonomous_caps?: readonly AutonomousCap[]
   /** The window of spend_in_window and tx_count_in_window, in hours (default 24). */
   readonly window_hours?: number
 }
@@ -184,8 +184,8 @@ export type DecisionOutcome = 'allow' | 'confirm' | 'reject'
 export interface TraceCheck {
   /**
    * A condition key, or: `applies_to` (first check of every rule), `first_match` (conditions held but an
-   * earlier step decided), `agent_actions`, `autonomous_caps` / `autonomous_caps/<index>` / `action_type`
-   * (floor), `agent_role` / `action_type` (fallback), `rules` (default deny).
+   * earlier step decided), `agent_actions`, `autonomous_cap`, `agent_role` / `action_type` (fallback),
+   * `rules` (default deny).
    */
   readonly key: string
   readonly passed: boolean
@@ -197,8 +197,9 @@ export interface TraceEntry {
   readonly rule_id: string
   /**
    * For a rule: it decided (at most one rule per trace; a later rule whose conditions also hold gets a
-   * failed `first_match` check). For a pseudo-rule: that step decided or changed the outcome
-   * (`[agent_actions]` rejected, `[autonomous_cap]` lifted the floor, `[fallback]` applied).
+   * failed `first_match` check). For a pseudo-rule: `[agent_actions]` rejected, `[fallback]` applied,
+   * `[default_deny]` denied, `[autonomous_cap]` the matched rule's cap covers the action (it never
+   * changes the outcome: it is `covered_by_autonomous_cap`).
    */
   readonly matched: boolean
   readonly checks: readonly TraceCheck[]
@@ -208,6 +209,12 @@ export interface PolicyDecision {
   readonly outcome: DecisionOutcome
   readonly matched_rule_id: string | null
   readonly required_approvers: readonly string[]
+  /**
+   * Additive: the outcome is `allow`, the matched rule carries an `autonomous_cap`, and the action's
+   * amount is in the cap's currency and at most the cap (never for the action types the floor always
+   * holds). The gate's hard human-approval floor holds an allowed money action it does not cover.
+   */
+  readonly covered_by_autonomous_cap: boolean
   readonly trace: readonly TraceEntry[]
 }
 
