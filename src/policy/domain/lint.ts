@@ -38,6 +38,7 @@
  * Codes are stable: clients may key on them. Findings come errors first, then warnings, then notes;
  * within a severity, validation order for errors, else document-level findings, then rule by rule.
  */
+import { paymentActionTypes } from '../../kernel/action-types.ts'
 import { validatePolicyContent } from './content.ts'
 import { moneyOrder, parseMoney, type ParsedMoney } from './money.ts'
 import {
@@ -61,14 +62,7 @@ export const lintFindingsMax = 1_000
 
 /** Action types the spec names: PaymentIntent action types, the invoice shortcut, and the high-risk agent types. */
 export const knownActionTypes: readonly string[] = [
-  'ach_outbound',
-  'ach_inbound',
-  'wire',
-  'onchain_transfer',
-  'erp_writeback',
-  'card_payment',
-  'x402_settle',
-  'escrow_release',
+  ...paymentActionTypes,
   'pay_invoice',
   ...highRiskAgentActionTypes,
 ]

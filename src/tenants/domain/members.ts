@@ -2,22 +2,11 @@
  * Member rules that need no storage: what an approval domain is, what a role confers, and which member
  * changes are allowed. Pure.
  */
+import { paymentActionTypes } from '../../kernel/action-types.ts'
 import { AppError } from '../../kernel/errors.ts'
 
 export const memberRoles = ['owner', 'admin', 'approver', 'viewer'] as const
 export type MemberRole = (typeof memberRoles)[number]
-
-/** PaymentIntent action types (spec, "PaymentIntent"). */
-export const paymentActionTypes = [
-  'ach_outbound',
-  'ach_inbound',
-  'wire',
-  'onchain_transfer',
-  'erp_writeback',
-  'card_payment',
-  'x402_settle',
-  'escrow_release',
-] as const
 
 /** Public proposal types (spec, "Proposal"). */
 export const proposalTypes = [
