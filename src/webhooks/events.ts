@@ -4,8 +4,8 @@
  * the `webhook-fanout` job that delivers it to the tenant's webhook endpoints (when one takes it), so no
  * committed event is ever left undelivered and no rolled-back one is ever sent.
  */
-import { and, eq } from 'drizzle-orm'
-import type { Tx } from '../db/database.ts'
+import { and, eq, sql } from 'drizzle-orm'
+import { queryRows, type Tx } from '../db/database.ts'
 import { insertMany } from '../db/bulk.ts'
 import { events, webhookEndpoints } from '../db/schema.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
@@ -77,15 +77,22 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: P
   return {
     async record(tx, event) {
       const id = deps.ids.newId('event')
-      await tx.insert(events).values({
-        id,
-        tenantId: event.tenantId,
-        eventType: event.type,
-        payload: event.payload,
-        auditEventId: event.auditEventId,
-        createdAt: deps.clock.now(),
-      })
-      if (await anyEndpointTakes(tx, event.tenantId, new Set([event.type]))) {
+      // The insert and the endpoint check in one round trip (this runs on every audited single change).
+      const [recorded] = await queryRows<{ fan_out: boolean }>(
+        tx,
+        sql`with inserted as (
+              insert into ${events} (${sql.identifier(events.id.name)}, ${sql.identifier(events.tenantId.name)}, ${sql.identifier(events.eventType.name)},
+                                     ${sql.identifier(events.payload.name)}, ${sql.identifier(events.auditEventId.name)}, ${sql.identifier(events.createdAt.name)})
+              values (${id}, ${event.tenantId}, ${event.type}, ${JSON.stringify(event.payload)}::jsonb, ${event.auditEventId}, ${deps.clock.now().toISOString()}::timestamptz)
+              returning 1)
+            select exists (
+              select 1 from ${webhookEndpoints}
+               where ${webhookEndpoints.tenantId} = ${event.tenantId} and ${webhookEndpoints.status} = 'enabled'
+                 and (cardinality(${webhookEndpoints.eventTypes}) = 0 or ${event.type} = any(${webhookEndpoints.eventTypes}))
+            ) as fan_out
+            from inserted`,
+      )
+      if (recorded?.fan_out === true) {
         await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: event.tenantId, event_ids: [id] })
       }
       return { id }
