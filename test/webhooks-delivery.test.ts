@@ -8,7 +8,10 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../src/db/database.ts'
+import { systemClock } from '../src/kernel/clock.ts'
+import { createIdSource } from '../src/kernel/ids.ts'
 import { deliveryAttemptsMax, replayAttemptsMax } from '../src/webhooks/domain/delivery.ts'
+import { createEventRecorder, type EventType } from '../src/webhooks/events.ts'
 import { replayRowsMax } from '../src/webhooks/webhooks.service.ts'
 import { addMember, expectError, issueApiKey, signupOwner, type TenantOwner } from './support/harness.ts'
 import {
@@ -312,6 +315,16 @@ describe('fan-out jobs', () => {
       const { endpoint } = await registerWebhook(idle, receiver, owner, { event_types: ['member.changed'] })
       const taken = await changeMemberOf(idle, owner)
       expect(await fanOutJobs(taken)).toBe(1)
+
+      // A batch (a normalization run's events) queues its jobs when an endpoint takes any of its types.
+      const recorder = createEventRecorder({ ids: createIdSource(), clock: systemClock, jobs: idle.runtime.jobs })
+      const recordBatch = async (types: EventType[]) => {
+        await idle.runtime.db.transaction((tx) => recorder.recordMany(tx, owner.tenantId, types.map((type) => ({ type, payload: {}, auditEventId: 'aev_test' }))))
+        const [row] = await queryRows<{ id: string }>(idle.runtime.db.orm, sql`select id from events where tenant_id = ${owner.tenantId} order by id desc limit 1`)
+        return fanOutJobs(row!.id)
+      }
+      expect(await recordBatch(['ledger.transaction.created', 'ledger.transaction.created'])).toBe(0)
+      expect(await recordBatch(['ledger.transaction.created', 'member.changed'])).toBe(1)
 
       const disable = await idle.request({ method: 'PATCH', url: `/v1/webhooks/${endpoint.id}`, token: owner.token, payload: { status: 'disabled' } })
       expect(disable.statusCode, disable.body).toBe(200)

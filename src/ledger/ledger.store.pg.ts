@@ -47,7 +47,11 @@ const tables: Readonly<Record<LedgerKind, VersionedTable>> = {
   reconciliation_match: versioned(ledgerReconciliationMatches),
 }
 
-/** Rows per bulk INSERT (one text[] parameter per column, so only memory bounds it). */
+/** An artifact's parsed rows of one parser version (the unique index's leading columns). */
+const rowsOfParserVersion = (tenantId: string, artifactId: string, parser: string, parserVersion: string) =>
+  and(eq(rawParsedRows.tenantId, tenantId), eq(rawParsedRows.rawArtifactId, artifactId), eq(rawParsedRows.parser, parser), eq(rawParsedRows.parserVersion, parserVersion))
+
+/** Rows per bulk INSERT (one json parameter whatever the row count, so only memory bounds it). */
 const bulkChunkRows = 5_000
 
 /** The version visible at `asOf`: the current one, or the one recorded before it and not yet superseded then. */
@@ -135,15 +139,7 @@ export function createLedgerStore(): LedgerStore {
       return executor
         .select()
         .from(rawParsedRows)
-        .where(
-          and(
-            eq(rawParsedRows.tenantId, tenantId),
-            eq(rawParsedRows.rawArtifactId, artifactId),
-            eq(rawParsedRows.parser, parser),
-            eq(rawParsedRows.parserVersion, parserVersion),
-            gt(rawParsedRows.rowIndex, afterRowIndex),
-          ),
-        )
+        .where(and(rowsOfParserVersion(tenantId, artifactId, parser, parserVersion), gt(rawParsedRows.rowIndex, afterRowIndex)))
         .orderBy(asc(rawParsedRows.rowIndex))
         .limit(limit)
     },
@@ -153,10 +149,7 @@ export function createLedgerStore(): LedgerStore {
         .from(rawParsedRows)
         .where(
           and(
-            eq(rawParsedRows.tenantId, tenantId),
-            eq(rawParsedRows.rawArtifactId, artifactId),
-            eq(rawParsedRows.parser, parser),
-            eq(rawParsedRows.parserVersion, parserVersion),
+            rowsOfParserVersion(tenantId, artifactId, parser, parserVersion),
             lt(rawParsedRows.rowIndex, beforeRowIndex),
             or(sql`${rawParsedRows.extracted}->>'transaction_date' = ${day}`, sql`left(${rawParsedRows.extracted}->>'timestamp', 10) = ${day}`),
           ),

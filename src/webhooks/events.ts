@@ -4,7 +4,7 @@
  * the `webhook-fanout` job that delivers it to the tenant's webhook endpoints (when one takes it), so no
  * committed event is ever left undelivered and no rolled-back one is ever sent.
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Tx } from '../db/database.ts'
 import { insertMany } from '../db/bulk.ts'
 import { events, webhookEndpoints } from '../db/schema.ts'
@@ -61,16 +61,16 @@ export const fanoutChunk = 500
 
 /**
  * Whether an enabled endpoint of the tenant takes any of `types` (an empty `event_types` takes every
- * type). An endpoint receives only the events recorded after it is registered, so when none takes an
- * event the fan-out job could deliver nothing: the event is still recorded, but no job is queued (one
- * indexed read instead of a job written, claimed and completed — most tenants have no endpoint).
+ * type, as `endpointAccepts` decides at fan-out), as one SQL boolean. An endpoint receives only the
+ * events recorded after it is registered, so when none takes an event the fan-out job could deliver
+ * nothing: the event is still recorded, but no job is queued (one indexed read instead of a job written,
+ * claimed and completed — most tenants have no endpoint).
  */
-async function anyEndpointTakes(tx: Tx, tenantId: string, types: ReadonlySet<string>): Promise<boolean> {
-  const endpoints = await tx
-    .select({ eventTypes: webhookEndpoints.eventTypes })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.status, 'enabled')))
-  return endpoints.some((endpoint) => endpoint.eventTypes.length === 0 || endpoint.eventTypes.some((type) => types.has(type)))
+function anyEndpointTakes(tenantId: string, types: readonly string[]): SQL {
+  return sql`exists (
+    select 1 from ${webhookEndpoints}
+     where ${webhookEndpoints.tenantId} = ${tenantId} and ${webhookEndpoints.status} = 'enabled'
+       and (cardinality(${webhookEndpoints.eventTypes}) = 0 or ${webhookEndpoints.eventTypes} && ${sql.param([...types])}::text[]))`
 }
 
 export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: Pick<JobQueue, 'enqueue'> }): EventRecorder {
@@ -85,12 +85,7 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: P
                                      ${sql.identifier(events.payload.name)}, ${sql.identifier(events.auditEventId.name)}, ${sql.identifier(events.createdAt.name)})
               values (${id}, ${event.tenantId}, ${event.type}, ${JSON.stringify(event.payload)}::jsonb, ${event.auditEventId}, ${deps.clock.now().toISOString()}::timestamptz)
               returning 1)
-            select exists (
-              select 1 from ${webhookEndpoints}
-               where ${webhookEndpoints.tenantId} = ${event.tenantId} and ${webhookEndpoints.status} = 'enabled'
-                 and (cardinality(${webhookEndpoints.eventTypes}) = 0 or ${event.type} = any(${webhookEndpoints.eventTypes}))
-            ) as fan_out
-            from inserted`,
+            select ${anyEndpointTakes(event.tenantId, [event.type])} as fan_out from inserted`,
       )
       if (recorded?.fan_out === true) {
         await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: event.tenantId, event_ids: [id] })
@@ -100,7 +95,8 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: P
     async recordMany(tx, tenantId, batch) {
       if (batch.length === 0) return
       const createdAt = deps.clock.now()
-      const fanOut = await anyEndpointTakes(tx, tenantId, new Set(batch.map((event) => event.type)))
+      const [subscribed] = await queryRows<{ fan_out: boolean }>(tx, sql`select ${anyEndpointTakes(tenantId, [...new Set(batch.map((event) => event.type))])} as fan_out`)
+      const fanOut = subscribed?.fan_out === true
       for (let offset = 0; offset < batch.length; offset += fanoutChunk) {
         const rows = batch.slice(offset, offset + fanoutChunk).map((event) => ({
           id: deps.ids.newId('event'),

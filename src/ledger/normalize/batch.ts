@@ -404,6 +404,27 @@ class Batch {
     }
   }
 
+  /**
+   * Accounts and counterparties: each reference resolves to the entity of its first known key, or to a new
+   * entity whose id derives from its strongest key; its keys are bound to that entity, and the entities
+   * are loaded. `alsoLookUp`: further keys to learn in the same lookup.
+   */
+  private async resolveByKeys(
+    kind: 'account' | 'counterparty',
+    references: ReadonlyMap<BatchInput, { readonly keys: readonly string[] }>,
+    alsoLookUp: readonly string[] = [],
+  ): Promise<Map<BatchInput, string>> {
+    await this.lookupKeys(kind, [...[...references.values()].flatMap((entry) => entry.keys), ...alsoLookUp])
+    const idOf = new Map<BatchInput, string>()
+    for (const [input, entry] of references) {
+      const id = this.resolve(kind, entry.keys) ?? deterministicId(kind, this.tenantId, entry.keys[0]!)
+      this.bind(kind, entry.keys, id)
+      idOf.set(input, id)
+    }
+    await this.load(kind, [...new Set(idOf.values())])
+    return idOf
+  }
+
   private async load(kind: LedgerKind, ids: readonly string[]) {
     const currents = this.currents.get(kind) ?? new Map<string, unknown>()
     this.currents.set(kind, currents)
@@ -494,15 +515,7 @@ class Batch {
       if (record.kind === 'wallet_transfer') return ownAccountKeysOf({ wallet_address: decimalSign(record.amount) < 0 ? record.to : record.from }, record.chain_id)
       return []
     })
-    await this.lookupKeys('account', [...[...refs.values()].flatMap((entry) => entry.keys), ...ownKeys])
-
-    const idOf = new Map<BatchInput, string>()
-    for (const [input, entry] of refs) {
-      const id = this.resolve('account', entry.keys) ?? deterministicId('account', this.tenantId, entry.keys[0]!)
-      this.bind('account', entry.keys, id)
-      idOf.set(input, id)
-    }
-    await this.load('account', [...new Set(idOf.values())])
+    const idOf = await this.resolveByKeys('account', refs, ownKeys)
 
     for (const [input, entry] of refs) {
       const id = idOf.get(input)!
@@ -607,14 +620,7 @@ class Batch {
   }
 
   private async resolveCounterparties(mentions: Map<BatchInput, CounterpartyMention>): Promise<Map<BatchInput, string>> {
-    await this.lookupKeys('counterparty', [...mentions.values()].flatMap((entry) => entry.keys))
-    const idOf = new Map<BatchInput, string>()
-    for (const [input, entry] of mentions) {
-      const id = this.resolve('counterparty', entry.keys) ?? deterministicId('counterparty', this.tenantId, entry.keys[0]!)
-      this.bind('counterparty', entry.keys, id)
-      idOf.set(input, id)
-    }
-    await this.load('counterparty', [...new Set(idOf.values())])
+    const idOf = await this.resolveByKeys('counterparty', mentions)
     for (const [input, entry] of mentions) {
       const id = idOf.get(input)!
       const existing = this.draft('counterparty', id)
