@@ -8,9 +8,21 @@
 export function isoDate(year: number, month: number, day: number): string | undefined {
   if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day)) return undefined
   if (year < 1900 || year > 2199 || month < 1 || month > 12 || day < 1) return undefined
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
-  if (day > daysInMonth) return undefined
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+  if (day > daysInMonth(year, month)) return undefined
+  return `${year}-${twoDigits(month)}-${twoDigits(day)}`
+}
+
+/** Days of each month of a common year. */
+const monthLengths = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const
+
+/** The days of a month of the Gregorian calendar (the one `Date` uses), leap years included. */
+function daysInMonth(year: number, month: number): number {
+  const isLeapYear = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  return month === 2 && isLeapYear ? 29 : (monthLengths[month - 1] ?? 31)
+}
+
+function twoDigits(value: number): string {
+  return value < 10 ? `0${value}` : String(value)
 }
 
 /**
@@ -39,8 +51,12 @@ const monthNames: ReadonlyArray<readonly [number, readonly string[]]> = [
 
 const monthByName = new Map<string, number>(monthNames.flatMap(([month, names]) => names.map((name) => [name, month] as const)))
 
+const asciiPattern = /^[\x00-\x7f]*$/
+
 /** Lower case without diacritics (`Août` → `aout`, `März` → `marz`). */
 export function foldText(text: string): string {
+  // ASCII has no accents, no compatibility forms and no ß: only the case changes.
+  if (asciiPattern.test(text)) return text.toLowerCase()
   return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

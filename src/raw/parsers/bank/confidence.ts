@@ -25,5 +25,7 @@ export type ConfidenceLevel = keyof typeof confidenceLevels
 
 /** The lowest of several levels (a record is only as sure as its least sure value). */
 export function lowestConfidence(levels: readonly ConfidenceLevel[]): number {
-  return Math.min(confidenceLevels.exact, ...levels.map((level) => confidenceLevels[level]))
+  let lowest: number = confidenceLevels.exact
+  for (const level of levels) lowest = Math.min(lowest, confidenceLevels[level])
+  return lowest
 }

@@ -45,12 +45,23 @@ function isIsoCurrency(code: string): boolean {
 const amountMarkersMax = 6
 
 /**
+ * A cell that is only a number, perhaps with a leading minus (`-1234.56`, `1 234,56`): what most cells
+ * of most files are. None of the markers below can apply to it, so it is read without trying them.
+ */
+const plainAmountPattern = /^([-−]?)(\d[\d.,' ’]*\d|\d|[.,]\d+)$/
+
+/** The shape every number must have once its markers are peeled off. */
+const numberPattern = /^(\d[\d.,' ’]*\d|\d)$|^[.,]\d+$/
+
+/**
  * Splits an amount cell into sign, currency and number. Undefined when the cell is not an amount
  * (words, two signs that contradict, two currencies); an empty cell is `null`.
  */
 export function readAmountCell(cell: string): AmountCell | null | undefined {
   let text = cell.replace(/[\u00a0\u202f\u2007]/g, ' ').trim()
   if (text === '') return null
+  const plain = plainAmountPattern.exec(text)
+  if (plain !== null) return amountCell(plain[1] !== '', plain[2] ?? '', undefined, false)
   let negative = false
   let positiveMarker = false
   let currency: string | undefined
@@ -94,15 +105,21 @@ export function readAmountCell(cell: string): AmountCell | null | undefined {
     }
   }
   if (negative && positiveMarker) return undefined
-  if (!/^(\d[\d.,' ’]*\d|\d)$|^[.,]\d+$/.test(text)) return undefined
-  if (text.replace(/\D/g, '').length > amountDigitsMax) return undefined
-  return { negative, number: text, currency, currencyByConvention, separatorEvidence: separatorEvidence(text) }
+  if (!numberPattern.test(text)) return undefined
+  return amountCell(negative, text, currency, currencyByConvention)
+}
+
+/** The cell of a number whose markers are peeled off; undefined when it has more digits than any amount. */
+function amountCell(negative: boolean, number: string, currency: string | undefined, currencyByConvention: boolean): AmountCell | undefined {
+  // Counting the digits is only needed when there can be too many.
+  if (number.length > amountDigitsMax && number.replace(/\D/g, '').length > amountDigitsMax) return undefined
+  return { negative, number, currency, currencyByConvention, separatorEvidence: separatorEvidence(number) }
 }
 
 /** What a number alone says about its decimal separator. */
 function separatorEvidence(number: string): DecimalSeparator | 'ambiguous' | 'none' {
-  const dots = number.split('.').length - 1
-  const commas = number.split(',').length - 1
+  const dots = occurrences(number, '.')
+  const commas = occurrences(number, ',')
   if (dots > 0 && commas > 0) return number.lastIndexOf('.') > number.lastIndexOf(',') ? '.' : ','
   if (dots + commas === 0) return 'none'
   const separator: DecimalSeparator = dots > 0 ? '.' : ','
@@ -113,16 +130,27 @@ function separatorEvidence(number: string): DecimalSeparator | 'ambiguous' | 'no
   return /^0?[.,]/.test(number) ? separator : 'ambiguous'
 }
 
+function occurrences(text: string, character: string): number {
+  let count = 0
+  for (let index = text.indexOf(character); index !== -1; index = text.indexOf(character, index + 1)) count += 1
+  return count
+}
+
+/** The characters that group thousands, by decimal separator (the other of `.` and `,`, spaces, apostrophes). */
+const groupingPatterns: Readonly<Record<DecimalSeparator, RegExp>> = { '.': /[, '’]/, ',': /[. '’]/ }
+
 /**
  * The digits of a number written with the given decimal separator; undefined when the number does not
  * fit it (two decimal separators, grouping after the decimal separator, an empty group).
  */
 export function readNumber(number: string, decimalSeparator: DecimalSeparator): Pick<DecimalParts, 'integer' | 'fraction'> | undefined {
-  const grouping = decimalSeparator === '.' ? ',' : '.'
   const [integerPart, fractionPart, ...rest] = number.split(decimalSeparator)
   if (rest.length > 0 || integerPart === undefined) return undefined
   if (fractionPart !== undefined && !/^\d*$/.test(fractionPart)) return undefined
-  const groups = integerPart.split(new RegExp(`[${grouping} '’]`))
+  const grouping = groupingPatterns[decimalSeparator]
+  // Most numbers are written without grouping: nothing to split and check.
+  if (!grouping.test(integerPart)) return { integer: integerPart, fraction: fractionPart ?? '' }
+  const groups = integerPart.split(grouping)
   if (groups.length > 1 && !groups.every((group, index) => groupFits(group, index, groups.length))) return undefined
   return { integer: groups.join(''), fraction: fractionPart ?? '' }
 }
@@ -153,15 +181,28 @@ const numericPattern = new RegExp(String.raw`^(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|
 const dayMonthNamePattern = /^(\d{1,2})\.?[\s-]+([A-Za-zÀ-ÿ]{3,10})\.?,?[\s-]+(\d{4}|\d{2})$/
 const monthNameDayPattern = /^([A-Za-zÀ-ÿ]{3,10})\.?\s+(\d{1,2}),?\s+(\d{4})$/
 
+export type NumericDateShape = Extract<DateShape, { kind: 'numeric' }>
+
+/**
+ * The shape of a date cell written in numbers whose day/month order is open (`03/04/2024`, `3.4.24`);
+ * undefined for any other cell. This is `dateShape` when it says `numeric` (no such cell matches the ISO
+ * or compact patterns tried before, which begin with four digits), without reading the other notations,
+ * for the survey, which takes its day/month evidence from these cells only.
+ */
+export function numericDateShape(cell: string): NumericDateShape | undefined {
+  const match = numericPattern.exec(cell.trim())
+  if (match === null) return undefined
+  return { kind: 'numeric', first: Number(match[1]), second: Number(match[3]), year: fullYear(match[4] ?? ''), separator: match[2] ?? '' }
+}
+
 /** The shape of a date cell; undefined when it is not a date in a supported notation. */
 export function dateShape(cell: string): DateShape | undefined {
   const text = cell.trim()
   let match: RegExpExecArray | null
   if ((match = isoPattern.exec(text)) !== null) return { kind: 'fixed', date: isoDate(Number(match[1]), Number(match[2]), Number(match[3])) }
   if ((match = compactPattern.exec(text)) !== null) return { kind: 'fixed', date: isoDate(Number(match[1]), Number(match[2]), Number(match[3])) }
-  if ((match = numericPattern.exec(text)) !== null) {
-    return { kind: 'numeric', first: Number(match[1]), second: Number(match[3]), year: fullYear(match[4] ?? ''), separator: match[2] ?? '' }
-  }
+  const numeric = numericDateShape(text)
+  if (numeric !== undefined) return numeric
   if ((match = dayMonthNamePattern.exec(text)) !== null) {
     const month = monthFromName(match[2] ?? '')
     return month === undefined ? undefined : { kind: 'fixed', date: isoDate(fullYear(match[3] ?? ''), month, Number(match[1])) }
