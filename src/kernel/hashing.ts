@@ -2,7 +2,7 @@
  * Hashing primitives shared by every layer. Canonical JSON is RFC 8785 (JCS), so a third party can
  * recompute any hash we publish from the same fields with an off-the-shelf JCS library.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, hash, timingSafeEqual } from 'node:crypto'
 import canonicalize from 'canonicalize'
 
 /** RFC 8785 canonical JSON. Throws on values JSON cannot represent (undefined at the top, NaN, Infinity). */
@@ -13,7 +13,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex')
+  return hash('sha256', data, 'hex')
 }
 
 export function hmacSha256Hex(key: string | Uint8Array, data: string | Uint8Array): string {

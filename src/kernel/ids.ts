@@ -5,7 +5,7 @@
  *
  * Domain code receives an `IdSource` instead of calling this module, so tests can make ids deterministic.
  */
-import { createHash, randomBytes } from 'node:crypto'
+import { hash, randomBytes } from 'node:crypto'
 
 export const idPrefixes = {
   user: 'usr',
@@ -77,15 +77,30 @@ export function ulid(nowMs: number, random: Uint8Array = pooledRandom(10)): stri
     timePart = crockford[time % 32] + timePart
     time = Math.floor(time / 32)
   }
-  // 80 random bits = 16 base32 characters.
-  let bits = 0n
-  for (const byte of random) bits = (bits << 8n) | BigInt(byte)
-  let randomPart = ''
-  for (let index = 0; index < 16; index += 1) {
-    randomPart = crockford[Number(bits & 31n)] + randomPart
-    bits >>= 5n
+  return timePart + base32Tail(random, random.length - 1, 16)
+}
+
+/**
+ * The low `characters × 5` bits of a big-endian byte string, as Crockford base32 characters, most
+ * significant first: read from `lastByte` backwards through a small bit buffer (no BigInt: ids are
+ * made per row in bulk writes).
+ */
+function base32Tail(bytes: Uint8Array, lastByte: number, characters: number): string {
+  const output = new Array<string>(characters)
+  let buffer = 0
+  let buffered = 0
+  let byteIndex = lastByte
+  for (let index = characters - 1; index >= 0; index -= 1) {
+    if (buffered < 5) {
+      buffer |= (bytes[byteIndex] ?? 0) << buffered
+      byteIndex -= 1
+      buffered += 8
+    }
+    output[index] = crockford[buffer & 31]!
+    buffer >>>= 5
+    buffered -= 5
   }
-  return timePart + randomPart
+  return output.join('')
 }
 
 export function uuidV7(nowMs: number, random: Uint8Array = pooledRandom(10)): string {
@@ -115,24 +130,16 @@ export function createIdSource(now: () => number = Date.now): IdSource {
  * parsed row again yields the same ids.
  */
 export function deterministicId(kind: IdKind, ...parts: readonly string[]): string {
-  const digest = createHash('sha256').update(parts.map((part) => `${part.length}:${part}`).join('|')).digest()
-  // The low 130 bits of the digest's first 17 bytes (big-endian), 5 bits a character, most significant
-  // first: read from byte 16 backwards through a small bit buffer (no BigInt: this runs per Ledger row).
-  const characters = new Array<string>(26)
-  let buffer = 0
-  let buffered = 0
-  let byteIndex = 16
-  for (let index = 25; index >= 0; index -= 1) {
-    if (buffered < 5) {
-      buffer |= digest[byteIndex]! << buffered
-      byteIndex -= 1
-      buffered += 8
-    }
-    characters[index] = crockford[buffer & 31]!
-    buffer >>>= 5
-    buffered -= 5
+  // Each part length-prefixed, `|`-separated: `3:abc|2:de`. Built by concatenation and hashed one-shot
+  // (crypto.hash: no Hash object per call), since this runs several times per Ledger row.
+  let text = ''
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = parts[index]!
+    text += index === 0 ? `${part.length}:${part}` : `|${part.length}:${part}`
   }
-  return `${idPrefixes[kind]}_${characters.join('')}`
+  const digest = hash('sha256', text, 'buffer')
+  // The low 130 bits of the digest's first 17 bytes (big-endian), 5 bits a character.
+  return `${idPrefixes[kind]}_${base32Tail(digest, 16, 26)}`
 }
 
 export const uuidPattern = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'

@@ -4,15 +4,19 @@
  */
 import type { AccountRef, CounterpartyRef } from '../../raw/domain/extracted.ts'
 
-/** Upper case, letters and digits only, single spaces. */
+const nonAscii = /[^\x00-\x7f]/
+
+/**
+ * Upper case, letters and digits only, single spaces (every other run of characters becomes one space).
+ * ASCII text skips the decomposition that strips diacritics (it would change nothing): most bank text
+ * is ASCII, and this runs several times per transaction.
+ */
 export function normalizeText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  const folded = nonAscii.test(text) ? text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : text
+  return folded
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, ' ')
     .trim()
-    .replace(/\s+/g, ' ')
 }
 
 /** Recent normalizeDescription results: a row's description is normalized for its key, fingerprint and record. */

@@ -21,8 +21,21 @@ export interface VersionBookkeeping {
 
 const bookkeeping = new Set<string>(['versionId', 'id', 'tenantId', 'version', 'supersedes', 'createdAt', 'updatedAt', 'supersededAt'])
 
-/** Sorted content field names, per set of fields (one per table). */
-const contentFieldsOf = new Map<string, string[]>()
+/** Per set of fields (one per table and row origin): the content fields, sorted, each with its `"name":`. */
+const contentFieldsOf = new Map<string, ReadonlyArray<{ readonly field: string; readonly prefix: string }>>()
+
+function contentFields(record: Record<string, unknown>) {
+  const signature = Object.keys(record).join(',')
+  let fields = contentFieldsOf.get(signature)
+  if (fields === undefined) {
+    fields = Object.keys(record)
+      .filter((field) => !bookkeeping.has(field))
+      .sort()
+      .map((field) => ({ field, prefix: `${JSON.stringify(field)}:` }))
+    contentFieldsOf.set(signature, fields)
+  }
+  return fields
+}
 
 /**
  * The content of a version: what its hash covers (and so what makes two versions different). The hash
@@ -32,20 +45,20 @@ const contentFieldsOf = new Map<string, string[]>()
  */
 export function contentHash(row: object): string {
   const record = row as Record<string, unknown>
-  const signature = Object.keys(record).join(',')
-  let fields = contentFieldsOf.get(signature)
-  if (fields === undefined) {
-    fields = Object.keys(record).filter((field) => !bookkeeping.has(field)).sort()
-    contentFieldsOf.set(signature, fields)
-  }
-  const parts: string[] = []
-  for (const field of fields) {
+  let text = '{'
+  for (const { field, prefix } of contentFields(record)) {
     const value = record[field]
     if (value === undefined) continue
-    const text = value !== null && typeof value === 'object' && !Array.isArray(value) ? canonicalJson(value) : JSON.stringify(value)
-    parts.push(`${JSON.stringify(field)}:${text}`)
+    const encoded = value === null || typeof value !== 'object' || Array.isArray(value) ? JSON.stringify(value) : isEmptyObject(value) ? '{}' : canonicalJson(value)
+    text += text.length === 1 ? prefix + encoded : `,${prefix}${encoded}`
   }
-  return sha256Hex(`{${parts.join(',')}}`)
+  return sha256Hex(`${text}}`)
+}
+
+/** A plain object without own enumerable properties (what most metadata is), canonically `{}`. */
+function isEmptyObject(value: object): boolean {
+  for (const _ in value) return false
+  return Object.getPrototypeOf(value) === Object.prototype
 }
 
 /**

@@ -697,10 +697,10 @@ class Batch {
     await this.lookupKeys('transaction', allKeys)
     // A transaction's id is derived from the key it was first recorded under (its seed), which is not
     // stored: a key whose derived id names a current transaction resolves to it.
-    const derived = new Map<string, string>()
-    for (const key of allKeys) if (!this.keyMaps.transaction.has(key)) derived.set(deterministicId('transaction', this.tenantId, key), key)
-    await this.load('transaction', [...derived.keys()])
-    for (const [id, key] of derived) if (this.draft('transaction', id) !== undefined) this.keyMaps.transaction.set(key, id)
+    const derivedIdOf = new Map<string, string>()
+    for (const key of allKeys) if (!this.keyMaps.transaction.has(key)) derivedIdOf.set(key, deterministicId('transaction', this.tenantId, key))
+    await this.load('transaction', [...derivedIdOf.values()])
+    for (const [key, id] of derivedIdOf) if (this.draft('transaction', id) !== undefined) this.keyMaps.transaction.set(key, id)
 
     // What the keys found, to check that an external id names the same transaction (below).
     await this.load('transaction', entries.flatMap((entry) => entry.keys.map((key) => this.keyMaps.transaction.get(key)).filter((id): id is string => id !== undefined)))
@@ -779,7 +779,7 @@ class Batch {
       if (id === undefined) {
         // Seeded by its first key no other transaction holds (an external id may be a reused one).
         seed = entry.keys.find((key) => !this.keyMaps.transaction.has(key)) ?? entry.keys[entry.keys.length - 1]!
-        id = deterministicId('transaction', this.tenantId, seed)
+        id = derivedIdOf.get(seed) ?? deterministicId('transaction', this.tenantId, seed)
         if (match !== 'ambiguous') match = 'new'
         batchFacts.set(id, { amount: facts.amount, status: facts.status, transactionDate: facts.transactionDate })
         // A pending transaction earlier in this batch can be settled by a posted one later in it.
