@@ -14,7 +14,7 @@
  *
  *   npm run bench:ledger -- [--rows 100000] [--small-rows 10000] [--list-transactions 1000000] [--samples 300]
  */
-import { mkdirSync, mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -107,6 +107,59 @@ function memorySampler(liveHeap: boolean) {
   }
 }
 
+/**
+ * CPU seconds (user + system) spent so far by every local PostgreSQL process, from /proc; undefined when
+ * there is none to read (PGlite runs inside this process, or the server is elsewhere or not on Linux).
+ */
+function postgresCpuSeconds(): number | undefined {
+  let ticks = 0
+  let found = false
+  let pids: string[]
+  try {
+    pids = readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name))
+  } catch {
+    return undefined
+  }
+  for (const pid of pids) {
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    } catch {
+      continue // the process ended meanwhile
+    }
+    if (!stat.includes('(postgres)')) continue
+    // Fields after the `(comm)`: state is the first, utime the 12th and stime the 13th (proc(5)).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    ticks += Number(fields[11]) + Number(fields[12])
+    found = true
+  }
+  // USER_HZ is 100 on every Linux this runs on.
+  return found ? ticks / 100 : undefined
+}
+
+/**
+ * Where a run's CPU went, per pipeline row: this process (the server, its job workers and, on PGlite,
+ * the database) and local PostgreSQL. With two cores, whichever is near the wall time is the bottleneck.
+ */
+function cpuMeter(rows: number) {
+  const node = process.cpuUsage()
+  const postgres = postgresCpuSeconds()
+  return (wallSeconds: number) => {
+    const used = process.cpuUsage(node)
+    const nodeSeconds = (used.user + used.system) / 1e6
+    const postgresNow = postgresCpuSeconds()
+    const postgresSeconds = postgres === undefined || postgresNow === undefined ? null : postgresNow - postgres
+    return {
+      node_cpu_seconds: round(nodeSeconds, 2),
+      node_cpu_us_per_row: round((nodeSeconds / rows) * 1e6, 0),
+      node_cpu_share_of_wall: round(nodeSeconds / wallSeconds, 2),
+      postgres_cpu_seconds: postgresSeconds === null ? null : round(postgresSeconds, 2),
+      postgres_cpu_us_per_row: postgresSeconds === null ? null : round((postgresSeconds / rows) * 1e6, 0),
+      postgres_cpu_share_of_wall: postgresSeconds === null ? null : round(postgresSeconds / wallSeconds, 2),
+    }
+  }
+}
+
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, label: string): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
@@ -126,6 +179,7 @@ async function runPipeline(server: BenchServer, owner: Owner, rows: number, dire
   form.set('source_ref', JSON.stringify({ account_name: 'Bench checking', currency: 'USD' }))
   form.set('file', await openAsBlob(path, { type: 'text/csv' }), `statement-${rows}.csv`)
   const stopSampling = memorySampler(options.liveHeap)
+  const stopCpu = cpuMeter(rows)
   const started = performance.now()
   const response = await fetch(`${server.baseUrl}/v1/raw/ingest`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form })
   if (response.status !== 201) throw new Error(`ingest: ${response.status} ${await response.text()}`)
@@ -149,6 +203,7 @@ async function runPipeline(server: BenchServer, owner: Owner, rows: number, dire
     'normalization',
   )
   const seconds = (performance.now() - started) / 1000
+  const cpu = stopCpu(seconds)
   const memory = stopSampling()
   const uploadSeconds = (uploaded - started) / 1000
   const [phases] = await queryRows<{ extraction: number; queued: number; normalization: number }>(
@@ -175,6 +230,7 @@ async function runPipeline(server: BenchServer, owner: Owner, rows: number, dire
     seconds: round(seconds, 2),
     rows_per_second: round(rows / seconds, 0),
     phases_seconds: { upload: round(uploadSeconds, 2), extraction: round(phases!.extraction, 2), queued: round(phases!.queued, 2), normalization: round(phases!.normalization, 2) },
+    cpu,
     memory,
     job: job.result,
   }
@@ -300,6 +356,10 @@ try {
         `vs ${baseline.indexed.rows_per_second} rows/s (ledger_transactions' indexes) → ratio ${ratioIndexed}`,
     )
     console.log(`phases (s): ${JSON.stringify(large.phases_seconds)}`)
+    console.log(
+      `cpu per row: node ${large.cpu.node_cpu_us_per_row} µs (${large.cpu.node_cpu_share_of_wall} of the wall time)` +
+        (large.cpu.postgres_cpu_us_per_row === null ? '' : `, postgres ${large.cpu.postgres_cpu_us_per_row} µs (${large.cpu.postgres_cpu_share_of_wall})`),
+    )
     console.log(
       `memory: ${smallRows} rows: live heap +${small.memory.live_heap_growth_mb} MB, rss +${small.memory.rss_growth_mb} MB; ` +
         `${largeRows} rows: live heap +${largeMemory.memory.live_heap_growth_mb} MB, rss +${largeMemory.memory.rss_growth_mb} MB`,
