@@ -63,6 +63,10 @@ export interface BatchInput {
   readonly occurrence: number
   /** A transaction-like record's facts, when computed ahead (transactionFacts); else computed by the batch. */
   readonly facts?: TransactionFacts
+  /** The record's account reference, when computed ahead (accountReferenceOf; null: it names none). */
+  readonly account?: AccountReference | null
+  /** The record's counterparty mention, when computed ahead (counterpartyMentionOf; null: it names none). */
+  readonly counterparty?: CounterpartyMentionFacts | null
 }
 
 export type EntityOutcome = 'created' | 'updated' | 'unchanged'
@@ -208,12 +212,86 @@ const externalIdDaysMax = 10
 /** Entries kept in a counterparty's alias list and in any source or evidence list. */
 const aliasesMax = 20
 
-interface CounterpartyMention {
+/** What a record says about its counterparty (pure: see counterpartyMentionOf). */
+export interface CounterpartyMentionFacts {
   readonly ref: CounterpartyRef
   readonly keys: readonly string[]
   readonly type: CounterpartyRow['type']
+  /** Guessed from a bank description rather than named by the source. */
   readonly inferred: boolean
+}
+
+interface CounterpartyMention extends CounterpartyMentionFacts {
   readonly input: BatchInput
+}
+
+/** The account a record is about, with its keys (pure: see accountReferenceOf). */
+export interface AccountReference {
+  readonly ref: AccountRef
+  readonly currency: string | undefined
+  readonly keys: readonly string[]
+}
+
+/** Pure, like transactionFacts: the account a record names, and its keys; undefined for records without one. */
+export function accountReferenceOf(record: ExtractedRecord): AccountReference | undefined {
+  let ref: AccountRef
+  let currency: string | undefined
+  switch (record.kind) {
+    case 'account':
+      ref = record.account
+      currency = record.account.currency
+      break
+    case 'transaction':
+    case 'balance':
+      ref = record.account
+      currency = record.currency
+      break
+    case 'wallet_transfer':
+      ref = { ...record.account, chain_id: record.account.chain_id ?? record.chain_id }
+      currency = record.token
+      break
+    default:
+      return undefined
+  }
+  return { ref, currency, keys: accountKeys(ref, currency ?? 'XXX') }
+}
+
+/**
+ * Pure, like transactionFacts: the counterparty a record names (or, for a bank transaction that names
+ * none, the merchant guessed from its description), its keys and the type the record suggests; undefined
+ * when it names nothing usable.
+ */
+export function counterpartyMentionOf(record: ExtractedRecord): CounterpartyMentionFacts | undefined {
+  const mention = (ref: CounterpartyRef, type: CounterpartyRow['type'], inferred: boolean) => {
+    const keys = counterpartyKeys(ref)
+    return keys.length > 0 ? { ref, keys, type, inferred } : undefined
+  }
+  switch (record.kind) {
+    case 'transaction': {
+      const outflow = decimalSign(record.amount) < 0
+      if (record.counterparty !== undefined) return mention(record.counterparty, outflow ? 'merchant' : 'other', false)
+      const guessed = counterpartyFromDescription(record.description)
+      return guessed === undefined ? undefined : mention({ name: guessed }, outflow ? 'merchant' : 'other', true)
+    }
+    case 'wallet_transfer':
+      return mention({ wallet_address: decimalSign(record.amount) < 0 ? record.to : record.from }, 'wallet', false)
+    case 'invoice':
+      return mention(record.counterparty, record.direction === 'payable' ? 'vendor' : 'customer', false)
+    case 'obligation': {
+      if (record.counterparty === undefined) return undefined
+      const type =
+        record.obligation_type === 'payroll'
+          ? 'employee'
+          : record.obligation_type === 'tax'
+            ? 'tax_authority'
+            : record.direction === 'receivable'
+              ? 'customer'
+              : 'vendor'
+      return mention(record.counterparty, type, false)
+    }
+    default:
+      return undefined
+  }
 }
 
 function maskAccountNumber(number: string): string {
@@ -487,26 +565,11 @@ class Batch {
 
   // ——— (1) accounts ———
 
-  private accountRefsOf(record: ExtractedRecord): { ref: AccountRef; currency: string | undefined } | undefined {
-    switch (record.kind) {
-      case 'account':
-        return { ref: record.account, currency: record.account.currency }
-      case 'transaction':
-      case 'balance':
-        return { ref: record.account, currency: record.currency }
-      case 'wallet_transfer':
-        return { ref: { ...record.account, chain_id: record.account.chain_id ?? record.chain_id }, currency: record.token }
-      default:
-        return undefined
-    }
-  }
-
   private async resolveAccounts(inputs: readonly BatchInput[]): Promise<Map<BatchInput, string>> {
-    const refs = new Map<BatchInput, { ref: AccountRef; currency: string | undefined; keys: string[] }>()
+    const refs = new Map<BatchInput, AccountReference>()
     for (const input of inputs) {
-      const found = this.accountRefsOf(input.record)
-      if (found === undefined) continue
-      refs.set(input, { ...found, keys: accountKeys(found.ref, found.currency ?? 'XXX') })
+      const found = input.account === undefined ? accountReferenceOf(input.record) : (input.account ?? undefined)
+      if (found !== undefined) refs.set(input, found)
     }
     // Transfers between own accounts: the counterparty's IBAN or wallet may be one of the tenant's accounts.
     const ownKeys = inputs.flatMap((input) => {
@@ -576,45 +639,9 @@ class Batch {
 
   private counterpartyMentions(inputs: readonly BatchInput[]): Map<BatchInput, CounterpartyMention> {
     const mentions = new Map<BatchInput, CounterpartyMention>()
-    const mention = (input: BatchInput, ref: CounterpartyRef, type: CounterpartyRow['type'], inferred: boolean) => {
-      const keys = counterpartyKeys(ref)
-      if (keys.length > 0) mentions.set(input, { ref, keys, type, inferred, input })
-    }
     for (const input of inputs) {
-      const record = input.record
-      switch (record.kind) {
-        case 'transaction': {
-          const outflow = decimalSign(record.amount) < 0
-          if (record.counterparty !== undefined) {
-            mention(input, record.counterparty, outflow ? 'merchant' : 'other', false)
-          } else {
-            const guessed = counterpartyFromDescription(record.description)
-            if (guessed !== undefined) mention(input, { name: guessed }, outflow ? 'merchant' : 'other', true)
-          }
-          break
-        }
-        case 'wallet_transfer':
-          mention(input, { wallet_address: decimalSign(record.amount) < 0 ? record.to : record.from }, 'wallet', false)
-          break
-        case 'invoice':
-          mention(input, record.counterparty, record.direction === 'payable' ? 'vendor' : 'customer', false)
-          break
-        case 'obligation':
-          if (record.counterparty !== undefined) {
-            const type =
-              record.obligation_type === 'payroll'
-                ? 'employee'
-                : record.obligation_type === 'tax'
-                  ? 'tax_authority'
-                  : record.direction === 'receivable'
-                    ? 'customer'
-                    : 'vendor'
-            mention(input, record.counterparty, type, false)
-          }
-          break
-        default:
-          break
-      }
+      const found = input.counterparty === undefined ? counterpartyMentionOf(input.record) : (input.counterparty ?? undefined)
+      if (found !== undefined) mentions.set(input, { ...found, input })
     }
     return mentions
   }

@@ -12,7 +12,7 @@ import type { Database, Executor } from '../../db/database.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import { ExtractedRecord } from '../../raw/domain/extracted.ts'
 import type { LedgerKind, LedgerStore, ParsedRowRecord } from '../ledger.store.ts'
-import { normalizeBatch, transactionFacts, type BatchDeps, type BatchInput, type EntityResult, type KindCounts } from './batch.ts'
+import { accountReferenceOf, counterpartyMentionOf, normalizeBatch, transactionFacts, type BatchDeps, type BatchInput, type EntityResult, type KindCounts } from './batch.ts'
 import { occurrenceAmongEarlier, OccurrenceCounter } from './occurrences.ts'
 
 /** Parsed rows per normalization batch (one transaction, one audit event). */
@@ -109,7 +109,7 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       const readPage = (after: number) => store.parsedRows(db.orm, tenantId, artifactId, artifact.parser!, artifact.parserVersion!, after, batchRows)
       /**
        * A page's rows as batch inputs: everything that depends on the rows alone (the record check,
-       * occurrences, transaction facts). Pages are prepared strictly in order (the occurrence counter
+       * occurrences, transaction facts, account references, counterparty mentions). Pages are prepared strictly in order (the occurrence counter
        * is sequential): page N+1 is read and prepared while batch N writes, so the CPU work of one
        * overlaps the database work of the other.
        */
@@ -124,7 +124,7 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
           }
           const occurrence = await occurrences.next(record, row.rowIndex)
           const facts = record.kind === 'transaction' || record.kind === 'wallet_transfer' ? transactionFacts(record) : undefined
-          inputs.push({ row, record, occurrence, facts })
+          inputs.push({ row, record, occurrence, facts, account: accountReferenceOf(record) ?? null, counterparty: counterpartyMentionOf(record) ?? null })
         }
         return { rows: page.length, lastRowIndex: page[page.length - 1]?.rowIndex ?? -1, inputs, rejected }
       }
