@@ -52,7 +52,10 @@ import type {
   TransactionRow,
 } from '../ledger.store.ts'
 
-/** One parsed row to normalize, with its record already validated. */
+/**
+ * One parsed row to normalize, with its record already validated and everything that depends on the
+ * record alone (batchInputOf), so a run prepares the next page while the previous batch writes.
+ */
 export interface BatchInput {
   readonly row: ParsedRowRecord
   readonly record: ExtractedRecord
@@ -61,12 +64,24 @@ export interface BatchInput {
    * description), 2 for the second identical one… (see occurrences.ts).
    */
   readonly occurrence: number
-  /** A transaction-like record's facts, when computed ahead (transactionFacts); else computed by the batch. */
-  readonly facts?: TransactionFacts
-  /** The record's account reference, when computed ahead (accountReferenceOf; null: it names none). */
-  readonly account?: AccountReference | null
-  /** The record's counterparty mention, when computed ahead (counterpartyMentionOf; null: it names none). */
-  readonly counterparty?: CounterpartyMentionFacts | null
+  /** A transaction-like record's facts; undefined for other records. */
+  readonly facts: TransactionFacts | undefined
+  /** The account the record names; undefined when it names none. */
+  readonly account: AccountReference | undefined
+  /** The counterparty the record names or suggests; undefined when it names none. */
+  readonly counterparty: CounterpartyMentionFacts | undefined
+}
+
+/** A parsed row as a batch input: the record-only work (facts, account reference, counterparty mention). */
+export function batchInputOf(row: ParsedRowRecord, record: ExtractedRecord, occurrence: number): BatchInput {
+  return {
+    row,
+    record,
+    occurrence,
+    facts: record.kind === 'transaction' || record.kind === 'wallet_transfer' ? transactionFacts(record) : undefined,
+    account: accountReferenceOf(record),
+    counterparty: counterpartyMentionOf(record),
+  }
 }
 
 export type EntityOutcome = 'created' | 'updated' | 'unchanged'
@@ -366,8 +381,6 @@ class Batch {
   /** Drafts of the entities this batch touches, applied to in input order. */
   private readonly drafts = new Map<LedgerKind, Map<string, unknown>>()
   private readonly touched = new Map<string, Array<{ kind: LedgerKind; id: string }>>()
-  /** Each transaction-like record's facts, computed once. */
-  private readonly factsOf = new Map<BatchInput, TransactionFacts>()
 
   constructor(
     private readonly tx: Tx,
@@ -421,7 +434,7 @@ class Batch {
         case 'transaction':
         case 'wallet_transfer': {
           const match = transactionMatches.get(input)!
-          this.applyTransaction(input, this.facts(input, record), accountIdOf.get(input)!, counterpartyIdOf.get(input), match)
+          this.applyTransaction(input, input.facts!, accountIdOf.get(input)!, counterpartyIdOf.get(input), match)
           break
         }
         case 'balance':
@@ -441,15 +454,6 @@ class Batch {
   }
 
   // ——— helpers over keys, currents and drafts ———
-
-  private facts(input: BatchInput, record: TransactionRecord | WalletTransferRecord): TransactionFacts {
-    let facts = input.facts ?? this.factsOf.get(input)
-    if (facts === undefined) {
-      facts = transactionFacts(record)
-      this.factsOf.set(input, facts)
-    }
-    return facts
-  }
 
   private invoiceId(direction: InvoiceRow['direction'], counterpartyId: string | undefined, invoiceNumber: string): string {
     return deterministicId('invoice', this.tenantId, `${direction}:${counterpartyId ?? ''}:${invoiceNumber.trim()}`)
@@ -568,8 +572,7 @@ class Batch {
   private async resolveAccounts(inputs: readonly BatchInput[]): Promise<Map<BatchInput, string>> {
     const refs = new Map<BatchInput, AccountReference>()
     for (const input of inputs) {
-      const found = input.account === undefined ? accountReferenceOf(input.record) : (input.account ?? undefined)
-      if (found !== undefined) refs.set(input, found)
+      if (input.account !== undefined) refs.set(input, input.account)
     }
     // Transfers between own accounts: the counterparty's IBAN or wallet may be one of the tenant's accounts.
     const ownKeys = inputs.flatMap((input) => {
@@ -640,8 +643,7 @@ class Batch {
   private counterpartyMentions(inputs: readonly BatchInput[]): Map<BatchInput, CounterpartyMention> {
     const mentions = new Map<BatchInput, CounterpartyMention>()
     for (const input of inputs) {
-      const found = input.counterparty === undefined ? counterpartyMentionOf(input.record) : (input.counterparty ?? undefined)
-      if (found !== undefined) mentions.set(input, { ...found, input })
+      if (input.counterparty !== undefined) mentions.set(input, { ...input.counterparty, input })
     }
     return mentions
   }
@@ -708,9 +710,8 @@ class Batch {
     }
     const entries: Entry[] = []
     for (const input of inputs) {
-      const record = input.record
-      if (record.kind !== 'transaction' && record.kind !== 'wallet_transfer') continue
-      const facts = this.facts(input, record)
+      const { facts } = input
+      if (facts === undefined) continue
       const accountId = accountIdOf.get(input)!
       const keys = [
         ...(facts.externalId === undefined ? [] : [`ext:${accountId}:${facts.externalId}`]),

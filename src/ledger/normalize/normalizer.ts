@@ -12,7 +12,7 @@ import type { Database, Executor } from '../../db/database.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import { ExtractedRecord } from '../../raw/domain/extracted.ts'
 import type { LedgerKind, LedgerStore, ParsedRowRecord } from '../ledger.store.ts'
-import { accountReferenceOf, counterpartyMentionOf, normalizeBatch, transactionFacts, type BatchDeps, type BatchInput, type EntityResult, type KindCounts } from './batch.ts'
+import { batchInputOf, normalizeBatch, type BatchDeps, type BatchInput, type EntityResult, type KindCounts } from './batch.ts'
 import { occurrenceAmongEarlier, OccurrenceCounter } from './occurrences.ts'
 
 /** Parsed rows per normalization batch (one transaction, one audit event). */
@@ -109,8 +109,8 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       const readPage = (after: number) => store.parsedRows(db.orm, tenantId, artifactId, artifact.parser!, artifact.parserVersion!, after, batchRows)
       /**
        * A page's rows as batch inputs: everything that depends on the rows alone (the record check,
-       * occurrences, transaction facts, account references, counterparty mentions). Pages are prepared strictly in order (the occurrence counter
-       * is sequential): page N+1 is read and prepared while batch N writes, so the CPU work of one
+       * occurrences, batchInputOf). Pages are prepared strictly in order (the occurrence counter is
+       * sequential): page N+1 is read and prepared while batch N writes, so the CPU work of one
        * overlaps the database work of the other.
        */
       const prepare = async (page: readonly ParsedRowRecord[]) => {
@@ -123,8 +123,7 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
             continue
           }
           const occurrence = await occurrences.next(record, row.rowIndex)
-          const facts = record.kind === 'transaction' || record.kind === 'wallet_transfer' ? transactionFacts(record) : undefined
-          inputs.push({ row, record, occurrence, facts, account: accountReferenceOf(record) ?? null, counterparty: counterpartyMentionOf(record) ?? null })
+          inputs.push(batchInputOf(row, record, occurrence))
         }
         return { rows: page.length, lastRowIndex: page[page.length - 1]?.rowIndex ?? -1, inputs, rejected }
       }
@@ -156,7 +155,7 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       const record = recordOf(row)
       if (record === undefined) return { row, entities: [], rejected: true }
       const occurrence = await occurrenceAmongEarlier(record, row.rowIndex, earlierRowsOf(db.orm, tenantId, row.rawArtifactId, row.parser, row.parserVersion))
-      const result = await runBatch(tenantId, [{ row, record, occurrence }], { ...options, collectEntities: true })
+      const result = await runBatch(tenantId, [batchInputOf(row, record, occurrence)], { ...options, collectEntities: true })
       return { row, entities: result.entitiesByRow.get(row.id) ?? [], rejected: false }
     },
   }
