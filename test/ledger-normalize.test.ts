@@ -284,6 +284,12 @@ describe('no double counting', () => {
     const then = await get(owner, `/v1/ledger/transactions/${uber.id}?as_of=${beforePosting}`)
     expect(then).toMatchObject({ status: 'pending', version: 1, superseded_at: uber.updated_at })
     expect(await versionsOf('ledger_transactions', owner.tenantId)).toHaveLength(4)
+
+    // Either statement normalized again changes nothing: the merge holds whatever order sources come in.
+    for (const artifactId of [pending.artifactId, posted.artifactId]) {
+      expect((await normalize(test, owner.tenantId, artifactId)).counts.transaction).toEqual({ created: 0, updated: 0, unchanged: 2 })
+    }
+    expect(await versionsOf('ledger_transactions', owner.tenantId)).toHaveLength(4)
   })
 })
 

@@ -40,6 +40,14 @@ export interface Database {
    * `orm` from inside `work`: on PGlite that waits for the transaction it is inside.
    */
   transaction<T>(work: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T>
+  /**
+   * Runs `work` on a connection of its own, held for the whole of `work` while other queries use the
+   * rest of the pool: session state (a session-level advisory lock) lasts as long as `work`, and the
+   * connection's transactions run beside queries on `orm`. When `work` fails the connection is closed
+   * rather than reused, so whatever session state it held goes with it. Undefined on PGlite, whose one
+   * connection everything shares.
+   */
+  readonly dedicatedConnection?: <T>(work: (connection: Orm) => Promise<T>) => Promise<T>
   /** Applies every pending migration; safe to call from several processes at once. */
   migrate(): Promise<void>
   jobQueueConnection(): JobQueueConnection
@@ -156,6 +164,18 @@ async function openPostgres(url: string, poolConnectionsMax: number): Promise<Da
     engine: 'postgres',
     orm,
     transaction: (work, config) => orm.transaction(work, config),
+    dedicatedConnection: async (work) => {
+      const client = await pool.connect()
+      let failed = false
+      try {
+        return await work(drizzleNodePostgres({ client, schema }) as unknown as Orm)
+      } catch (error) {
+        failed = true
+        throw error
+      } finally {
+        client.release(failed)
+      }
+    },
     migrate: async () => {
       const lockClient = await pool.connect()
       try {

@@ -71,6 +71,12 @@ export function createLedgerStore(): LedgerStore {
     async lockTenant(tx, tenantId) {
       await tx.execute(sql`select pg_advisory_xact_lock(${ledgerLockClass}, hashtext(${tenantId}))`)
     },
+    async holdTenant(connection, tenantId) {
+      await connection.execute(sql`select pg_advisory_lock(${ledgerLockClass}, hashtext(${tenantId}))`)
+    },
+    async releaseTenant(connection, tenantId) {
+      await connection.execute(sql`select pg_advisory_unlock(${ledgerLockClass}, hashtext(${tenantId}))`)
+    },
     async relaxCommit(tx) {
       await tx.execute(sql`set local synchronous_commit = off`)
     },
@@ -114,10 +120,10 @@ export function createLedgerStore(): LedgerStore {
         .where(and(eq(table.tenantId, tenantId), anyOf(table.versionId, versionIds), isNull(table.supersededAt)))
     },
 
-    async transactionCandidates(tx, tenantId, probes, dateFrom, dateTo) {
+    async transactionCandidates(executor, tenantId, probes, dateFrom, dateTo) {
       if (probes.length === 0) return []
       return (await queryRows<Record<string, unknown>>(
-        tx,
+        executor,
         sql`select t.* from ledger_transactions t
             join unnest(${sql.param(probes.map((probe) => probe.accountId))}::text[], ${sql.param(probes.map((probe) => probe.amount))}::numeric[])
                  as probe(account_id, amount)

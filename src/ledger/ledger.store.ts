@@ -62,6 +62,12 @@ export interface TransactionFilter {
 export interface LedgerStore {
   /** Serializes normalization per tenant: two runs resolving the same keys cannot create two entities. */
   lockTenant(tx: Tx, tenantId: string): Promise<void>
+  /**
+   * The same lock for a whole session (a dedicated connection, across its transactions) until
+   * `releaseTenant`: a pipelined run holds it while its reads run on other connections.
+   */
+  holdTenant(connection: Executor, tenantId: string): Promise<void>
+  releaseTenant(connection: Executor, tenantId: string): Promise<void>
   /** Lets this transaction commit without waiting for its WAL to reach disk (synchronous_commit off). */
   relaxCommit(tx: Tx): Promise<void>
   findEntityIds(executor: Executor, tenantId: string, kind: KeyKind, keys: readonly string[]): Promise<Map<string, string>>
@@ -72,7 +78,7 @@ export interface LedgerStore {
   supersede(tx: Tx, kind: LedgerKind, tenantId: string, versionIds: readonly string[], at: Date): Promise<void>
 
   /** Current transactions of these accounts with these amounts in a date window: dedupe candidates. */
-  transactionCandidates(tx: Tx, tenantId: string, probes: ReadonlyArray<{ accountId: string; amount: string }>, dateFrom: string, dateTo: string): Promise<TransactionRow[]>
+  transactionCandidates(executor: Executor, tenantId: string, probes: ReadonlyArray<{ accountId: string; amount: string }>, dateFrom: string, dateTo: string): Promise<TransactionRow[]>
 
   findArtifact(executor: Executor, tenantId: string, artifactId: string): Promise<ArtifactRow | undefined>
   /** An artifact's parsed rows of one parser version, in row order, after `afterRowIndex`. */

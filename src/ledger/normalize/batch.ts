@@ -10,7 +10,7 @@
  * (5) write.
  */
 import type { AuditActor, AuditRecorder } from '../../audit/audit.recorder.ts'
-import type { Tx } from '../../db/database.ts'
+import type { Executor, Tx } from '../../db/database.ts'
 import { decimalCompare, decimalSign, decimalSubtract } from '../../kernel/decimal.ts'
 import { deterministicId } from '../../kernel/ids.ts'
 import type { EventRecorder } from '../../webhooks/events.ts'
@@ -119,6 +119,23 @@ export interface BatchContext {
   readonly jobId?: string | undefined
   /** Report the entities each row resolved to (`entitiesByRow`): the single-row route wants them, a run does not. */
   readonly collectEntities?: boolean
+}
+
+/**
+ * What a batch hands the next one in a pipelined run, where the next batch reads while this one's writes
+ * are not yet visible: every key this batch knew or bound, and the current version, after its writes, of
+ * every entity it loaded or wrote (undefined: there is none). The next batch takes these before the
+ * database; everything else it reads was committed before its reads began (see normalizer.ts).
+ */
+export interface BatchCarry {
+  readonly keys: Readonly<Record<KeyKind, ReadonlyMap<string, string>>>
+  readonly currents: ReadonlyMap<LedgerKind, ReadonlyMap<string, unknown>>
+}
+
+/** A batch resolved and applied: its writes, ready to run in a transaction, and what it carries to the next batch. */
+export interface PreparedBatch {
+  readonly carry: BatchCarry
+  write(tx: Tx): Promise<BatchResult>
 }
 
 /** How a transaction record found its entity. */
@@ -362,8 +379,24 @@ function ownAccountKeysOf(ref: CounterpartyRef | undefined, chainId: number | un
  * so keys resolved here cannot be created concurrently by another run.
  */
 export async function normalizeBatch(tx: Tx, deps: BatchDeps, context: BatchContext, inputs: readonly BatchInput[]): Promise<BatchResult> {
-  const batch = new Batch(tx, deps, context)
-  return batch.run(inputs)
+  return (await prepareBatch(tx, deps, context, inputs)).write(tx)
+}
+
+/**
+ * Resolves and applies one batch, reading through `reader`, and returns its writes without running them.
+ * The caller holds the tenant's normalization lock from these reads until the writes commit. `carried`:
+ * what the previous batch carries, when its writes may not be visible to `reader` yet.
+ */
+export async function prepareBatch(
+  reader: Executor,
+  deps: BatchDeps,
+  context: BatchContext,
+  inputs: readonly BatchInput[],
+  carried?: BatchCarry,
+): Promise<PreparedBatch> {
+  const batch = new Batch(reader, deps, context, carried)
+  await batch.resolveAndApply(inputs)
+  return batch.prepareWrites(inputs)
 }
 
 class Batch {
@@ -383,16 +416,17 @@ class Batch {
   private readonly touched = new Map<string, Array<{ kind: LedgerKind; id: string }>>()
 
   constructor(
-    private readonly tx: Tx,
+    private readonly reader: Executor,
     private readonly deps: BatchDeps,
     private readonly context: BatchContext,
+    private readonly carried: BatchCarry | undefined,
   ) {}
 
   private get tenantId() {
     return this.context.tenantId
   }
 
-  async run(inputs: readonly BatchInput[]): Promise<BatchResult> {
+  async resolveAndApply(inputs: readonly BatchInput[]): Promise<void> {
     // (1) Accounts and counterparties.
     const accountIdOf = await this.resolveAccounts(inputs)
     const mentions = this.counterpartyMentions(inputs)
@@ -448,9 +482,6 @@ class Batch {
           break
       }
     }
-
-    // (5) Write.
-    return this.write(inputs)
   }
 
   // ——— helpers over keys, currents and drafts ———
@@ -459,11 +490,18 @@ class Batch {
     return deterministicId('invoice', this.tenantId, `${direction}:${counterpartyId ?? ''}:${invoiceNumber.trim()}`)
   }
 
-  /** Looks up the keys not yet known, so `resolve` can answer from memory. */
+  /** Looks up the keys not yet known (the previous batch's first), so `resolve` can answer from memory. */
   private async lookupKeys(kind: KeyKind, keys: Iterable<string>) {
     const map = this.keyMaps[kind]
-    const unknown = [...new Set(keys)].filter((key) => !map.has(key))
-    const found = await this.deps.store.findEntityIds(this.tx, this.tenantId, kind, unknown)
+    const carried = this.carried?.keys[kind]
+    const unknown: string[] = []
+    for (const key of new Set(keys)) {
+      if (map.has(key)) continue
+      const entityId = carried?.get(key)
+      if (entityId === undefined) unknown.push(key)
+      else map.set(key, entityId)
+    }
+    const found = await this.deps.store.findEntityIds(this.reader, this.tenantId, kind, unknown)
     for (const [key, entityId] of found) map.set(key, entityId)
   }
 
@@ -512,13 +550,19 @@ class Batch {
     this.currents.set(kind, currents)
     const drafts = this.drafts.get(kind) ?? new Map<string, unknown>()
     this.drafts.set(kind, drafts)
-    const unknown = [...new Set(ids)].filter((id) => !currents.has(id))
-    const found = await this.deps.store.currentVersions(this.tx, kind, this.tenantId, unknown)
-    for (const id of unknown) {
-      const current = found.get(id)
+    const carried = this.carried?.currents.get(kind)
+    const known = (id: string, current: unknown) => {
       currents.set(id, current)
-      if (current !== undefined) drafts.set(id, { ...current })
+      if (current !== undefined) drafts.set(id, { ...(current as object) })
     }
+    const unknown: string[] = []
+    for (const id of new Set(ids)) {
+      if (currents.has(id)) continue
+      if (carried?.has(id) === true) known(id, carried.get(id))
+      else unknown.push(id)
+    }
+    const found = await this.deps.store.currentVersions(this.reader, kind, this.tenantId, unknown)
+    for (const id of unknown) known(id, found.get(id))
   }
 
   private draft<K extends LedgerKind>(kind: K, id: string): LedgerRowByKind[K] | undefined {
@@ -757,14 +801,19 @@ class Batch {
     const pool = new CandidatePool()
     if (unresolved.length > 0) {
       const dates = unresolved.map((entry) => entry.facts.transactionDate).sort()
-      const rows = await this.deps.store.transactionCandidates(
-        this.tx,
-        this.tenantId,
-        unresolved.map((entry) => ({ accountId: entry.accountId, amount: entry.facts.amount })),
-        addDays(dates[0]!, -7),
-        dates[dates.length - 1]!,
-      )
-      for (const row of rows) pool.add(row)
+      const probes = unresolved.map((entry) => ({ accountId: entry.accountId, amount: entry.facts.amount }))
+      const dateFrom = addDays(dates[0]!, -7)
+      const dateTo = dates[dates.length - 1]!
+      const rows = await this.deps.store.transactionCandidates(this.reader, this.tenantId, probes, dateFrom, dateTo)
+      // The previous batch's transactions as they are after its writes, which the query may not see yet.
+      const carried = this.carried?.currents.get('transaction') as ReadonlyMap<string, TransactionRow | undefined> | undefined
+      for (const row of rows) if (carried?.has(row.id) !== true) pool.add(row)
+      if (carried !== undefined) {
+        const probed = new Set(probes.map((probe) => `${probe.accountId}|${probe.amount}`))
+        for (const row of carried.values()) {
+          if (row !== undefined && probed.has(`${row.accountId}|${row.amount}`) && row.transactionDate >= dateFrom && row.transactionDate <= dateTo) pool.add(row)
+        }
+      }
     }
 
     const result = new Map<BatchInput, TransactionResolution>()
@@ -911,7 +960,10 @@ class Batch {
       draft.confidence = Math.min(Math.max(draft.confidence, input.row.confidence), ruleMergeConfidence)
       metadata.merged_by = withAdded(Array.isArray(metadata.merged_by) ? (metadata.merged_by as string[]) : [], [match === 'pending' ? 'pending_to_posted' : 'cross_source_match'])
     } else {
-      draft.confidence = Math.max(draft.confidence, input.row.confidence)
+      // A merged transaction stays capped however its sources are found again, so the outcome does not
+      // depend on the order they are normalized in (re-normalizing the pending statement changes nothing).
+      const confidence = Math.max(draft.confidence, input.row.confidence)
+      draft.confidence = draft.provenance === 'inferred' && Array.isArray(metadata.merged_by) ? Math.min(confidence, ruleMergeConfidence) : confidence
     }
     draft.metadata = metadata
     this.touch(input, 'transaction', id)
@@ -1037,18 +1089,21 @@ class Batch {
 
   // ——— (5) write ———
 
-  private async write(inputs: readonly BatchInput[]): Promise<BatchResult> {
-    const { store } = this.deps
-    const { tenantId, at } = this.context
+  /** The new versions (only drafts whose content changed), their counts, and what the next batch inherits. */
+  prepareWrites(inputs: readonly BatchInput[]): PreparedBatch {
+    const { at } = this.context
     const counts: Partial<Record<LedgerKind, KindCounts>> = {}
     const versions = new Map<string, { versionId: string; version: number; outcome: EntityOutcome }>()
     const created: Array<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }> = []
     const updated: Array<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }> = []
     const writes: Array<{ kind: LedgerKind; rows: Array<LedgerRowByKind[LedgerKind]>; superseded: string[] }> = []
 
+    const carriedCurrents = new Map<LedgerKind, Map<string, unknown>>()
+    for (const [kind, currents] of this.currents) carriedCurrents.set(kind, new Map(currents))
     for (const [kind, drafts] of this.drafts) {
       if (drafts.size === 0) continue
       const currents = this.currents.get(kind)!
+      const after = carriedCurrents.get(kind)!
       const rows: Array<LedgerRowByKind[LedgerKind]> = []
       const superseded: string[] = []
       const tally: KindCounts = { created: 0, updated: 0, unchanged: 0 }
@@ -1061,6 +1116,7 @@ class Batch {
           continue
         }
         rows.push(next)
+        after.set(id, next)
         if (current === undefined) {
           tally.created += 1
           created.push({ kind, row: next })
@@ -1076,21 +1132,40 @@ class Batch {
       counts[kind] = tally
       if (rows.length > 0) writes.push({ kind, rows, superseded })
     }
+    return {
+      carry: { keys: this.keyMaps, currents: carriedCurrents },
+      write: (tx) => this.write(tx, inputs, { counts, versions, created, updated, writes }),
+    }
+  }
 
+  private async write(
+    tx: Tx,
+    inputs: readonly BatchInput[],
+    planned: {
+      counts: Partial<Record<LedgerKind, KindCounts>>
+      versions: ReadonlyMap<string, { versionId: string; version: number; outcome: EntityOutcome }>
+      created: ReadonlyArray<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }>
+      updated: ReadonlyArray<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }>
+      writes: ReadonlyArray<{ kind: LedgerKind; rows: Array<LedgerRowByKind[LedgerKind]>; superseded: string[] }>
+    },
+  ): Promise<BatchResult> {
+    const { store } = this.deps
+    const { tenantId, at } = this.context
+    const { counts, versions, created, updated, writes } = planned
     let auditEventId: string | undefined
     if (writes.length > 0 || this.newKeys.length > 0) {
       for (const write of writes) {
         // Close the current versions first: at most one current version per entity (a unique index).
-        await store.supersede(this.tx, write.kind, tenantId, write.superseded, at)
-        await store.insertVersions(this.tx, write.kind, write.rows)
+        await store.supersede(tx, write.kind, tenantId, write.superseded, at)
+        await store.insertVersions(tx, write.kind, write.rows)
       }
       for (const kind of ['account', 'counterparty', 'transaction'] as const) {
         const entries = this.newKeys.filter((entry) => entry.kind === kind)
-        if (entries.length > 0) await store.addKeys(this.tx, tenantId, kind, entries, at)
+        if (entries.length > 0) await store.addKeys(tx, tenantId, kind, entries, at)
       }
       const first = inputs[0]!.row
       const artifactIds = [...new Set(inputs.map((input) => input.row.rawArtifactId))]
-      const audited = await this.deps.audit.record(this.tx, {
+      const audited = await this.deps.audit.record(tx, {
         tenantId,
         layer: 'ledger',
         actor: this.context.actor,
@@ -1109,7 +1184,7 @@ class Batch {
         requestId: this.context.requestId ?? null,
       })
       auditEventId = audited.id
-      await this.deps.events.recordMany(this.tx, tenantId, [
+      await this.deps.events.recordMany(tx, tenantId, [
         ...created.flatMap((entry) => ledgerEventsOf('created', entry.kind, entry.row, audited.id)),
         ...updated.flatMap((entry) => ledgerEventsOf('updated', entry.kind, entry.row, audited.id)),
       ])

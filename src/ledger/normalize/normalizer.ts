@@ -1,18 +1,39 @@
 /**
  * Runs normalization (docs/raw-and-ledger.md): an artifact's parsed rows in batches, or one parsed row.
  *
- * An artifact is normalized in batches of `batchRows` parsed rows, each in its own transaction under
- * the tenant's normalization lock: memory stays flat however long the statement, other work (and, on
- * PGlite, every other request) proceeds between batches, and a run that stops part way is simply run
- * again — every batch is idempotent, so the rows already written resolve to themselves.
+ * An artifact is normalized in batches of `batchRows` parsed rows, each written in its own transaction
+ * under the tenant's normalization lock: memory stays flat however long the statement, and a run that
+ * stops part way is simply run again — every batch is idempotent, so the rows already written resolve
+ * to themselves.
+ *
+ * How the batches follow each other depends on the database:
+ * - **One after another** (PGlite, and a run of one batch): each batch takes the lock, reads, computes
+ *   and writes in one transaction; other work (on PGlite, every other request) proceeds between batches.
+ * - **Pipelined** (PostgreSQL): the run holds the tenant's lock for its whole length on a dedicated
+ *   connection, where each batch's writes run while the next batch reads (on the pool) and computes.
+ *   The next batch cannot see writes that have not committed, so the previous batch carries what it
+ *   knew and wrote (`BatchCarry`); anything older committed before the next batch's reads began, since
+ *   at most one batch is being written at a time. Node and PostgreSQL then work at the same time
+ *   instead of taking turns. Other Ledger writers of the tenant (trust changes, reconciliation) wait
+ *   for the end of the run rather than for the end of a batch.
  */
 import { Compile } from 'typebox/compile'
 import type { AuditActor } from '../../audit/audit.recorder.ts'
-import type { Database, Executor } from '../../db/database.ts'
+import type { Database, Executor, Tx } from '../../db/database.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import { ExtractedRecord } from '../../raw/domain/extracted.ts'
 import type { LedgerKind, LedgerStore, ParsedRowRecord } from '../ledger.store.ts'
-import { batchInputOf, normalizeBatch, type BatchDeps, type BatchInput, type EntityResult, type KindCounts } from './batch.ts'
+import {
+  batchInputOf,
+  normalizeBatch,
+  prepareBatch,
+  type BatchCarry,
+  type BatchContext,
+  type BatchDeps,
+  type BatchInput,
+  type EntityResult,
+  type KindCounts,
+} from './batch.ts'
 import { occurrenceAmongEarlier, OccurrenceCounter } from './occurrences.ts'
 
 /** Parsed rows per normalization batch (one transaction, one audit event). */
@@ -53,6 +74,10 @@ export interface NormalizerDeps extends BatchDeps {
   readonly db: Database
   readonly store: LedgerStore
   readonly clock: Clock
+  /** Parsed rows per batch; `batchRows` unless a test wants many small ones. */
+  readonly batchRows?: number
+  /** Pipeline the batches where the database allows it (the default); false runs them one after another. */
+  readonly pipeline?: boolean
 }
 
 function addCounts(total: Partial<Record<LedgerKind, KindCounts>>, batch: Partial<Record<LedgerKind, KindCounts>>) {
@@ -69,21 +94,85 @@ function recordOf(row: ParsedRowRecord): ExtractedRecord | undefined {
   return extractedRecord.Check(row.extracted) ? row.extracted : undefined
 }
 
+/** Writes a run's batches in order; `finish` resolves when every batch has committed. */
+interface BatchWriter {
+  write(inputs: readonly BatchInput[]): Promise<void>
+  finish(): Promise<void>
+}
+
 export function createNormalizer(deps: NormalizerDeps): Normalizer {
   const { db, store, clock } = deps
+  const rowsPerBatch = deps.batchRows ?? batchRows
+  const dedicatedConnection = deps.pipeline === false ? undefined : db.dedicatedConnection
+
+  const contextOf = (tenantId: string, options: RunOptions & { collectEntities?: boolean }): BatchContext => ({
+    tenantId,
+    actor: options.actor,
+    requestId: options.requestId,
+    jobId: options.jobId,
+    collectEntities: options.collectEntities,
+    at: clock.now(),
+  })
+
+  /**
+   * A batch's commit need not wait for its WAL flush when a job runs it: a later synchronous commit (the
+   * job's outcome) flushes it, and a batch lost to a crash before that is redone by the job's retry
+   * (idempotent).
+   */
+  const relaxed = async (tx: Tx, options: RunOptions) => {
+    if (options.jobId !== undefined) await store.relaxCommit(tx)
+  }
 
   async function runBatch(tenantId: string, inputs: readonly BatchInput[], options: RunOptions & { collectEntities?: boolean }) {
     return db.transaction(async (tx) => {
-      // A batch's commit need not wait for its WAL flush: a later synchronous commit (the job's outcome)
-      // flushes it, and a batch lost to a crash before that is redone by the job's retry (idempotent).
-      if (options.jobId !== undefined) await store.relaxCommit(tx)
+      await relaxed(tx, options)
       await store.lockTenant(tx, tenantId)
-      return normalizeBatch(
-        tx,
-        deps,
-        { tenantId, actor: options.actor, requestId: options.requestId, jobId: options.jobId, collectEntities: options.collectEntities, at: clock.now() },
-        inputs,
-      )
+      return normalizeBatch(tx, deps, contextOf(tenantId, options), inputs)
+    })
+  }
+
+  /** Batches one after another, each in one transaction: lock, read, compute, write. */
+  async function oneAfterAnother(tenantId: string, options: RunOptions, counts: Partial<Record<LedgerKind, KindCounts>>, run: (writer: BatchWriter) => Promise<void>) {
+    await run({
+      write: async (inputs) => addCounts(counts, (await runBatch(tenantId, inputs, options)).counts),
+      finish: async () => undefined,
+    })
+  }
+
+  /** Batches pipelined on a dedicated connection that holds the tenant's lock for the whole run (see above). */
+  async function pipelined(
+    connectionOf: NonNullable<Database['dedicatedConnection']>,
+    tenantId: string,
+    options: RunOptions,
+    counts: Partial<Record<LedgerKind, KindCounts>>,
+    run: (writer: BatchWriter) => Promise<void>,
+  ) {
+    await connectionOf(async (connection) => {
+      await store.holdTenant(connection, tenantId)
+      let writing: Promise<void> = Promise.resolve()
+      let carry: BatchCarry | undefined
+      try {
+        await run({
+          async write(inputs) {
+            const prepared = await prepareBatch(db.orm, deps, contextOf(tenantId, options), inputs, carry)
+            // At most one batch in flight: the previous one commits before this one's writes start, so
+            // the batch after this one reads everything older than this one as committed.
+            await writing
+            carry = prepared.carry
+            writing = connection.transaction(async (tx) => {
+              await relaxed(tx, options)
+              addCounts(counts, (await prepared.write(tx)).counts)
+            })
+            // Awaited by the next batch or by finish; a failure meanwhile must not count as unhandled.
+            writing.catch(() => undefined)
+          },
+          finish: () => writing,
+        })
+      } finally {
+        // Never release the connection mid-transaction; a failed run's connection is closed anyway.
+        await writing.catch(() => undefined)
+        await store.releaseTenant(connection, tenantId)
+      }
     })
   }
 
@@ -106,7 +195,7 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       const counts: Partial<Record<LedgerKind, KindCounts>> = {}
       // Occurrences count identical rows across the whole artifact, so they carry over between batches.
       const occurrences = new OccurrenceCounter(earlierRowsOf(db.orm, tenantId, artifactId, artifact.parser, artifact.parserVersion))
-      const readPage = (after: number) => store.parsedRows(db.orm, tenantId, artifactId, artifact.parser!, artifact.parserVersion!, after, batchRows)
+      const readPage = (after: number) => store.parsedRows(db.orm, tenantId, artifactId, artifact.parser!, artifact.parserVersion!, after, rowsPerBatch)
       /**
        * A page's rows as batch inputs: everything that depends on the rows alone (the record check,
        * occurrences, batchInputOf). Pages are prepared strictly in order (the occurrence counter is
@@ -133,19 +222,25 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
         prepared.catch(() => undefined)
         return prepared
       }
-      let next = prepareNext(-1)
-      for (;;) {
-        const prepared = await next
-        if (prepared.rows === 0) break
-        next = prepared.rows < batchRows ? Promise.resolve({ rows: 0, lastRowIndex: -1, inputs: [], rejected: 0 }) : prepareNext(prepared.lastRowIndex)
-        summary.parsed_rows += prepared.rows
-        summary.rejected_rows += prepared.rejected
-        if (prepared.inputs.length > 0) {
-          const result = await runBatch(tenantId, prepared.inputs, options)
-          addCounts(counts, result.counts)
-          summary.batches += 1
+      const first = await prepareNext(-1)
+      const runPages = async (writer: BatchWriter) => {
+        let prepared = first
+        while (prepared.rows > 0) {
+          const next = prepared.rows < rowsPerBatch ? undefined : prepareNext(prepared.lastRowIndex)
+          summary.parsed_rows += prepared.rows
+          summary.rejected_rows += prepared.rejected
+          if (prepared.inputs.length > 0) {
+            await writer.write(prepared.inputs)
+            summary.batches += 1
+          }
+          if (next === undefined) break
+          prepared = await next
         }
+        await writer.finish()
       }
+      // A run of one batch has nothing to overlap: it keeps to the shorter lock.
+      if (dedicatedConnection !== undefined && first.rows === rowsPerBatch) await pipelined(dedicatedConnection, tenantId, options, counts, runPages)
+      else await oneAfterAnother(tenantId, options, counts, runPages)
       return { ...summary, counts }
     },
 
