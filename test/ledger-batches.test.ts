@@ -116,12 +116,10 @@ describe('normalization in batches', () => {
     const sequential = await signupOwner(test)
     const pipelined = await signupOwner(test)
     const observed = observedDatabase()
-    const sequentialRun = await normalizerWith({ pipeline: false }).normalizeArtifact(sequential.tenantId, (await seedArtifact(test, sequential.tenantId, statement)).artifactId, {
-      actor: normalizerActor,
-    })
-    const pipelinedRun = await normalizerWith({ db: observed.db }).normalizeArtifact(pipelined.tenantId, (await seedArtifact(test, pipelined.tenantId, statement)).artifactId, {
-      actor: normalizerActor,
-    })
+    // As the job runs them (a job id: batches commit without waiting for their WAL flush).
+    const options = { actor: normalizerActor, jobId: 'ljob_batches' }
+    const sequentialRun = await normalizerWith({ pipeline: false }).normalizeArtifact(sequential.tenantId, (await seedArtifact(test, sequential.tenantId, statement)).artifactId, options)
+    const pipelinedRun = await normalizerWith({ db: observed.db }).normalizeArtifact(pipelined.tenantId, (await seedArtifact(test, pipelined.tenantId, statement)).artifactId, options)
     // Pipelined where the database has connections to spare (PostgreSQL), one after another on PGlite.
     expect(observed.dedicated()).toBe(test.runtime.db.dedicatedConnection === undefined ? 0 : 1)
     expect({ ...pipelinedRun, artifact_id: undefined }).toEqual({ ...sequentialRun, artifact_id: undefined })
