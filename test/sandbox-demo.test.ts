@@ -4,7 +4,8 @@
  * sandbox/demo/README.md promises, and the owner can log in and query at once. Runs once per data
  * directory.
  */
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import pino from 'pino'
@@ -55,6 +56,23 @@ describe('the sandbox demo business', () => {
     expect(await loadDemoBusiness(test.runtime, test.app, pino({ level: 'silent' }))).toBeUndefined()
     expect(await getOk(test, token, `/v1/tenants/${load.credentials.tenant_id}`)).toMatchObject({ name: 'Juniper & Finch Coffee Roasters GmbH' })
   })
+
+  it('is created again for another data directory on the same database, as a tenant of its own', async () => {
+    // Two sandboxes a moment apart (their tenant ids share a time prefix): the second's connectors must not collide.
+    const elsewhere = { ...test.runtime, config: { ...test.runtime.config, dataDir: mkdtempSync(join(tmpdir(), 'steward-demo-')) } }
+    try {
+      const second = await loadDemoBusiness(elsewhere, test.app, pino({ level: 'silent' }))
+      expect(second?.credentials.tenant_id).toBeDefined()
+      expect(second!.credentials.tenant_id).not.toBe(load.credentials.tenant_id)
+      await settled(second!.credentials.tenant_id)
+      const connections = await queryRows<{ tenant_id: string }>(test.runtime.db.orm, sql`select tenant_id from provider_connections where account_ref like 'juniper-finch-%'`)
+      const perTenant = (tenantId: string) => connections.filter((row) => row.tenant_id === tenantId).length
+      expect(perTenant(second!.credentials.tenant_id)).toBe(perTenant(load.credentials.tenant_id))
+      expect(perTenant(load.credentials.tenant_id)).toBeGreaterThan(0)
+    } finally {
+      rmSync(elsewhere.config.dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
 
   it('extracts every file without a failure', async () => {
     const artifacts = await queryRows<{ filename: string | null; source_type: string; extraction_status: string; extraction_error: string | null }>(

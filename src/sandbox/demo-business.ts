@@ -105,7 +105,8 @@ export async function loadDemoBusiness(runtime: Runtime, app: FastifyInstance, l
     let connection = secrets.get(provider)
     if (connection === undefined) {
       // Connectors are configured out of band (npm run connectors); the demo configures its own.
-      const accountRef = `juniper-finch-${tenantId.slice(0, 8)}-${provider}`
+      // The whole tenant id: provider accounts are unique across tenants, and sandboxes may share a database.
+      const accountRef = `juniper-finch-${tenantId}-${provider}`
       const added = await runtime.services.connectors.add(tenantId, provider, accountRef)
       connection = { accountRef, secret: added.secret }
       secrets.set(provider, connection)
