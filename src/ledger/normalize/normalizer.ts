@@ -172,11 +172,13 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
           },
           finish: () => writing,
         })
-      } finally {
-        // Never release the connection mid-transaction; a failed run's connection is closed anyway.
+      } catch (error) {
+        // Never give the connection back mid-transaction. A failed run's connection is closed, which
+        // releases the lock with it (and keeps this error, rather than an unlock's on a broken connection).
         await writing.catch(() => undefined)
-        await store.releaseTenant(connection, tenantId)
+        throw error
       }
+      await store.releaseTenant(connection, tenantId)
     })
   }
 
