@@ -22,16 +22,18 @@ beforeAll(async () => {
 })
 afterAll(async () => test?.close())
 
+/** An audit recorder over the test runtime's clock. */
+const auditRecorder = () => createAuditRecorder({ ids: createIdSource(() => test.runtime.clock.now().getTime()), clock: test.runtime.clock })
+
 /** A normalizer over the test runtime with three-row batches; `db` may be wrapped to observe it. */
 function normalizerWith(options: Partial<NormalizerDeps> = {}) {
   const { runtime } = test
-  const ids = createIdSource(() => runtime.clock.now().getTime())
   return createNormalizer({
     db: runtime.db,
     store: runtime.ledger.store,
     clock: runtime.clock,
-    audit: createAuditRecorder({ ids, clock: runtime.clock }),
-    events: createEventRecorder({ ids, clock: runtime.clock, jobs: runtime.jobs }),
+    audit: auditRecorder(),
+    events: createEventRecorder({ ids: createIdSource(() => runtime.clock.now().getTime()), clock: runtime.clock, jobs: runtime.jobs }),
     batchRows: 3,
     ...options,
   })
@@ -186,9 +188,7 @@ describe('normalization in batches', () => {
   it('a run that fails part way leaves whole batches and lets the next run of the tenant proceed', async () => {
     const owner = await signupOwner(test)
     const { artifactId } = await seedArtifact(test, owner.tenantId, statement)
-    const { runtime } = test
-    const ids = createIdSource(() => runtime.clock.now().getTime())
-    const audit = createAuditRecorder({ ids, clock: runtime.clock })
+    const audit = auditRecorder()
     let batches = 0
     const failing = normalizerWith({
       audit: {

@@ -138,6 +138,16 @@ export interface PreparedBatch {
   write(tx: Tx): Promise<BatchResult>
 }
 
+/** What `prepareWrites` decided and `write` carries out. */
+interface PlannedWrites {
+  readonly counts: Partial<Record<LedgerKind, KindCounts>>
+  readonly versions: ReadonlyMap<string, { versionId: string; version: number; outcome: EntityOutcome }>
+  readonly created: Array<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }>
+  readonly updated: Array<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }>
+  /** Per kind: the new versions, and the version ids they supersede. */
+  readonly writes: Array<{ kind: LedgerKind; rows: Array<LedgerRowByKind[LedgerKind]>; superseded: string[] }>
+}
+
 /** How a transaction record found its entity. */
 type TransactionMatch = 'new' | 'key' | 'pending' | 'fuzzy' | 'ambiguous'
 
@@ -1094,9 +1104,9 @@ class Batch {
     const { at } = this.context
     const counts: Partial<Record<LedgerKind, KindCounts>> = {}
     const versions = new Map<string, { versionId: string; version: number; outcome: EntityOutcome }>()
-    const created: Array<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }> = []
-    const updated: Array<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }> = []
-    const writes: Array<{ kind: LedgerKind; rows: Array<LedgerRowByKind[LedgerKind]>; superseded: string[] }> = []
+    const created: PlannedWrites['created'] = []
+    const updated: PlannedWrites['updated'] = []
+    const writes: PlannedWrites['writes'] = []
 
     const carriedCurrents = new Map<LedgerKind, Map<string, unknown>>()
     for (const [kind, currents] of this.currents) carriedCurrents.set(kind, new Map(currents))
@@ -1138,17 +1148,7 @@ class Batch {
     }
   }
 
-  private async write(
-    tx: Tx,
-    inputs: readonly BatchInput[],
-    planned: {
-      counts: Partial<Record<LedgerKind, KindCounts>>
-      versions: ReadonlyMap<string, { versionId: string; version: number; outcome: EntityOutcome }>
-      created: ReadonlyArray<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }>
-      updated: ReadonlyArray<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }>
-      writes: ReadonlyArray<{ kind: LedgerKind; rows: Array<LedgerRowByKind[LedgerKind]>; superseded: string[] }>
-    },
-  ): Promise<BatchResult> {
+  private async write(tx: Tx, inputs: readonly BatchInput[], planned: PlannedWrites): Promise<BatchResult> {
     const { store } = this.deps
     const { tenantId, at } = this.context
     const { counts, versions, created, updated, writes } = planned
