@@ -31,14 +31,12 @@
  * or a symbol in the amounts (`€`, `£`, `US$`, ISO codes; `$` is read as USD by convention). With none of
  * these the file is refused rather than guessed.
  */
-import { pipeline, type Readable } from 'node:stream'
-import { Parser as CsvStreamParser } from 'csv-parse'
-import { parse as parseCsvText } from 'csv-parse/sync'
 import type { AccountRef, BalanceRecord, CounterpartyRef, ExtractedRecord, TransactionRecord } from '../../domain/extracted.ts'
 import { ParseError, type Parser, type ParserInput, type ParserOutput } from '../parser.ts'
 import { accountFromSource, type SourceAccount } from './account-source.ts'
 import { foldText } from './calendar.ts'
 import { type ConfidenceLevel, lowestConfidence } from './confidence.ts'
+import { CsvSyntaxError, headRecords, lineBreakOf, streamRecords, type CsvDialect } from './csv-records.ts'
 import { type ColumnMapping, type ColumnRole, hasAmountColumns, isHeaderMapping, mapColumns, readDirection, usedGuessedRoles } from './csv-columns.ts'
 import { type AmountCell, type DateOrder, type DecimalSeparator, numericDateShape, readAmountCell, readDate, readNumber } from './csv-values.ts'
 import { addDecimals, formatDecimal, subtractDecimals } from './decimal.ts'
@@ -47,7 +45,7 @@ import { fileExtension, looksLikeMt940, looksLikeOfx, looksLikeXml, mediaEssence
 import { type DetectedEncoding, decodeChunks, decodeHead, detectEncoding, looksBinary } from './text-encoding.ts'
 
 const parserName = 'csv_bank_statement'
-const parserVersion = '1.0.0'
+const parserVersion = '1.1.0'
 
 const candidateDelimiters = [',', ';', '\t', '|'] as const
 type Delimiter = (typeof candidateDelimiters)[number]
@@ -68,8 +66,8 @@ const genericMediaTypes = new Set(['text/plain', 'application/octet-stream', 'bi
 
 interface Layout {
   readonly encoding: DetectedEncoding
-  readonly delimiter: Delimiter
-  /** Index of the header among the file's records (csv-parse records; empty lines are not records). */
+  readonly dialect: CsvDialect & { readonly delimiter: Delimiter }
+  /** Index of the header among the file's records (empty lines are not records). */
   readonly headerRecordIndex: number
   readonly headerLine: number
   readonly header: readonly string[]
@@ -200,111 +198,49 @@ function detectLayout(head: Buffer, headIsWholeFile: boolean): Layout {
 }
 
 function headerCandidate(text: string, delimiter: Delimiter, encoding: DetectedEncoding): (Layout & { score: number }) | undefined {
-  const records = headRecords(text, delimiter)
-  if (records === undefined) return undefined
+  const dialect = { delimiter, lineBreak: lineBreakOf(text) }
+  const records = headRecords(text, dialect, headerSearchRowsMax + delimiterSampleRowsMax)
   for (let index = 0; index < Math.min(records.length, headerSearchRowsMax); index += 1) {
     const entry = records[index]
-    if (entry === undefined || entry.record.length < 2) continue
-    const header = entry.record.map((cell) => cell.trim())
-    const mapping = mapColumns(header, records[index + 1]?.record)
+    if (entry === undefined || entry.fields.length < 2) continue
+    const header = entry.fields.map((cell) => cell.trim())
+    const mapping = mapColumns(header, records[index + 1]?.fields)
     if (!isHeaderMapping(mapping)) continue
     const following = records.slice(index + 1, index + 1 + delimiterSampleRowsMax)
-    const consistent = following.length === 0 ? 1 : following.filter((next) => next.record.length === header.length).length / following.length
+    const consistent = following.length === 0 ? 1 : following.filter((next) => next.fields.length === header.length).length / following.length
     const score = Object.keys(mapping).length * 10 + consistent * 5 + (hasAmountColumns(mapping) ? 50 : 0)
-    return { encoding, delimiter, headerRecordIndex: index, headerLine: entry.info.lines, header, foldedHeader: header.map(foldText), mapping, score }
+    return { encoding, dialect, headerRecordIndex: index, headerLine: entry.line, header, foldedHeader: header.map(foldText), mapping, score }
   }
   return undefined
-}
-
-type HeadRecord = { record: string[]; info: { lines: number } }
-
-/**
- * The first records of the head under a delimiter. A CSV error further down (an unclosed quote) does
- * not hide the header: the records before the failing line are read again, and the data pass reports
- * the error where it is.
- */
-function headRecords(text: string, delimiter: Delimiter): HeadRecord[] | undefined {
-  const options = {
-    delimiter,
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    info: true,
-    to: headerSearchRowsMax + delimiterSampleRowsMax,
-    max_record_size: rowCharactersMax,
-  } as const
-  try {
-    return parseCsvText(text, options) as unknown as HeadRecord[]
-  } catch (error) {
-    const failedLine = isCsvError(error) ? error.lines : undefined
-    if (failedLine === undefined || failedLine <= 2) return undefined
-    try {
-      return parseCsvText(text, { ...options, to_line: failedLine - 1 }) as unknown as HeadRecord[]
-    } catch {
-      return undefined
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Streaming rows
 
-/**
- * csv-parse's stream, each record paired with the line it ends on (for error locations). `info: true`
- * gives the same line but copies the parser's whole state into fresh objects for every record, over a
- * third of csv-parse's cost per record. csv-parse hands each record to `push` synchronously, right after
- * counting its lines, so the live `info.lines` read there is exactly the `lines` that snapshot would hold.
- */
-class LineNumberedCsvParser extends CsvStreamParser {
-  override push(record: unknown, encoding?: BufferEncoding): boolean {
-    return super.push(record === null ? null : { record, line: this.info.lines }, encoding)
-  }
-}
-
-/** The rows after the header, streamed: bytes → text (decoded chunk by chunk) → csv-parse. */
+/** The rows after the header, streamed: bytes → text (decoded chunk by chunk) → records. */
 async function* readRawRows(input: ParserInput, layout: Layout): AsyncGenerator<RawRow> {
-  const source: Readable = input.stream()
-  const csv = new LineNumberedCsvParser({
-    delimiter: layout.delimiter,
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    max_record_size: rowCharactersMax,
-  })
-  pipeline(source, (chunks: AsyncIterable<Buffer>) => decodeChunks(chunks, layout.encoding), csv, () => {
-    // Errors reach the loop below through the destroyed csv stream.
-  })
+  const source = input.stream()
   let index = -1
   try {
-    for await (const entry of csv as AsyncIterable<{ record: string[]; line: number }>) {
+    for await (const entry of streamRecords(decodeChunks(source, layout.encoding), layout.dialect, rowCharactersMax)) {
       index += 1
       if (index < layout.headerRecordIndex) continue
       if (index === layout.headerRecordIndex) {
-        if (entry.record.map((cell) => cell.trim()).join('\u0000') !== layout.header.join('\u0000')) {
+        if (entry.fields.map((cell) => cell.trim()).join('\u0000') !== layout.header.join('\u0000')) {
           throw new ParseError('the header row read from the stream differs from the one in the head of the file', `line ${entry.line}`)
         }
         continue
       }
       const row = index - layout.headerRecordIndex
       if (row > dataRowsMax) throw new ParseError(`the file has more than ${dataRowsMax} rows`, `line ${entry.line}`)
-      yield { fields: entry.record, line: entry.line, row }
+      yield { fields: entry.fields, line: entry.line, row }
     }
   } catch (error) {
-    if (error instanceof ParseError) throw error
-    if (isCsvError(error)) {
-      const hint = error.code === 'CSV_QUOTE_NOT_CLOSED' ? ' (a quoted field opened on an earlier line never closes)' : ''
-      throw new ParseError(`the CSV is malformed: ${error.message}${hint}`, error.lines === undefined ? undefined : `line ${error.lines}`)
-    }
+    if (error instanceof CsvSyntaxError) throw new ParseError(`the CSV is malformed: ${error.message}`, `line ${error.line}`)
     throw error
   } finally {
     source.destroy()
-    csv.destroy()
   }
-}
-
-function isCsvError(error: unknown): error is Error & { code: string; lines?: number } {
-  const code: unknown = error instanceof Error ? (error as { code?: unknown }).code : undefined
-  return typeof code === 'string' && code.startsWith('CSV_')
 }
 
 function cell(row: RawRow, layout: Layout, role: ColumnRole): string {
@@ -418,7 +354,7 @@ function decide(input: ParserInput, layout: Layout, survey: Survey): Plan {
   if (survey.pointLine !== undefined) decimalSeparator = '.'
   else if (survey.commaLine !== undefined) decimalSeparator = ','
   else {
-    decimalSeparator = layout.delimiter === ';' || survey.dotDates > 0 ? ',' : '.'
+    decimalSeparator = layout.dialect.delimiter === ';' || survey.dotDates > 0 ? ',' : '.'
     decimalSeparatorGuessed = survey.ambiguousAmounts > 0
   }
 

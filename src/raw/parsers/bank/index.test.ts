@@ -8,7 +8,7 @@ describe('bankStatementParsers', () => {
       ['camt053_statement', '1.0.0'],
       ['ofx_statement', '1.0.0'],
       ['mt940_statement', '1.0.0'],
-      ['csv_bank_statement', '1.0.0'],
+      ['csv_bank_statement', '1.1.0'],
     ])
   })
 
