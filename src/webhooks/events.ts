@@ -50,13 +50,13 @@ export interface BusinessEvent {
 export interface EventRecorder {
   record(tx: Tx, event: BusinessEvent): Promise<{ id: string }>
   /**
-   * Records many events of one tenant (a normalization run's created entities) with multi-row inserts
-   * and one fanout job per `fanoutChunk` events, in the caller's transaction.
+   * Records many events of one tenant (a normalization run's created entities) with one insert and one
+   * fanout job per `fanoutChunk` events, in the caller's transaction.
    */
   recordMany(tx: Tx, tenantId: string, batch: ReadonlyArray<Omit<BusinessEvent, 'tenantId'>>): Promise<void>
 }
 
-/** Events per INSERT statement and per `webhook-fanout` job. */
+/** Events per `webhook-fanout` job. */
 export const fanoutChunk = 500
 
 /**
@@ -96,18 +96,20 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: P
       if (batch.length === 0) return
       const createdAt = deps.clock.now()
       const [subscribed] = await queryRows<{ fan_out: boolean }>(tx, sql`select ${anyEndpointTakes(tenantId, [...new Set(batch.map((event) => event.type))])} as fan_out`)
-      const fanOut = subscribed?.fan_out === true
-      for (let offset = 0; offset < batch.length; offset += fanoutChunk) {
-        const rows = batch.slice(offset, offset + fanoutChunk).map((event) => ({
-          id: deps.ids.newId('event'),
-          tenantId,
-          eventType: event.type,
-          payload: event.payload,
-          auditEventId: event.auditEventId,
-          createdAt,
-        }))
-        await insertMany(tx, events, rows)
-        if (fanOut) await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: tenantId, event_ids: rows.map((row) => row.id) })
+      const rows = batch.map((event) => ({
+        id: deps.ids.newId('event'),
+        tenantId,
+        eventType: event.type,
+        payload: event.payload,
+        auditEventId: event.auditEventId,
+        createdAt,
+      }))
+      // One statement for the whole batch (one parameter, see db/bulk.ts): every statement more is a
+      // round trip the caller's transaction waits for.
+      await insertMany(tx, events, rows)
+      if (subscribed?.fan_out !== true) return
+      for (let offset = 0; offset < rows.length; offset += fanoutChunk) {
+        await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: tenantId, event_ids: rows.slice(offset, offset + fanoutChunk).map((row) => row.id) })
       }
     },
   }
