@@ -186,8 +186,9 @@ function detectLayout(head: Buffer, headIsWholeFile: boolean): Layout {
   let text = decodeHead(head, encoding)
   if (!headIsWholeFile) text = text.slice(0, Math.max(0, text.lastIndexOf('\n') + 1))
   let best: (Layout & { score: number }) | undefined
+  const lineBreak = lineBreakOf(text)
   for (const delimiter of candidateDelimiters) {
-    const candidate = headerCandidate(text, delimiter, encoding)
+    const candidate = headerCandidate(text, { delimiter, lineBreak }, encoding)
     if (candidate !== undefined && (best === undefined || candidate.score > best.score)) best = candidate
   }
   if (best === undefined) {
@@ -197,8 +198,7 @@ function detectLayout(head: Buffer, headIsWholeFile: boolean): Layout {
   return layout
 }
 
-function headerCandidate(text: string, delimiter: Delimiter, encoding: DetectedEncoding): (Layout & { score: number }) | undefined {
-  const dialect = { delimiter, lineBreak: lineBreakOf(text) }
+function headerCandidate(text: string, dialect: Layout['dialect'], encoding: DetectedEncoding): (Layout & { score: number }) | undefined {
   const records = headRecords(text, dialect, headerSearchRowsMax + delimiterSampleRowsMax)
   for (let index = 0; index < Math.min(records.length, headerSearchRowsMax); index += 1) {
     const entry = records[index]
