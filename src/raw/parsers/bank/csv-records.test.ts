@@ -117,6 +117,14 @@ describe('CSV records: details', () => {
     ])
   })
 
+  it('reads past any number of empty lines, counting them, in bounded memory', async () => {
+    const text = `a,b${'\n'.repeat(30_000)}c,d\n`
+    expect(await streamed(text, comma, () => 100, 1_000)).toEqual([
+      { fields: ['a', 'b'], line: 1 },
+      { fields: ['c', 'd'], line: 30_001 },
+    ])
+  })
+
   it('keeps what follows a closing quote, without the quotes (where csv-parse kept the quotes)', async () => {
     expect(await streamed('a,"ACME "SPECIAL" INC",5\nb,"x" ,6\n', comma, () => 7)).toEqual([
       { fields: ['a', 'ACME "SPECIAL" INC', '5'], line: 1 },

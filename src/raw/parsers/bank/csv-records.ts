@@ -3,8 +3,9 @@
  * or streamed from decoded chunks, in memory bounded by the chunk size and the longest record.
  *
  * Why papaparse: it finds fields with `indexOf` rather than looking at every character, and reads a
- * bank statement's CSV about ten times faster than csv-parse did (bench/README.md); the CSV statement
- * parser reads every file twice (a survey pass and a data pass), so this was a third of extraction.
+ * bank statement's CSV about ten times faster than csv-parse did (docs/decisions.md); the CSV statement
+ * parser reads every file twice (a survey pass and a data pass), where csv-parse was the largest part of
+ * extraction's CPU.
  *
  * The dialect, decided once per file from its head and then used for every chunk:
  * - the delimiter (the statement parser tries each candidate);
@@ -15,9 +16,9 @@
  *   `ACME "SPECIAL" INC`); a quote that never closes is an error (`CsvSyntaxError`). Empty lines are no
  *   records (a line holding `""` is one). Records may have any number of fields.
  *
- * Streaming: each chunk is parsed after what was left of the previous one, and the last record of a
- * chunk is held back and parsed again with the next (it may continue there), so a record split between
- * chunks is read whole. A record may not grow beyond `recordCharactersMax` (a quote that never closes
+ * Streaming: each chunk is parsed after what was left of the previous one; a last record that no line
+ * break ends yet (or whose quote is still open) is held back and parsed again with the next chunk, so a
+ * record split between chunks is read whole. A record may not grow beyond `recordCharactersMax` (a quote that never closes
  * would otherwise hold the rest of the file).
  */
 import Papa from 'papaparse'
@@ -91,6 +92,8 @@ interface ParsedRecord extends CsvRecord {
   readonly startLine: number
   /** Where the next record starts (after the line break that ends this one). */
   readonly end: number
+  /** Whether a line break ends the record (the last record of a text may end with the text). */
+  readonly terminated: boolean
   readonly unclosedQuote: boolean
 }
 
@@ -119,7 +122,7 @@ function parseText(text: string, dialect: CsvDialect, firstLine: number): Parsed
         const startLine = lines.advanceTo(start)
         const line = lines.advanceTo(contentEnd)
         const unclosedQuote = results.errors.some((error) => error.code === 'MissingQuotes')
-        records.push({ fields: results.data, line, start, startLine, end, unclosedQuote })
+        records.push({ fields: results.data, line, start, startLine, end, terminated: contentEnd < end, unclosedQuote })
       }
       start = end
     },
@@ -154,8 +157,9 @@ export async function* streamRecords(chunks: AsyncIterable<string>, dialect: Csv
     if (chunk.length === 0) continue
     const text = pending + chunk
     const records = parseText(text, dialect, pendingLine)
-    // The last record may continue in the next chunk: it is read again with it.
-    const held = records.pop()
+    // A last record without its line break may continue in the next chunk: it is read again with it.
+    const last = records.at(-1)
+    const held = last !== undefined && (!last.terminated || last.unclosedQuote) ? records.pop() : undefined
     for (const record of records) {
       if (record.end - record.start > recordCharactersMax) throw tooLong(record.startLine, recordCharactersMax)
       yield { fields: record.fields, line: record.line }
@@ -164,7 +168,10 @@ export async function* streamRecords(chunks: AsyncIterable<string>, dialect: Csv
       pending = text.slice(held.start)
       pendingLine = held.startLine
     } else {
-      pending = text // only empty lines so far
+      // After the last whole record (or from the start) there are only empty lines: one line break each.
+      const rest = last === undefined ? text : text.slice(last.end)
+      pendingLine = (last === undefined ? pendingLine : last.line + 1) + rest.length / dialect.lineBreak.length
+      pending = ''
     }
     if (pending.length > recordCharactersMax) throw tooLong(pendingLine, recordCharactersMax)
   }
