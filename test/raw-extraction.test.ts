@@ -12,7 +12,7 @@ import { deterministicId } from '../src/kernel/ids.ts'
 import type { TransactionRecord } from '../src/raw/domain/extracted.ts'
 import { parsedRowBatchRows, recordProblem } from '../src/raw/extraction.job.ts'
 import { ParseError, type Parser, type ParserInput, type ParserOutput } from '../src/raw/parsers/parser.ts'
-import { createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from './support/harness.ts'
+import { createTestApp, expectError, signupOwner, testDatabaseUrl, type TenantOwner, type TestApp } from './support/harness.ts'
 import { artifactRow, auditActions, eventsOf, fixture, ingestFile, settledExtraction, uniqueCsv } from './fixtures/raw/ingest/raw-test-kit.ts'
 
 /** Reads `Date,Description,Amount,Currency` lines one at a time from the artifact's stream. */
@@ -246,6 +246,35 @@ describe('raw-extract', () => {
     } finally {
       csvVersion = '1.0.0'
     }
+  }, 60_000)
+
+  // PGlite has one connection: two extractions cannot run at once there.
+  it.skipIf(testDatabaseUrl() === undefined)('runs two extractions of one artifact one after the other: the second finds the rows and adds nothing', async () => {
+    const created = await upload(uniqueCsv(4), 'twice.csv', 'text/csv')
+    await settledExtraction(test, created.raw_id)
+    // As if never extracted: no rows of the parser version (the first run then writes without conflict handling).
+    await test.runtime.db.orm.execute(sql`delete from raw_parsed_rows where raw_artifact_id = ${created.raw_id}`)
+    await test.runtime.db.orm.execute(sql`update raw_artifacts set extraction_status = 'pending' where id = ${created.raw_id}`)
+    const jobIds: string[] = []
+    // Hold the artifact's row so that both jobs start and wait, then let them go at once.
+    await test.runtime.db.dedicatedConnection!(async (connection) => {
+      await connection.transaction(async (tx) => {
+        await tx.execute(sql`select 1 from raw_artifacts where id = ${created.raw_id} for update`)
+        for (let run = 0; run < 2; run += 1) {
+          jobIds.push(await test.runtime.db.transaction((enqueue) => test.runtime.jobs.enqueue(enqueue, 'raw-extract', { tenant_id: owner.tenantId, artifact_id: created.raw_id })))
+        }
+        const waiting = async () =>
+          (await queryRows<{ n: number }>(test.runtime.db.orm, sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`))[0]!.n
+        await expect.poll(waiting, { timeout: 30_000, interval: 50 }).toBe(2)
+      })
+    })
+    const states = async () =>
+      (await queryRows<{ state: string }>(test.runtime.db.orm, sql`select state from ${sql.identifier(test.jobSchema)}.job where id = any(${sql.param(jobIds)}::uuid[]) order by state`)).map((row) => row.state)
+    await expect.poll(states, { timeout: 30_000, interval: 100 }).toEqual(['completed', 'completed'])
+    expect(await parsedCount(created.raw_id)).toBe(4)
+    const row = (await artifactRow(test, created.raw_id))!
+    expect([row.extraction_status, row.extraction_error]).toEqual(['succeeded', null])
+    expect((await statusEvents(created.raw_id)).filter(([, status]) => status === 'failed')).toEqual([])
   }, 60_000)
 
   it('records an e-mail\'s attachments as child artifacts, each extracted on its own', async () => {

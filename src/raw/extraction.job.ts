@@ -3,9 +3,9 @@
  * rows, then hands the artifact to the Ledger.
  *
  * - No parser accepts the artifact: `extraction_status = skipped` (the bytes are kept; nothing is read).
- * - Otherwise `running`, then ONE transaction writes every parsed row of the artifact (multi-row inserts
- *   of `parsedRowBatchRows`, `row_index` in the parser's order, deterministic ids, `on conflict do
- *   nothing`, so a re-run adds nothing), records the attachments a parser yields (an e-mail's files) as
+ * - Otherwise `running`, then ONE transaction, holding the artifact's row lock, writes every parsed row of
+ *   the artifact (multi-row inserts of `parsedRowBatchRows`, `row_index` in the parser's order,
+ *   deterministic ids; a re-run skips the rows that exist, so it adds nothing), records the attachments a parser yields (an e-mail's files) as
  *   child artifacts with their own `raw-extract` jobs, marks the artifact `succeeded`, and creates the
  *   Ledger's normalization job (a `ledger_jobs` row and a `ledger-normalize` job).
  * - A ParseError (a file the parser cannot read) or a record that breaks the ExtractedRecord contract (a
@@ -178,12 +178,18 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<'raw-extr
     let attachments = 0
     let attachmentsSkipped = 0
     let batch: ParsedRowRow[] = []
+    // The artifact's row stays locked until this transaction ends, so another run of this extraction waits
+    // here and then finds these rows. A re-run (a new parser version beside the old rows is no re-run)
+    // skips the rows it wrote before; a first run needs no conflict handling, which spares PostgreSQL a
+    // probe of both unique indexes before every row (the inserts are most of extraction's database work).
+    await store.findArtifact(tx, artifact.tenantId, artifact.id, { forUpdate: true })
+    const skipExisting = await store.hasParsedRows(tx, artifact.tenantId, artifact.id, parser.name, parser.version)
     // One INSERT in flight while the parser reads the next batch: the parser's CPU work overlaps the
     // database's (on one connection the statements still run in order, inside this transaction).
     let inFlight: Promise<number> | undefined
     const flush = async (rows: ParsedRowRow[]) => {
       if (inFlight !== undefined) inserted += await inFlight
-      inFlight = rows.length === 0 ? undefined : store.insertParsedRows(tx, rows)
+      inFlight = rows.length === 0 ? undefined : store.insertParsedRows(tx, rows, { skipExisting })
       // Awaited by the next flush; a failure meanwhile must not count as unhandled.
       inFlight?.catch(() => undefined)
     }

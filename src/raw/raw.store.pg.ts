@@ -53,10 +53,17 @@ export function createRawStore(): RawStore {
         .limit(limit)
     },
 
-    async insertParsedRows(tx, rows) {
+    async hasParsedRows(executor, tenantId, rawId, parser, parserVersion) {
+      const [row] = await executor
+        .select({ id: rawParsedRows.id })
+        .from(rawParsedRows)
+        .where(and(eq(rawParsedRows.tenantId, tenantId), eq(rawParsedRows.rawArtifactId, rawId), eq(rawParsedRows.parser, parser), eq(rawParsedRows.parserVersion, parserVersion)))
+        .limit(1)
+      return row !== undefined
+    },
+    async insertParsedRows(tx, rows, options) {
       if (rows.length === 0) return 0
-      // Re-running an extraction adds nothing: rows already there (same artifact, parser, version, row) are skipped.
-      return insertMany(tx, rawParsedRows, rows, { onConflictDoNothing: true })
+      return insertMany(tx, rawParsedRows, rows, { onConflictDoNothing: options.skipExisting })
     },
     async listParsedRows(executor, tenantId, rawId, query) {
       const after = query.after

@@ -42,8 +42,14 @@ export interface RawStore {
   /** Tombstoned artifacts of any tenant whose bytes are still stored and were tombstoned at or before `cutoff`. */
   listPurgeDue(executor: Executor, cutoff: Date, limit: number): Promise<Array<Pick<ArtifactRow, 'id' | 'tenantId' | 'sha256'>>>
 
-  /** Multi-row insert; rows that exist (same artifact, parser, version, row index) are skipped. Returns how many were inserted. */
-  insertParsedRows(tx: Tx, rows: readonly ParsedRowRow[]): Promise<number>
+  /** Whether the artifact has parsed rows of this parser version. */
+  hasParsedRows(executor: Executor, tenantId: string, rawId: string, parser: string, parserVersion: string): Promise<boolean>
+  /**
+   * Multi-row insert; returns how many were inserted. With `skipExisting`, rows that exist (same artifact,
+   * parser, version, row index) are skipped; without, such a row is an error (and the insert is cheaper:
+   * PostgreSQL does not probe the unique indexes before every row).
+   */
+  insertParsedRows(tx: Tx, rows: readonly ParsedRowRow[], options: { skipExisting: boolean }): Promise<number>
   listParsedRows(
     executor: Executor,
     tenantId: string,
