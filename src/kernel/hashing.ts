@@ -16,6 +16,11 @@ export function sha256Hex(data: string | Uint8Array): string {
   return hash('sha256', data, 'hex')
 }
 
+/** SHA-256 in base64url without padding (43 characters). */
+export function sha256Base64Url(data: string | Uint8Array): string {
+  return hash('sha256', data, 'base64url')
+}
+
 export function hmacSha256Hex(key: string | Uint8Array, data: string | Uint8Array): string {
   return createHmac('sha256', key).update(data).digest('hex')
 }

@@ -17,6 +17,7 @@ import {
   rawParsedRows,
 } from '../db/schema.ts'
 import type { AsOf, LedgerKind, LedgerRowByKind, LedgerStore, TransactionRow } from './ledger.store.ts'
+import { storedKey } from './domain/keys.ts'
 
 /** The columns every versioned ledger table has. */
 interface VersionedTable {
@@ -83,16 +84,18 @@ export function createLedgerStore(): LedgerStore {
     async findEntityIds(executor, tenantId, kind, keys) {
       const found = new Map<string, string>()
       if (keys.length === 0) return found
+      // Keys are stored in their stored form (storedKey): looked up by it, answered by the key itself.
+      const keyOf = new Map(keys.map((key) => [storedKey(key), key]))
       const rows = await executor
         .select({ key: ledgerEntityKeys.key, entityId: ledgerEntityKeys.entityId })
         .from(ledgerEntityKeys)
-        .where(and(eq(ledgerEntityKeys.tenantId, tenantId), eq(ledgerEntityKeys.kind, kind), anyOf(ledgerEntityKeys.key, keys)))
-      for (const row of rows) found.set(row.key, row.entityId)
+        .where(and(eq(ledgerEntityKeys.tenantId, tenantId), eq(ledgerEntityKeys.kind, kind), anyOf(ledgerEntityKeys.key, [...keyOf.keys()])))
+      for (const row of rows) found.set(keyOf.get(row.key)!, row.entityId)
       return found
     },
     async addKeys(tx, tenantId, kind, entries, at) {
       for (let offset = 0; offset < entries.length; offset += bulkChunkRows) {
-        const chunk = entries.slice(offset, offset + bulkChunkRows).map((entry) => ({ tenantId, kind, key: entry.key, entityId: entry.entityId, createdAt: at }))
+        const chunk = entries.slice(offset, offset + bulkChunkRows).map((entry) => ({ tenantId, kind, key: storedKey(entry.key), entityId: entry.entityId, createdAt: at }))
         await insertMany(tx, ledgerEntityKeys, chunk, { onConflictDoNothing: true })
       }
     },
