@@ -5,9 +5,10 @@
  * - No parser accepts the artifact: `extraction_status = skipped` (the bytes are kept; nothing is read).
  * - Otherwise `running`, then ONE transaction, holding the artifact's row lock, writes every parsed row of
  *   the artifact (multi-row inserts of `parsedRowBatchRows`, `row_index` in the parser's order,
- *   deterministic ids; a re-run skips the rows that exist, so it adds nothing), records the attachments a parser yields (an e-mail's files) as
- *   child artifacts with their own `raw-extract` jobs, marks the artifact `succeeded`, and creates the
- *   Ledger's normalization job (a `ledger_jobs` row and a `ledger-normalize` job).
+ *   deterministic ids; a re-run skips the rows that exist, so it adds nothing), records the attachments
+ *   a parser yields (an e-mail's files) as child artifacts with their own `raw-extract` jobs, marks the
+ *   artifact `succeeded`, and creates the Ledger's normalization job (a `ledger_jobs` row and a
+ *   `ledger-normalize` job).
  * - A ParseError (a file the parser cannot read) or a record that breaks the ExtractedRecord contract (a
  *   parser bug) rolls all of that back and ends `failed` with the reason; the job is not retried, since
  *   it would fail the same way. Any other error (storage, database) also ends `failed` with the reason,
