@@ -260,11 +260,21 @@ describe('raw-extract', () => {
     await test.runtime.db.dedicatedConnection!(async (connection) => {
       await connection.transaction(async (tx) => {
         await tx.execute(sql`select 1 from raw_artifacts where id = ${created.raw_id} for update`)
+        const [holder] = await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`)
         for (let run = 0; run < 2; run += 1) {
           jobIds.push(await test.runtime.db.transaction((enqueue) => test.runtime.jobs.enqueue(enqueue, 'raw-extract', { tenant_id: owner.tenantId, artifact_id: created.raw_id })))
         }
+        // Both jobs wait for this connection, the second behind the first (other test files share the
+        // database: count only these).
         const waiting = async () =>
-          (await queryRows<{ n: number }>(test.runtime.db.orm, sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`))[0]!.n
+          (
+            await queryRows<{ n: number }>(
+              test.runtime.db.orm,
+              sql`with direct as (select pid from pg_stat_activity where ${holder!.pid}::int = any(pg_blocking_pids(pid)))
+                  select count(*)::int as n from pg_stat_activity a
+                   where a.pid in (select pid from direct) or exists (select 1 from direct d where d.pid = any(pg_blocking_pids(a.pid)))`,
+            )
+          )[0]!.n
         await expect.poll(waiting, { timeout: 30_000, interval: 50 }).toBe(2)
       })
     })
