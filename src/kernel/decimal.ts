@@ -52,10 +52,19 @@ export function decimalSubtract(a: string, b: string): string {
   return combine([a, b], (index) => (index === 0 ? 1n : -1n))
 }
 
-/** −1, 0 or 1 as a is less than, equal to or greater than b. */
+function signOf(units: bigint): -1 | 0 | 1 {
+  return units < 0n ? -1 : units > 0n ? 1 : 0
+}
+
+/**
+ * −1, 0 or 1 as a is less than, equal to or greater than b. Compared at a common scale without formatting
+ * a difference: normalization compares (and takes the sign of) every transaction's amount.
+ */
 export function decimalCompare(a: string, b: string): -1 | 0 | 1 {
-  const difference = parse(decimalSubtract(a, b)).units
-  return difference < 0n ? -1 : difference > 0n ? 1 : 0
+  const left = parse(a)
+  const right = parse(b)
+  const scale = Math.max(left.scale, right.scale)
+  return signOf(atScale(left, scale) - atScale(right, scale))
 }
 
 export function decimalAbs(value: string): string {
@@ -69,5 +78,5 @@ export function decimalNegate(value: string): string {
 }
 
 export function decimalSign(value: string): -1 | 0 | 1 {
-  return decimalCompare(value, '0')
+  return signOf(parse(value).units)
 }
