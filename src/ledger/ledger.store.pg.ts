@@ -1,7 +1,7 @@
 /** The Drizzle implementation of LedgerStore (both engines). */
 import { and, arrayContains, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
-import { insertMany } from '../db/bulk.ts'
+import { copyMany, insertMany } from '../db/bulk.ts'
 import { queryRows } from '../db/database.ts'
 import {
   ledgerAccounts,
@@ -112,7 +112,8 @@ export function createLedgerStore(): LedgerStore {
       return found
     },
     async insertVersions(tx, kind, rows) {
-      for (let offset = 0; offset < rows.length; offset += bulkChunkRows) await insertMany(tx, tables[kind].table, rows.slice(offset, offset + bulkChunkRows))
+      // COPY on a server (db/bulk.ts): versions never conflict, so they need none of INSERT's handling.
+      await copyMany(tx, tables[kind].table, rows)
     },
     async supersede(tx, kind, tenantId, versionIds, at) {
       if (versionIds.length === 0) return

@@ -1,6 +1,6 @@
 /** The Drizzle implementation of RawStore (both engines). */
 import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
-import { insertMany } from '../db/bulk.ts'
+import { copyMany, insertMany } from '../db/bulk.ts'
 import { auditExports, ledgerJobs, providerConnections, rawArtifacts, rawParsedRows, tenants } from '../db/schema.ts'
 import type { RawStore } from './raw.store.ts'
 
@@ -63,7 +63,8 @@ export function createRawStore(): RawStore {
     },
     async insertParsedRows(tx, rows, options) {
       if (rows.length === 0) return 0
-      return insertMany(tx, rawParsedRows, rows, { onConflictDoNothing: options.skipExisting })
+      // A first run's rows cannot conflict: COPY on a server (db/bulk.ts). A re-run skips the rows it wrote.
+      return options.skipExisting ? insertMany(tx, rawParsedRows, rows, { onConflictDoNothing: true }) : copyMany(tx, rawParsedRows, rows)
     },
     async listParsedRows(executor, tenantId, rawId, query) {
       const after = query.after

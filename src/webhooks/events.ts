@@ -6,7 +6,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Tx } from '../db/database.ts'
-import { insertMany } from '../db/bulk.ts'
+import { copyMany } from '../db/bulk.ts'
 import { events, webhookEndpoints } from '../db/schema.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
 import type { Clock } from '../kernel/clock.ts'
@@ -104,9 +104,9 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: P
         auditEventId: event.auditEventId,
         createdAt,
       }))
-      // One statement for the whole batch (one parameter, see db/bulk.ts): every statement more is a
-      // round trip the caller's transaction waits for.
-      await insertMany(tx, events, rows)
+      // One statement for the whole batch (a COPY on a server, see db/bulk.ts): every statement more is
+      // a round trip the caller's transaction waits for.
+      await copyMany(tx, events, rows)
       if (subscribed?.fan_out !== true) return
       for (let offset = 0; offset < rows.length; offset += fanoutChunk) {
         await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: tenantId, event_ids: rows.slice(offset, offset + fanoutChunk).map((row) => row.id) })
