@@ -5,7 +5,7 @@
  * read back: the two must be equal field by field, and equal to what was given.
  */
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import fc from 'fast-check'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -69,7 +69,7 @@ async function writeAndRead(write: typeof copyMany, rows: readonly TransactionIn
   const read = await test.runtime.db.orm
     .select()
     .from(ledgerTransactions)
-    .where(and(eq(ledgerTransactions.tenantId, tenantId)))
+    .where(eq(ledgerTransactions.tenantId, tenantId))
     .orderBy(asc(ledgerTransactions.version), asc(ledgerTransactions.id))
   return { written, read: read.map(({ tenantId: _tenant, versionId: _version, ...rest }) => rest) }
 }

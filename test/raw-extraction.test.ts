@@ -248,21 +248,16 @@ describe('raw-extract', () => {
     }
   }, 60_000)
 
-  // PGlite has one connection: two extractions cannot run at once there.
-  it.skipIf(testDatabaseUrl() === undefined)('runs two extractions of one artifact one after the other: the second finds the rows and adds nothing', async () => {
-    const created = await upload(uniqueCsv(4), 'twice.csv', 'text/csv')
-    await settledExtraction(test, created.raw_id)
-    // As if never extracted: no rows of the parser version (the first run then writes without conflict handling).
-    await test.runtime.db.orm.execute(sql`delete from raw_parsed_rows where raw_artifact_id = ${created.raw_id}`)
-    await test.runtime.db.orm.execute(sql`update raw_artifacts set extraction_status = 'pending' where id = ${created.raw_id}`)
+  /** Starts two extraction jobs of one artifact while its row is held, lets them go at once, waits for both. */
+  async function runTwoExtractionsAtOnce(rawId: string) {
     const jobIds: string[] = []
     // Hold the artifact's row so that both jobs start and wait, then let them go at once.
     await test.runtime.db.dedicatedConnection!(async (connection) => {
       await connection.transaction(async (tx) => {
-        await tx.execute(sql`select 1 from raw_artifacts where id = ${created.raw_id} for update`)
+        await tx.execute(sql`select 1 from raw_artifacts where id = ${rawId} for update`)
         const [holder] = await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`)
         for (let run = 0; run < 2; run += 1) {
-          jobIds.push(await test.runtime.db.transaction((enqueue) => test.runtime.jobs.enqueue(enqueue, 'raw-extract', { tenant_id: owner.tenantId, artifact_id: created.raw_id })))
+          jobIds.push(await test.runtime.db.transaction((enqueue) => test.runtime.jobs.enqueue(enqueue, 'raw-extract', { tenant_id: owner.tenantId, artifact_id: rawId })))
         }
         // Both jobs wait for this connection, the second behind the first (other test files share the
         // database: count only these).
@@ -281,10 +276,43 @@ describe('raw-extract', () => {
     const states = async () =>
       (await queryRows<{ state: string }>(test.runtime.db.orm, sql`select state from ${sql.identifier(test.jobSchema)}.job where id = any(${sql.param(jobIds)}::uuid[]) order by state`)).map((row) => row.state)
     await expect.poll(states, { timeout: 30_000, interval: 100 }).toEqual(['completed', 'completed'])
+  }
+
+  // PGlite has one connection: two extractions cannot run at once there.
+  it.skipIf(testDatabaseUrl() === undefined)('runs two extractions of one artifact one after the other: the second finds it done and changes nothing', async () => {
+    const created = await upload(uniqueCsv(4), 'twice.csv', 'text/csv')
+    await settledExtraction(test, created.raw_id)
+    const eventsBefore = (await statusEvents(created.raw_id)).length
+    const normalizeJobs = async () =>
+      (await queryRows<{ n: number }>(test.runtime.db.orm, sql`select count(*)::int as n from ledger_jobs where kind = 'normalize' and input->>'artifact_id' = ${created.raw_id}`))[0]!.n
+    const normalizeJobsBefore = await normalizeJobs()
+    // As if never extracted: no rows of the parser version (the first run then writes without conflict handling).
+    await test.runtime.db.orm.execute(sql`delete from raw_parsed_rows where raw_artifact_id = ${created.raw_id}`)
+    await test.runtime.db.orm.execute(sql`update raw_artifacts set extraction_status = 'pending' where id = ${created.raw_id}`)
+    await runTwoExtractionsAtOnce(created.raw_id)
     expect(await parsedCount(created.raw_id)).toBe(4)
     const row = (await artifactRow(test, created.raw_id))!
     expect([row.extraction_status, row.extraction_error]).toEqual(['succeeded', null])
-    expect((await statusEvents(created.raw_id)).filter(([, status]) => status === 'failed')).toEqual([])
+    // One run's transitions and one normalization, whichever job got the artifact first: the other found
+    // it done, under the artifact's row lock, and left its status and the Ledger alone.
+    expect((await statusEvents(created.raw_id)).slice(eventsBefore)).toEqual([
+      ['pending', 'running'],
+      ['running', 'succeeded'],
+    ])
+    expect(await normalizeJobs()).toBe(normalizeJobsBefore + 1)
+  }, 60_000)
+
+  it.skipIf(testDatabaseUrl() === undefined)('skips an artifact no parser accepts once when two extractions of it run at once', async () => {
+    const created = await upload(fixture('tiny.pdf').toString('latin1') + uniqueCsv(1), 'twice.pdf', 'application/pdf', 'pdf_upload')
+    await settledExtraction(test, created.raw_id)
+    await test.runtime.db.orm.execute(sql`update raw_artifacts set extraction_status = 'pending' where id = ${created.raw_id}`)
+    await runTwoExtractionsAtOnce(created.raw_id)
+    expect((await artifactRow(test, created.raw_id))!.extraction_status).toBe('skipped')
+    // The first upload's transition and one more: the job that waited found the artifact skipped.
+    expect(await statusEvents(created.raw_id)).toEqual([
+      ['pending', 'skipped'],
+      ['pending', 'skipped'],
+    ])
   }, 60_000)
 
   it('records an e-mail\'s attachments as child artifacts, each extracted on its own', async () => {

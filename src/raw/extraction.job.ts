@@ -4,11 +4,13 @@
  *
  * - No parser accepts the artifact: `extraction_status = skipped` (the bytes are kept; nothing is read).
  * - Otherwise `running`, then ONE transaction, holding the artifact's row lock, writes every parsed row of
- *   the artifact (multi-row inserts of `parsedRowBatchRows`, `row_index` in the parser's order,
- *   deterministic ids; a re-run skips the rows that exist, so it adds nothing), records the attachments
- *   a parser yields (an e-mail's files) as child artifacts with their own `raw-extract` jobs, marks the
- *   artifact `succeeded`, and creates the Ledger's normalization job (a `ledger_jobs` row and a
- *   `ledger-normalize` job).
+ *   the artifact (a bulk write per `parsedRowBatchRows` rows, a COPY on PostgreSQL; `row_index` in the
+ *   parser's order, deterministic ids; a re-run skips the rows that exist, so it adds nothing), records
+ *   the attachments a parser yields (an e-mail's files) as child artifacts with their own `raw-extract`
+ *   jobs, marks the artifact `succeeded`, and creates the Ledger's normalization job (a `ledger_jobs` row
+ *   and a `ledger-normalize` job).
+ * - Both transitions out of `pending` and the extraction itself re-read the artifact under its row lock:
+ *   a second run of the same extraction that waited behind the first finds it settled and changes nothing.
  * - A ParseError (a file the parser cannot read) or a record that breaks the ExtractedRecord contract (a
  *   parser bug) rolls all of that back and ends `failed` with the reason; the job is not retried, since
  *   it would fail the same way. Any other error (storage, database) also ends `failed` with the reason,
@@ -31,7 +33,7 @@ import { ParseError, type Parser, type ParserInput } from './parsers/parser.ts'
 import { artifactBytesMax } from './raw.service.ts'
 import type { ArtifactRow, ParsedRowRow } from './raw.store.ts'
 
-/** Parsed rows per INSERT statement (9 parameters each, well under PostgreSQL's 65,535). */
+/** Parsed rows per bulk write (a COPY on PostgreSQL, else one `json_to_recordset` INSERT; db/bulk.ts). */
 export const parsedRowBatchRows = 1_000
 /** The first bytes a parser's `accepts` sees. */
 export const headBytesMax = 64 * 1024
@@ -74,6 +76,15 @@ export function recordProblem(record: unknown): string | undefined {
   if (checker.Check(record)) return undefined
   const [first] = checker.Errors(record)
   return first === undefined ? 'does not match the schema' : `${first.instancePath === '' ? '/' : first.instancePath} ${first.message}`
+}
+
+/**
+ * Whether an extraction job still has work on the artifact: not when it was deleted with its tenant,
+ * tombstoned, or extracted (or skipped) by an earlier run or by another run of the same job that finished
+ * first.
+ */
+function awaitsExtraction(artifact: ArtifactRow | undefined): artifact is ArtifactRow {
+  return artifact !== undefined && artifact.status !== 'tombstoned' && artifact.extractionStatus !== 'succeeded' && artifact.extractionStatus !== 'skipped'
 }
 
 function bounded(reason: string): string {
@@ -182,10 +193,11 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<'raw-extr
     // The artifact's row stays locked until this transaction ends, so another run of this extraction waits
     // here and then finds these rows. A re-run (a new parser version beside the old rows is no re-run)
     // skips the rows it wrote before; a first run needs no conflict handling, which spares PostgreSQL a
-    // probe of both unique indexes before every row (the inserts are most of extraction's database work).
-    await store.findArtifact(tx, artifact.tenantId, artifact.id, { forUpdate: true })
+    // probe of both unique indexes before every row (these writes are most of extraction's database work).
+    // Another run of this extraction may have finished while this one waited for the lock.
+    if (!awaitsExtraction(await store.findArtifact(tx, artifact.tenantId, artifact.id, { forUpdate: true }))) return undefined
     const skipExisting = await store.hasParsedRows(tx, artifact.tenantId, artifact.id, parser.name, parser.version)
-    // One INSERT in flight while the parser reads the next batch: the parser's CPU work overlaps the
+    // One bulk write in flight while the parser reads the next batch: the parser's CPU work overlaps the
     // database's (on one connection the statements still run in order, inside this transaction).
     let inFlight: Promise<number> | undefined
     const flush = async (rows: ParsedRowRow[]) => {
@@ -255,22 +267,30 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<'raw-extr
   return async (job) => {
     const { tenant_id: tenantId, artifact_id: artifactId } = job.data
     const artifact = await store.findArtifact(db.orm, tenantId, artifactId)
-    // Deleted with its tenant, tombstoned, or already extracted by an earlier run: nothing to do.
-    if (artifact === undefined || artifact.status === 'tombstoned') return
-    if (artifact.extractionStatus === 'succeeded' || artifact.extractionStatus === 'skipped') return
+    if (!awaitsExtraction(artifact)) return
 
     const head = await readHead(blobs, artifact)
     const parser = deps.selectParser({ sourceType: artifact.sourceType, mimeType: artifact.mimeType, filename: artifact.filename, head })
-    if (parser === undefined) {
-      await db.transaction((tx) => changeStatus(tx, artifact, 'skipped', { reason: 'no parser accepts this artifact' }))
-      return
-    }
-    if (artifact.extractionStatus !== 'running') await db.transaction((tx) => changeStatus(tx, artifact, 'running', { parser }))
+    // `skipped` or `running`, under the artifact's row lock: a run that waited here behind another run of
+    // the same extraction finds it settled and leaves its status alone.
+    const started = await db.transaction(async (tx) => {
+      const current = await store.findArtifact(tx, tenantId, artifactId, { forUpdate: true })
+      if (!awaitsExtraction(current)) return false
+      artifact.extractionStatus = current.extractionStatus
+      if (parser === undefined) {
+        await changeStatus(tx, artifact, 'skipped', { reason: 'no parser accepts this artifact' })
+        return false
+      }
+      if (artifact.extractionStatus !== 'running') await changeStatus(tx, artifact, 'running', { parser })
+      return true
+    })
+    if (!started || parser === undefined) return
 
     const storedAttachments: string[] = []
     try {
       await db.transaction(async (tx) => {
         const counts = await extractInto(tx, artifact, parser, parserInput(blobs, artifact, head), storedAttachments)
+        if (counts === undefined) return
         const ledgerJobId = ids.newId('ledgerJob')
         await store.insertLedgerJob(tx, {
           id: ledgerJobId,
