@@ -48,7 +48,9 @@ describe.skipIf(!onPostgres)('webhook delivery across a restart (PostgreSQL only
   })
 
   it('resumes a pending retry after the worker process stops between attempts', async () => {
-    const first = await open({ workers: true, webhooks: { retryBaseSeconds: 2 } })
+    // The retry waits an hour, so no timing decides whether the first process gets to it before it stops.
+    const webhooks = { retryBaseSeconds: 3600 }
+    const first = await open({ workers: true, webhooks })
     const owner = await signupOwner(first)
     const { path } = await registerEndpoint(first, receiver, owner)
     receiver.answer(path, 503)
@@ -58,8 +60,11 @@ describe.skipIf(!onPostgres)('webhook delivery across a restart (PostgreSQL only
     await first.close()
 
     receiver.answer(path, 200)
-    const second = await open({ workers: true, jobSchema: first.jobSchema, webhooks: { retryBaseSeconds: 2 } })
-    expect((await deliveriesOf(second, eventId))[0]).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: 503 })
+    const second = await open({ workers: true, jobSchema: first.jobSchema, webhooks })
+    const [pending] = await deliveriesOf(second, eventId)
+    expect(pending).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: 503 })
+    // The hour passes: the retry the first process scheduled is due, and the second process runs it.
+    expect(await second.startScheduledJobsNow('webhook-deliver', 'delivery_id', pending!.id)).toBe(1)
     await expect.poll(async () => (await deliveriesOf(second, eventId))[0]?.status, poll).toBe('succeeded')
     expect((await deliveriesOf(second, eventId))[0]).toMatchObject({ attempt_count: 2, last_status_code: 200, last_error: null })
     expect(receiver.deliveriesTo(path).map((delivery) => delivery.answeredWith)).toEqual([503, 200])

@@ -20,9 +20,10 @@ export interface WebhookTestAppOptions {
 }
 
 export type WebhookTestApp = TestApp & {
-  /** Jobs of `queue` not yet finished (created, retry or active) whose data has `field` = `value`. */
-  /** Jobs of the queue whose `field` is `value`, or an array holding it, not yet finished. */
+  /** Jobs of `queue` not yet finished (created, retry or active) whose data has `field` = `value`, or an array holding it. */
   unfinishedJobs(queue: string, field: string, value: string): Promise<number>
+  /** As if their wait were over: the scheduled jobs of `queue` whose data has `field` = `value` may start now. Returns how many. */
+  startScheduledJobsNow(queue: string, field: string, value: string): Promise<number>
 }
 
 export async function createWebhookTestApp(options: WebhookTestAppOptions = {}): Promise<WebhookTestApp> {
@@ -44,6 +45,15 @@ export async function createWebhookTestApp(options: WebhookTestAppOptions = {}):
               and state in ('created', 'retry', 'active')`,
       )
       return Number(row?.total ?? 0)
+    },
+    async startScheduledJobsNow(queue, field, value) {
+      const moved = await queryRows<{ id: string }>(
+        test.runtime.db.orm,
+        sql`update ${sql.identifier(test.jobSchema)}.job set start_after = now()
+             where name = ${queue} and data->>${field} = ${value} and state in ('created', 'retry') and start_after > now()
+             returning id`,
+      )
+      return moved.length
     },
   }
 }
