@@ -99,6 +99,45 @@ describe('statement balances', () => {
     )
     expect(matches.find((row) => row.status === 'unmatched')!.explanation).toContain('-1.00 unexplained')
   })
+
+  it('checks the same periods whichever statement was normalized first, retiring a check whose period a later statement split', async () => {
+    const account = { iban: 'GB94BARC10201530093459', name: 'Ops', currency: 'GBP' }
+    const row = (amount: string, day: string, description: string) => bankTransaction({ account, currency: 'GBP', amount, transaction_date: day, description })
+    const balance = (balanceType: 'opening' | 'closing', day: string, amount: string) => ({ kind: 'balance' as const, account, balance_type: balanceType, as_of: day, amount, currency: 'GBP' })
+    // March, and an export from 16 March to 10 April that repeats March's second half (the sandbox's layout).
+    const march = [balance('opening', '2026-03-02', '1000.00'), row('-100.00', '2026-03-05', 'RENT'), row('50.00', '2026-03-20', 'SALE 1'), balance('closing', '2026-03-31', '950.00')]
+    const overlap = [balance('opening', '2026-03-16', '900.00'), row('50.00', '2026-03-20', 'SALE 1'), row('-30.00', '2026-04-07', 'FEES'), balance('closing', '2026-04-10', '920.00')]
+    const periodsOf = async (owner: TenantOwner, asOf?: string) =>
+      ((await matchesOf(owner, `&match_type=statement_balance${asOf === undefined ? '' : `&as_of=${encodeURIComponent(asOf)}`}`)) as Array<Record<string, any>>)
+        .map((match) => `${match.metadata.period_from}..${match.metadata.period_to} ${match.status}`)
+        .sort()
+
+    const inOrder = await signupOwner(test)
+    await seedAndNormalize(inOrder, march)
+    await reconcile(inOrder.tenantId)
+    await seedAndNormalize(inOrder, overlap)
+    await reconcile(inOrder.tenantId)
+
+    const reversed = await signupOwner(test)
+    await seedAndNormalize(reversed, overlap)
+    await reconcile(reversed.tenantId)
+    // Alone, the export's opening reaches its own closing of 10 April.
+    expect(await periodsOf(reversed)).toEqual(['2026-03-16..2026-04-10 matched'])
+    const beforeMarch = new Date().toISOString()
+    await seedAndNormalize(reversed, march)
+    const summary = await reconcile(reversed.tenantId)
+    // With March, 16 March reaches 31 March, and 10 April is checked against 31 March: that period is gone.
+    expect(summary.retired).toBe(1)
+
+    const expected = ['2026-03-02..2026-03-31 matched', '2026-03-16..2026-03-31 matched', '2026-04-01..2026-04-10 matched']
+    expect(await periodsOf(inOrder)).toEqual(expected)
+    expect(await periodsOf(reversed)).toEqual(expected)
+    // The retired check is history, not erased: a read as of before the second run still shows it.
+    expect(await periodsOf(reversed, beforeMarch)).toEqual(['2026-03-16..2026-04-10 matched'])
+    // And a further run changes nothing.
+    const again = await reconcile(reversed.tenantId)
+    expect([again.retired, again.counts.reconciliation_match?.created ?? 0, again.counts.reconciliation_match?.updated ?? 0]).toEqual([0, 0, 0])
+  })
 })
 
 describe('wallets, subscriptions, receipts and duplicates', () => {

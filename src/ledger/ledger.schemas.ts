@@ -156,7 +156,7 @@ export const LedgerJob = Strict({
   kind: literals(ledgerJobs.kind.enumValues),
   status: literals(ledgerJobs.status.enumValues),
   input: Type.Record(Type.String(), Type.Unknown()),
-  result: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'Counts per kind (created, updated, unchanged) once finished.' })),
+  result: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'Once finished: counts per kind (created, updated, unchanged); a reconciliation also has `matches` (found, by type and status) and `retired` (statement balance checks whose period no longer exists).' })),
   error: Nullable(Type.String()),
   created_by: Type.String(),
   created_at: Timestamp,

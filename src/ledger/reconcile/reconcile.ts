@@ -4,6 +4,10 @@
  *
  * - each match as a versioned `ledger_reconciliation_matches` entity whose id follows from its type and
  *   subjects (so a second run finds the same match and writes nothing);
+ * - statement balance checks are a function of the current balances: a check whose period no longer
+ *   exists (an earlier run paired a balance that a statement normalized since pairs otherwise) is retired,
+ *   its version superseded with no successor (as-of reads before the run still show it), so the result
+ *   does not depend on the order in which statements were normalized;
  * - the consequences: a matched transaction's `reconciliation_status`; an invoice's `amount_paid` and
  *   status (paid amounts only ever grow); a fully paid one-off obligation becomes `settled`;
  * - one audit event (layer ledger) with the counts.
@@ -48,6 +52,8 @@ export interface ReconcileSummary {
   readonly matches: Record<string, number>
   /** Entities written, per kind: created, updated (a new version), unchanged. */
   readonly counts: Partial<Record<LedgerKind, KindCounts>>
+  /** Statement balance checks retired because their period no longer exists. */
+  readonly retired: number
 }
 
 const statusPrecedence: Readonly<Record<TransactionRow['reconciliationStatus'], number>> = {
@@ -102,13 +108,13 @@ export async function reconcileTenant(deps: ReconcileDeps, tenantId: string, opt
     proposed.push(...matchDuplicateObligations(snapshot.obligations))
 
     const counts: Partial<Record<LedgerKind, KindCounts>> = {}
-    const matchRows = await writeMatches(tx, store, tenantId, snapshot, proposed, at, counts)
+    const { current: matchRows, retired } = await writeMatches(tx, store, tenantId, snapshot, proposed, at, counts)
     await applyToTransactions(tx, store, tenantId, matchRows, at, counts)
     await applyToInvoicesAndObligations(tx, store, tenantId, snapshot, matchRows, at, counts)
 
     const matches: Record<string, number> = {}
     for (const match of proposed) matches[`${match.matchType}:${match.status}`] = (matches[`${match.matchType}:${match.status}`] ?? 0) + 1
-    const written = Object.values(counts).some((tally) => tally.created + tally.updated > 0)
+    const written = retired > 0 || Object.values(counts).some((tally) => tally.created + tally.updated > 0)
     if (written) {
       await deps.audit.record(tx, {
         tenantId,
@@ -117,10 +123,10 @@ export async function reconcileTenant(deps: ReconcileDeps, tenantId: string, opt
         action: 'ledger.reconciled',
         entity: { type: 'ledger_job', id: options.jobId ?? 'reconcile' },
         inputs: options.jobId === undefined ? {} : { job_id: options.jobId },
-        outputs: { ...flatCounts(counts), matches_found: proposed.length },
+        outputs: { ...flatCounts(counts), matches_found: proposed.length, ...(retired > 0 ? { reconciliation_match_retired: retired } : {}) },
       })
     }
-    return { matches, counts }
+    return { matches, counts, retired }
   })
 }
 
@@ -213,7 +219,7 @@ async function writeMatches(
   proposed: readonly ProposedMatch[],
   at: Date,
   counts: Partial<Record<LedgerKind, KindCounts>>,
-): Promise<MatchRow[]> {
+): Promise<{ current: MatchRow[]; retired: number }> {
   const existing = new Map(snapshot.existingMatches.map((row) => [row.id, row]))
   const entries = new Map<string, { current: MatchRow | undefined; draft: MatchRow }>()
   for (const match of proposed) {
@@ -247,10 +253,14 @@ async function writeMatches(
     })
   }
   const written = await writeDrafts(tx, store, 'reconciliation_match', tenantId, [...entries.values()], at, counts)
+  // This run checked every period the current balances make; a check of any other period is stale.
+  const stale = snapshot.existingMatches.filter((row) => row.matchType === 'statement_balance' && !entries.has(row.id))
+  await store.supersede(tx, 'reconciliation_match', tenantId, stale.map((row) => row.versionId), at)
   // Every current match counts for the consequences, including those of earlier runs.
   const all = new Map(snapshot.existingMatches.map((row) => [row.id, row]))
+  for (const row of stale) all.delete(row.id)
   for (const row of written) all.set(row.id, row)
-  return [...all.values()]
+  return { current: [...all.values()], retired: stale.length }
 }
 
 /** A transaction's reconciliation status: the strongest status among the matches that name it. */
