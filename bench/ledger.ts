@@ -118,8 +118,11 @@ function memorySampler(liveHeap: boolean) {
 }
 
 /**
- * CPU seconds (user + system) spent so far by every local PostgreSQL process, from /proc; undefined when
- * there is none to read (PGlite runs inside this process, or the server is elsewhere or not on Linux).
+ * CPU seconds (user + system) spent so far by every local PostgreSQL process, from /proc, including
+ * the processes that have ended (a backend's time moves to the postmaster's `cutime`/`cstime` when it
+ * exits and is reaped; without them a backend closing during a run made the difference negative);
+ * undefined when there is none to read (PGlite runs inside this process, or the server is elsewhere or
+ * not on Linux).
  */
 function postgresCpuSeconds(): number | undefined {
   let ticks = 0
@@ -138,9 +141,10 @@ function postgresCpuSeconds(): number | undefined {
       continue // the process ended meanwhile
     }
     if (!stat.includes('(postgres)')) continue
-    // Fields after the `(comm)`: state is the first, utime the 12th and stime the 13th (proc(5)).
+    // Fields after the `(comm)`: state is the first, then utime, stime, cutime and cstime are the 12th
+    // to the 15th (proc(5)).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    ticks += Number(fields[11]) + Number(fields[12])
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
     found = true
   }
   // USER_HZ is 100 on every Linux this runs on.
