@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { storedKey, storedKeyBytesMax } from './keys.ts'
+import { counterpartyFromDescription, normalizeCounterpartyName, storedKey, storedKeyBytesMax } from './keys.ts'
 
 describe('storedKey', () => {
   it('keeps a key of up to 64 UTF-8 bytes as it is', () => {
@@ -21,5 +22,36 @@ describe('storedKey', () => {
     expect(storedKey(accented)).toMatch(/^#[A-Za-z0-9_-]{43}$/)
     // Different keys, different stored forms.
     expect(storedKey(`${long}2`)).not.toBe(storedKey(long))
+  })
+})
+
+describe('counterpartyFromDescription', () => {
+  /** The straightforward form it replaced: the name, split, filtered, its first three words joined. */
+  function reference(description: string): string | undefined {
+    const name = normalizeCounterpartyName(description.replace(/\b[0-9]{1,2}[/.-][0-9]{1,2}([/.-][0-9]{2,4})?\b/g, ' '))
+    const words = name.split(' ').filter((word) => word.length > 1 && !/[0-9]/.test(word))
+    return words.length === 0 ? undefined : words.slice(0, 3).join(' ')
+  }
+
+  it('guesses the merchant from a card purchase', () => {
+    expect(counterpartyFromDescription('CARD PURCHASE 12/03 STARBUCKS #1234 SEATTLE')).toBe('STARBUCKS SEATTLE')
+    expect(counterpartyFromDescription('SQ *BLUE BOTTLE COFFEE INC 0042')).toBe('BLUE BOTTLE COFFEE')
+    expect(counterpartyFromDescription('ACME CO')).toBe('ACME')
+    expect(counterpartyFromDescription('12/03/2024 4411')).toBeUndefined()
+    expect(counterpartyFromDescription('')).toBeUndefined()
+  })
+
+  it('gives what the name would, word for word, for any description', () => {
+    const words = [
+      'CARD', 'PURCHASE', 'POS', 'SQ', 'PAYPAL', 'DEBIT', 'SEPA', 'APPLE', 'PAY', 'AMZN', 'MKTP', 'INC', 'LTD', 'GMBH', 'CO', 'AG', 'EV', 'X', 'A1',
+      'STARBUCKS', 'Blue', 'bottle', 'Café', 'Müller', 'ß', 'Øre', '12/03', '1.5.24', '31-12-2024', '2024-03-12', '123456', '42', '#0482', '*', ',', '-', '  ', '\t', 'ﬁn', 'x2y',
+    ]
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...words), { maxLength: 14 }), fc.array(fc.constantFrom(' ', '', '/', '.', ' - '), { maxLength: 14 }), (parts, separators) => {
+        const description = parts.map((part, index) => `${part}${separators[index] ?? ' '}`).join('')
+        expect(counterpartyFromDescription(description)).toBe(reference(description))
+      }),
+      { numRuns: 3000 },
+    )
   })
 })
