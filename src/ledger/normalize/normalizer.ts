@@ -219,7 +219,9 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
             rejected += 1
             continue
           }
-          const occurrence = await occurrences.next(record, row.rowIndex)
+          const counted = occurrences.next(record, row.rowIndex)
+          // A promise only when a day's counts must be read again: no microtask turn per row otherwise.
+          const occurrence = typeof counted === 'number' ? counted : await counted
           inputs.push(batchInputOf(row, record, occurrence))
         }
         return { rows: page.length, lastRowIndex: page[page.length - 1]?.rowIndex ?? -1, inputs, rejected }

@@ -48,6 +48,13 @@ describe('OccurrenceCounter', () => {
     expect(reads).toBe(1)
   })
 
+  it('keeps a day that rows keep coming back to, however many other days pass', async () => {
+    const records = [row(dayOf(0), 'COFFEE'), ...Array.from({ length: activeDaysMax + 5 }, (_, index) => [row(dayOf(index + 1), 'RENT'), row(dayOf(0), 'COFFEE')]).flat()]
+    const { result, reads } = await occurrencesOf(records)
+    expect(result.filter((_, index) => index % 2 === 0)).toEqual(Array.from({ length: activeDaysMax + 6 }, (_, index) => index + 1))
+    expect(reads).toBe(0)
+  })
+
   it('gives a single row the same occurrence as the whole run does', async () => {
     const records = [row(dayOf(0), 'COFFEE'), row(dayOf(1), 'COFFEE'), row(dayOf(0), 'COFFEE')]
     const earlier = async (day: string, before: number) => records.slice(0, before).filter((record) => record.kind === 'transaction' && record.transaction_date === day)

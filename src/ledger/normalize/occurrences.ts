@@ -54,23 +54,42 @@ export class OccurrenceCounter {
 
   constructor(private readonly earlierRowsOfDay: EarlierRowsOfDay) {}
 
-  async next(record: ExtractedRecord, rowIndex: number): Promise<number> {
+  /** The most recently used day (already last in `active`'s order). */
+  private lastDay: string | undefined
+
+  /**
+   * The row's occurrence: a number, or a promise of one when the row's day was let go and its counts
+   * must be read again first (rows of one day mostly follow each other, so callers await only then).
+   */
+  next(record: ExtractedRecord, rowIndex: number): number | Promise<number> {
     const identity = occurrenceIdentity(record)
     if (identity === undefined) return 1
     const { day, key } = identity
-    let counts = this.active.get(day)
-    if (counts === undefined) {
-      counts = this.released.delete(day) ? countsOf(await this.earlierRowsOfDay(day, rowIndex), day) : new Map<string, number>()
-      this.active.set(day, counts)
-      if (this.active.size > activeDaysMax) {
-        const [oldest] = this.active.keys()
-        this.active.delete(oldest!)
-        this.released.add(oldest!)
+    const counts = this.active.get(day)
+    if (counts !== undefined) {
+      if (day !== this.lastDay) {
+        this.active.delete(day)
+        this.active.set(day, counts)
+        this.lastDay = day
       }
-    } else {
-      this.active.delete(day)
-      this.active.set(day, counts)
+      return this.count(counts, key)
     }
+    if (!this.released.delete(day)) return this.count(this.activate(day, new Map()), key)
+    return this.earlierRowsOfDay(day, rowIndex).then((records) => this.count(this.activate(day, countsOf(records, day)), key))
+  }
+
+  private activate(day: string, counts: Map<string, number>): Map<string, number> {
+    this.active.set(day, counts)
+    this.lastDay = day
+    if (this.active.size > activeDaysMax) {
+      const [oldest] = this.active.keys()
+      this.active.delete(oldest!)
+      this.released.add(oldest!)
+    }
+    return counts
+  }
+
+  private count(counts: Map<string, number>, key: string): number {
     const occurrence = (counts.get(key) ?? 0) + 1
     counts.set(key, occurrence)
     return occurrence
