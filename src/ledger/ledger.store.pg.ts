@@ -1,5 +1,5 @@
 /** The Drizzle implementation of LedgerStore (both engines). */
-import { and, arrayContains, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm'
+import { and, arrayContains, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import { copyMany, insertMany } from '../db/bulk.ts'
 import { queryRows } from '../db/database.ts'
@@ -66,6 +66,9 @@ const anyOf = (column: PgColumn, values: readonly string[]): SQL => sql`${column
 
 /** A fixed key for the advisory lock class of ledger normalization. */
 const ledgerLockClass = 7_264_110
+
+/** The columns of a page of parsed rows: not `extracted_at` (a timestamp parsed into a Date per row, and nothing reads it). */
+const { extractedAt: _extractedAt, ...parsedRowColumns } = getTableColumns(rawParsedRows)
 
 export function createLedgerStore(): LedgerStore {
   return {
@@ -147,7 +150,7 @@ export function createLedgerStore(): LedgerStore {
     },
     async parsedRows(executor, tenantId, artifactId, parser, parserVersion, afterRowIndex, limit) {
       return executor
-        .select()
+        .select(parsedRowColumns)
         .from(rawParsedRows)
         .where(and(rowsOfParserVersion(tenantId, artifactId, parser, parserVersion), gt(rawParsedRows.rowIndex, afterRowIndex)))
         .orderBy(asc(rawParsedRows.rowIndex))

@@ -25,7 +25,8 @@ export type InvoiceRow = typeof ledgerInvoices.$inferSelect
 export type ObligationRow = typeof ledgerObligations.$inferSelect
 export type MatchRow = typeof ledgerReconciliationMatches.$inferSelect
 export type LedgerJobRow = typeof ledgerJobs.$inferSelect
-export type ParsedRowRecord = typeof rawParsedRows.$inferSelect
+/** A parsed row as normalization reads it: everything but its extraction time, which nothing here uses. */
+export type ParsedRowRecord = Omit<typeof rawParsedRows.$inferSelect, 'extractedAt'>
 export type ArtifactRow = typeof rawArtifacts.$inferSelect
 
 export const ledgerKinds = ['account', 'balance', 'counterparty', 'transaction', 'invoice', 'obligation', 'reconciliation_match'] as const
