@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { counterpartyFromDescription, normalizeCounterpartyName, storedKey, storedKeyBytesMax } from './keys.ts'
+import { counterpartyFromDescription, normalizeCounterpartyName, normalizeDescription, normalizeText, storedKey, storedKeyBytesMax } from './keys.ts'
 
 describe('storedKey', () => {
   it('keeps a key of up to 64 UTF-8 bytes as it is', () => {
@@ -50,6 +50,21 @@ describe('counterpartyFromDescription', () => {
       fc.property(fc.array(fc.constantFrom(...words), { maxLength: 14 }), fc.array(fc.constantFrom(' ', '', '/', '.', ' - '), { maxLength: 14 }), (parts, separators) => {
         const description = parts.map((part, index) => `${part}${separators[index] ?? ' '}`).join('')
         expect(counterpartyFromDescription(description)).toBe(reference(description))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+})
+
+describe('normalizeDescription', () => {
+  it('drops numbers of six or more digits and keeps single spaces, as the three-step form did', () => {
+    const reference = (description: string) => normalizeText(description).replace(/\b[0-9]{6,}\b/g, ' ').replace(/\s+/g, ' ').trim()
+    expect(normalizeDescription('CARD 00012345 Café  #123456 REF 12345')).toBe('CARD CAFE REF 12345')
+    const words = ['CARD', 'x', '123456', '12345', '0000001', 'A123456', '123456B', '987654321', 'É', '-', '/', '  ', '\n']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...words), { maxLength: 12 }), fc.array(fc.constantFrom(' ', '', '.', ' - '), { maxLength: 12 }), (parts, separators) => {
+        const description = parts.map((part, index) => `${part}${separators[index] ?? ' '}`).join('')
+        expect(normalizeDescription(description)).toBe(reference(description))
       }),
       { numRuns: 3000 },
     )

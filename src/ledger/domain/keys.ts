@@ -24,14 +24,18 @@ export function normalizeText(text: string): string {
 const recentDescriptions = new Map<string, string>()
 const recentDescriptionsMax = 4_096
 
-/** A transaction description as compared across sources: normalized text without long numbers. */
+/** A word of six or more digits (normalized text has words of [A-Z0-9] between single spaces), with the space before it. */
+const longNumberWord = /(?:^| )[0-9]{6,}(?= |$)/g
+
+/**
+ * A transaction description as compared across sources: normalized text without long numbers (card
+ * numbers, references and dates that differ between sources), its words between single spaces.
+ */
 export function normalizeDescription(description: string): string {
   let normalized = recentDescriptions.get(description)
   if (normalized === undefined) {
-    normalized = normalizeText(description)
-      .replace(/\b[0-9]{6,}\b/g, ' ') // card numbers, references and dates that differ between sources
-      .replace(/\s+/g, ' ')
-      .trim()
+    // Each long number leaves with the space before it; one at the start leaves a space behind, trimmed.
+    normalized = normalizeText(description).replace(longNumberWord, '').trim()
     if (recentDescriptions.size >= recentDescriptionsMax) recentDescriptions.clear()
     recentDescriptions.set(description, normalized)
   }
