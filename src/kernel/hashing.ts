@@ -7,9 +7,42 @@ import canonicalize from 'canonicalize'
 
 /** RFC 8785 canonical JSON. Throws on values JSON cannot represent (undefined at the top, NaN, Infinity). */
 export function canonicalJson(value: unknown): string {
+  const flat = typeof value === 'object' && value !== null && !Array.isArray(value) ? flatCanonicalJson(value) : undefined
+  if (flat !== undefined) return flat
   const text = canonicalize(value)
   if (text === undefined) throw new TypeError('value has no canonical JSON form')
   return text
+}
+
+const surrogate = /[\uD800-\uDFFF]/
+
+/**
+ * The canonical JSON of a plain object whose values are all strings, finite numbers, booleans or null
+ * (most metadata, hashed for every Ledger version), written directly: keys sorted by UTF-16 code units
+ * and both keys and values as JSON.stringify writes them, which is what RFC 8785 and the library do for
+ * these values. Undefined for anything else (nested values, a surrogate, a number JSON cannot hold,
+ * another prototype), which the library then handles, or refuses, as before.
+ */
+function flatCanonicalJson(object: object): string | undefined {
+  if (Object.getPrototypeOf(object) !== Object.prototype) return undefined
+  const record = object as Record<string, unknown>
+  let text = '{'
+  for (const key of Object.keys(record).sort()) {
+    const value = record[key]
+    if (value === undefined) continue
+    let encoded: string
+    if (typeof value === 'string') {
+      if (surrogate.test(value)) return undefined
+      encoded = JSON.stringify(value)
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return undefined
+      encoded = JSON.stringify(value)
+    } else if (value === null || typeof value === 'boolean') encoded = String(value)
+    else return undefined
+    if (surrogate.test(key)) return undefined
+    text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${encoded}`
+  }
+  return `${text}}`
 }
 
 export function sha256Hex(data: string | Uint8Array): string {
