@@ -21,11 +21,28 @@ function ours(value: unknown): string | 'throws' {
 }
 
 describe('canonicalJson', () => {
-  it('writes flat objects as RFC 8785 does: keys sorted by code unit, JSON escapes', () => {
+  it('writes plain data as RFC 8785 does: keys sorted by code unit, JSON escapes', () => {
+    expect(canonicalJson({ b: [1, { d: 'x', c: null }], a: {} })).toBe('{"a":{},"b":[1,{"c":null,"d":"x"}]}')
     expect(canonicalJson({ b: 1, a: 'x', é: null, A: true, z: undefined, n: -0, e: 1e21 })).toBe('{"A":true,"a":"x","b":1,"e":1e+21,"n":0,"é":null}')
     expect(canonicalJson({ '\u{1F600}': 1, '\uFFFF': 2 })).toBe('{"\u{1F600}":1,"\uFFFF":2}')
     expect(() => canonicalJson({ a: Number.NaN })).toThrow()
     expect(() => canonicalJson({ a: 'lone \uD800' })).toThrow()
+    // What the library does with toJSON and cycles, it still does.
+    expect(canonicalJson({ list: Object.assign([1, 2], { toJSON: () => 'two' }) })).toBe('{"list":"two"}')
+    const cyclic: Record<string, unknown> = { a: 1 }
+    cyclic.self = { back: cyclic }
+    expect(() => canonicalJson(cyclic)).toThrow(/Circular/)
+  })
+
+  it('gives the library\'s text, or refuses where it does, for any value', () => {
+    const key = fc.string({ unit: fc.constantFrom('a', 'B', 'é', '"', '\\', '\uD83D', '\uDE00', '\u{1F600}', 'toJSON') })
+    const anything = fc.anything({ maxDepth: 4, key, withNullPrototype: true, withBoxedValues: true, withSparseArray: true, withDate: true, withBigInt: true })
+    fc.assert(
+      fc.property(anything, (value) => {
+        expect(ours(value)).toBe(reference(value))
+      }),
+      { numRuns: 3000 },
+    )
   })
 
   it('gives the library\'s text, or refuses where it does, for any object', () => {

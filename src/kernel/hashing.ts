@@ -7,8 +7,8 @@ import canonicalize from 'canonicalize'
 
 /** RFC 8785 canonical JSON. Throws on values JSON cannot represent (undefined at the top, NaN, Infinity). */
 export function canonicalJson(value: unknown): string {
-  const flat = typeof value === 'object' && value !== null && !Array.isArray(value) ? flatCanonicalJson(value) : undefined
-  if (flat !== undefined) return flat
+  const plain = plainCanonicalJson(value, 0)
+  if (plain !== undefined) return plain
   const text = canonicalize(value)
   if (text === undefined) throw new TypeError('value has no canonical JSON form')
   return text
@@ -16,30 +16,48 @@ export function canonicalJson(value: unknown): string {
 
 const surrogate = /[\uD800-\uDFFF]/
 
+/** Nesting beyond this goes to the library (which also finds cycles). */
+const plainDepthMax = 16
+
 /**
- * The canonical JSON of a plain object whose values are all strings, finite numbers, booleans or null
- * (most metadata, hashed for every Ledger version), written directly: keys sorted by UTF-16 code units
- * and both keys and values as JSON.stringify writes them, which is what RFC 8785 and the library do for
- * these values. Undefined for anything else (nested values, a surrogate, a number JSON cannot hold,
- * another prototype), which the library then handles, or refuses, as before.
+ * The canonical JSON of plain data (most version metadata, hashed for every Ledger version), written
+ * directly: plain objects with keys sorted by UTF-16 code units, arrays, strings, finite numbers,
+ * booleans and null, each written as JSON.stringify writes it, which is what RFC 8785 and the library do
+ * for these values. Undefined for anything else (a surrogate, a number JSON cannot hold, undefined in an
+ * array, toJSON, another prototype, deep nesting), which the library then handles, or refuses, as before.
  */
-function flatCanonicalJson(object: object): string | undefined {
-  if (Object.getPrototypeOf(object) !== Object.prototype) return undefined
-  const record = object as Record<string, unknown>
+function plainCanonicalJson(value: unknown, depth: number): string | undefined {
+  if (value === null) return 'null'
+  switch (typeof value) {
+    case 'string':
+      return surrogate.test(value) ? undefined : JSON.stringify(value)
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : undefined
+    case 'boolean':
+      return value ? 'true' : 'false'
+    case 'object':
+      break
+    default:
+      return undefined
+  }
+  if (depth >= plainDepthMax || typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined
+  if (Array.isArray(value)) {
+    let text = '['
+    for (let index = 0; index < value.length; index += 1) {
+      const element = plainCanonicalJson(value[index], depth + 1)
+      if (element === undefined) return undefined
+      text += index === 0 ? element : `,${element}`
+    }
+    return `${text}]`
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined
+  const record = value as Record<string, unknown>
   let text = '{'
   for (const key of Object.keys(record).sort()) {
-    const value = record[key]
-    if (value === undefined) continue
-    let encoded: string
-    if (typeof value === 'string') {
-      if (surrogate.test(value)) return undefined
-      encoded = JSON.stringify(value)
-    } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return undefined
-      encoded = JSON.stringify(value)
-    } else if (value === null || typeof value === 'boolean') encoded = String(value)
-    else return undefined
-    if (surrogate.test(key)) return undefined
+    const field = record[key]
+    if (field === undefined) continue
+    const encoded = plainCanonicalJson(field, depth + 1)
+    if (encoded === undefined || surrogate.test(key)) return undefined
     text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${encoded}`
   }
   return `${text}}`
