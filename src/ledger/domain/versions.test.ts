@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { canonicalJson, sha256Hex } from '../../kernel/hashing.ts'
 import { contentHash, nextVersion, withAdded } from './versions.ts'
@@ -31,6 +32,18 @@ describe('contentHash', () => {
     expect(contentHash(row)).toBe(reference(row))
     expect(contentHash({ ...row, metadata: { a: { b: null, y: [1, 'é'] }, z: 1 } })).toBe(contentHash(row))
     expect(contentHash({ ...row, confidence: 1, amount: '1' })).toBe(reference({ ...row, confidence: 1, amount: '1' }))
+  })
+
+  it('follows each row\'s own fields when rows of different shapes come one after another', () => {
+    const { chainId: _chainId, ...withoutChain } = row
+    const { amount, ...beforeAmount } = row
+    const reordered = { ...beforeAmount, amount }
+    const shapes: Array<Record<string, unknown>> = [row, withoutChain, { ...row, extra: 'x' }, reordered, { ...withoutChain, chainId: 1 }]
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: shapes.length - 1 }), { minLength: 1, maxLength: 20 }), (sequence) => {
+        for (const index of sequence) expect(contentHash(shapes[index]!)).toBe(reference(shapes[index]!))
+      }),
+    )
   })
 
   it('ignores bookkeeping and sees every content change', () => {

@@ -24,17 +24,31 @@ const bookkeeping = new Set<string>(['versionId', 'id', 'tenantId', 'version', '
 /** Per set of fields (one per table and row origin): the content fields, sorted, each with its `"name":`. */
 const contentFieldsOf = new Map<string, ReadonlyArray<{ readonly field: string; readonly prefix: string }>>()
 
+/** The last record's keys and fields: rows of a batch mostly come one kind at a time, with the same keys. */
+let lastKeys: readonly string[] = []
+let lastFields: ReadonlyArray<{ readonly field: string; readonly prefix: string }> = []
+
 function contentFields(record: Record<string, unknown>) {
-  const signature = Object.keys(record).join(',')
+  const keys = Object.keys(record)
+  if (sameKeys(keys, lastKeys)) return lastFields
+  const signature = keys.join(',')
   let fields = contentFieldsOf.get(signature)
   if (fields === undefined) {
-    fields = Object.keys(record)
+    fields = keys
       .filter((field) => !bookkeeping.has(field))
       .sort()
       .map((field) => ({ field, prefix: `${JSON.stringify(field)}:` }))
     contentFieldsOf.set(signature, fields)
   }
+  lastKeys = keys
+  lastFields = fields
   return fields
+}
+
+function sameKeys(keys: readonly string[], other: readonly string[]): boolean {
+  if (keys.length !== other.length) return false
+  for (let index = 0; index < keys.length; index += 1) if (keys[index] !== other[index]) return false
+  return true
 }
 
 /**
