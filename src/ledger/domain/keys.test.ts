@@ -70,3 +70,15 @@ describe('normalizeDescription', () => {
     )
   })
 })
+
+describe('normalizeText', () => {
+  it('gives each text its own normal form, however texts repeat and alternate', () => {
+    const reference = (text: string) => (/[^\x00-\x7f]/.test(text) ? text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : text).toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim()
+    const texts = ['Café Müller', 'CARD 1234 shop', '', '  a-b  ', 'ﬁne ß']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...texts), { maxLength: 30 }), (sequence) => {
+        for (const text of sequence) expect(normalizeText(text)).toBe(reference(text))
+      }),
+    )
+  })
+})

@@ -8,16 +8,30 @@ import type { AccountRef, CounterpartyRef } from '../../raw/domain/extracted.ts'
 const nonAscii = /[^\x00-\x7f]/
 
 /**
+ * The last two texts normalized and their results (input, output, input, output): a bank row's
+ * description is normalized for its fingerprint and again, unless it holds a date, for the merchant
+ * guessed from it, with the account's name in between.
+ */
+const recentTexts: [string, string, string, string] = ['', '', '', '']
+
+/**
  * Upper case, letters and digits only, single spaces (every other run of characters becomes one space).
  * ASCII text skips the decomposition that strips diacritics (it would change nothing): most bank text
  * is ASCII, and this runs several times per transaction.
  */
 export function normalizeText(text: string): string {
+  if (text === recentTexts[0]) return recentTexts[1]
+  if (text === recentTexts[2]) return recentTexts[3]
   const folded = nonAscii.test(text) ? text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : text
-  return folded
+  const normalized = folded
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, ' ')
     .trim()
+  recentTexts[2] = recentTexts[0]
+  recentTexts[3] = recentTexts[1]
+  recentTexts[0] = text
+  recentTexts[1] = normalized
+  return normalized
 }
 
 /** Recent normalizeDescription results: a row's description is normalized for its key, fingerprint and record. */
