@@ -50,6 +50,9 @@ export interface IdSource {
 }
 
 const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+const crockfordCodes = Array.from(crockford, (character) => character.charCodeAt(0))
+/** base32Tail's output, reused (ids are made one at a time, synchronously). */
+const base32Codes: number[] = []
 
 /** ULID layout: 48-bit millisecond time then 80 random bits, as 26 base32 characters. */
 /**
@@ -105,8 +108,6 @@ function base32Tail(bytes: Uint8Array, lastByte: number, characters: number): st
   }
   return String.fromCharCode.apply(null, output)
 }
-const crockfordCodes = Array.from(crockford, (character) => character.charCodeAt(0))
-const base32Codes: number[] = []
 
 export function uuidV7(nowMs: number, random: Uint8Array = pooledRandom(10)): string {
   const bytes = new Uint8Array(16)
