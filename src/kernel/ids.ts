@@ -54,7 +54,6 @@ const crockfordCodes = Array.from(crockford, (character) => character.charCodeAt
 /** base32Tail's output, reused (ids are made one at a time, synchronously). */
 const base32Codes: number[] = []
 
-/** ULID layout: 48-bit millisecond time then 80 random bits, as 26 base32 characters. */
 /**
  * Random bytes drawn from a pooled buffer refilled 4 KiB at a time: one `randomBytes` call per request
  * id showed up as a tenth of the CPU of a trivial route.
@@ -73,6 +72,7 @@ function pooledRandom(length: number): Uint8Array {
   return bytes
 }
 
+/** ULID layout: 48-bit millisecond time then 80 random bits, as 26 base32 characters. */
 export function ulid(nowMs: number, random: Uint8Array = pooledRandom(10)): string {
   let time = nowMs
   let timePart = ''
