@@ -51,11 +51,10 @@ export class OccurrenceCounter {
   /** Counts per day; the Map's order is recency (least recent first). */
   private readonly active = new Map<string, Map<string, number>>()
   private readonly released = new Set<string>()
-
-  constructor(private readonly earlierRowsOfDay: EarlierRowsOfDay) {}
-
   /** The most recently used day (already last in `active`'s order). */
   private lastDay: string | undefined
+
+  constructor(private readonly earlierRowsOfDay: EarlierRowsOfDay) {}
 
   /**
    * The row's occurrence: a number, or a promise of one when the row's day was let go and its counts
