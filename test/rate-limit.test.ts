@@ -6,12 +6,13 @@
  * The limiter's clock is injected (a memory store on a clock this file moves), so every figure is exact.
  * The Redis-backed apps run on Redis's clock against TEST_REDIS_URL, which CI provides.
  */
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
 import { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { RateLimitRule } from '../src/auth/scopes.ts'
+import { createTokenSigner, tokenIssuer } from '../src/auth/tokens.ts'
 import { queryRows } from '../src/db/database.ts'
 import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from '../src/http/rate-limit/stores.ts'
 import { createTestApp, expectError, issueApiKey, signupOwner, testPassword, uniqueEmail, type TenantOwner, type TestApp } from './support/harness.ts'
@@ -192,22 +193,84 @@ describe('public routes, per client address', () => {
     for (const call of [login, signup, verifyEmail]) expect((await call('203.0.113.51')).statusCode).not.toBe(429)
   })
 
-  it('budgets failed authentications per address: after the burst, 429 before any lookup; valid credentials unaffected', async () => {
-    nowMs = startMs
-    const owner = await signupOwner(test)
-    const attacker = '203.0.113.66'
-    const guess = () =>
-      test.request({ method: 'GET', url: '/v1/auth/whoami', remoteAddress: attacker, headers: { authorization: `Bearer svc_sk_test_${randomUUID()}` } })
-    for (let attempt = 0; attempt < 3; attempt++) expectError(await guess(), 'auth_invalid_key')
-    const limited = await guess()
-    expectLimited(limited, 3)
-    expect(limited.json().error.message).toMatch(/failed authentications/)
-    // The throttled address is refused even with a valid credential until the budget refills…
-    expectLimited(await test.request({ method: 'GET', url: '/v1/auth/whoami', remoteAddress: attacker, token: owner.token }), 3)
-    // …while another address with the same valid credential is served.
-    expect((await test.request({ method: 'GET', url: '/v1/auth/whoami', remoteAddress: '203.0.113.67', token: owner.token })).statusCode).toBe(200)
-    nowMs += 30_000
-    expect((await test.request({ method: 'GET', url: '/v1/auth/whoami', remoteAddress: attacker, token: owner.token })).statusCode).toBe(200)
+  describe('failed authentications, per address: only failures are throttled', () => {
+    let owner: TenantOwner
+    beforeAll(async () => {
+      nowMs = startMs
+      owner = await signupOwner(test)
+    })
+
+    const whoamiFrom = (remoteAddress: string, bearer: string) =>
+      test.request({ method: 'GET', url: '/v1/auth/whoami', remoteAddress, headers: { authorization: `Bearer ${bearer}` } })
+    /** Bearers that fail, one of each kind: none needs a database read to be refused but the last. */
+    const badBearers = async () => {
+      const now = new Date()
+      const claims = { sub: owner.userId, tenantId: owner.tenantId, type: 'user' as const, scopes: ['ledger:read'] }
+      return {
+        forged: await createTokenSigner('not-the-jwt-secret-0123456789abcdef', tokenIssuer('sandbox')).sign(claims, 900, now, `jti_${randomUUID()}`),
+        expired: await test.tokens.sign(claims, 900, new Date(now.getTime() - 3_600_000), `jti_${randomUUID()}`),
+        garbage: 'not-a-token',
+        madeUpKey: `svc_sk_test_${randomUUID()}`,
+        wellFormedKey: `svc_sk_test_${randomBytes(32).toString('base64url')}`,
+      }
+    }
+
+    it('a valid owner token is served at an address whose failure budget another client spent (one NAT), while bad tokens there get 429', async () => {
+      nowMs = startMs
+      const nat = '203.0.113.66'
+      const bad = await badBearers()
+      // One client behind the NAT spends the address's failure budget (3)…
+      expectError(await whoamiFrom(nat, bad.forged), 'auth_token_invalid')
+      expectError(await whoamiFrom(nat, bad.expired), 'auth_token_expired')
+      expectError(await whoamiFrom(nat, bad.madeUpKey), 'auth_invalid_key')
+      for (const bearer of Object.values(bad)) {
+        const limited = expectLimited(await whoamiFrom(nat, bearer), 3)
+        expect(limited.retryAfter).toBe(30)
+        expect((await whoamiFrom(nat, bearer)).json().error.message).toMatch(/failed authentications/)
+      }
+      // …and another caller at the same address, with a valid owner token, is served every time, on its
+      // own credential's budget (the free tier's 100), not the address's.
+      for (let call = 0; call < 5; call++) {
+        const served = await whoamiFrom(nat, owner.token)
+        expect(served.statusCode, served.body).toBe(200)
+        expect(served.json().id).toBe(owner.userId)
+        expect(header(served, 'x-ratelimit-limit')).toBe('100')
+        expect(header(served, 'retry-after')).toBeUndefined()
+      }
+      // Bad tokens keep getting 429: a failure served now and then refills nothing for them.
+      nowMs = startMs + 10_000
+      expect(expectLimited(await whoamiFrom(nat, bad.forged), 3).retryAfter).toBe(20)
+      // One failure per 30 s (the refill rate) is answered 401 and spends what refilled; the next is 429 again.
+      nowMs = startMs + 30_000
+      expectError(await whoamiFrom(nat, bad.garbage), 'auth_token_invalid')
+      expectLimited(await whoamiFrom(nat, bad.wellFormedKey), 3)
+      expect((await whoamiFrom(nat, owner.token)).statusCode).toBe(200)
+      // Another address never shared the budget.
+      expectError(await whoamiFrom('203.0.113.67', bad.forged), 'auth_token_invalid')
+    })
+
+    it('a throttled address gets no database lookup for a bearer that fails the offline checks; a well-formed key and a valid token are looked up', async () => {
+      nowMs = startMs
+      const address = '203.0.113.68'
+      const bad = await badBearers()
+      const key = await issueApiKey(test, owner)
+      for (let attempt = 0; attempt < 3; attempt++) expectError(await whoamiFrom(address, bad.madeUpKey), 'auth_invalid_key')
+      const lookups = vi.spyOn(test.runtime.services.auth, 'authenticate')
+      try {
+        for (const bearer of [bad.forged, bad.expired, bad.garbage, bad.madeUpKey]) expectLimited(await whoamiFrom(address, bearer), 3)
+        expect(lookups).not.toHaveBeenCalled()
+        // A well-formed key is only known to be wrong by its digest: looked up, then still 429.
+        expectLimited(await whoamiFrom(address, bad.wellFormedKey), 3)
+        expect(lookups).toHaveBeenCalledTimes(1)
+        const served = await whoamiFrom(address, key.secret)
+        expect(served.statusCode, served.body).toBe(200)
+        expect(served.json().id).toBe(key.id)
+        expect((await whoamiFrom(address, owner.token)).statusCode).toBe(200)
+        expect(lookups).toHaveBeenCalledTimes(3)
+      } finally {
+        lookups.mockRestore()
+      }
+    })
   })
 
   it('does not rate-limit public routes outside the groups (health)', async () => {

@@ -16,7 +16,7 @@ import { hmacSha256Hex } from '../kernel/hashing.ts'
 import { type CommandContext, auditedBy, requirePrincipal } from './context.ts'
 import type { ApiKeyRow, ApiKeyStatus, CredentialsStore } from './credentials.store.ts'
 import { apiKeyScopes, intersectScopes, resolveRateLimitRule, type ApiKeyScope, type Principal, type RateLimitTier } from './scopes.ts'
-import { newSecret } from './secrets.ts'
+import { isSecretShaped, newSecret } from './secrets.ts'
 
 export const apiKeyPrefixes = { test: 'svc_sk_test_', live: 'svc_sk_live_' } as const
 export const apiKeyPageRows = { defaultRows: 50, maxRows: 500 } as const
@@ -57,6 +57,8 @@ export interface ApiKeysService {
   get(tenantId: string, keyId: string): Promise<ApiKeyView>
   rotate(tenantId: string, keyId: string, input: { previous_secret_expires_in_seconds?: number | undefined }, context: CommandContext): Promise<IssuedKey>
   revoke(tenantId: string, keyId: string, context: CommandContext): Promise<ApiKeyView>
+  /** The checks of authenticate that read nothing: prefix, environment and shape. Throws 401 auth_invalid_key. */
+  checkWithoutLookup(secret: string): void
   authenticate(secret: string): Promise<Principal>
 }
 
@@ -105,6 +107,16 @@ export function createApiKeysService(
   const digest = (secret: string) => hmacSha256Hex(deps.config.apiKeyPepper, secret)
   const recordedUse = new Map<string, number>()
   const newKeySecret = () => newSecret(apiKeyPrefixes[environment])
+
+  function checkWithoutLookup(secret: string): void {
+    const livePrefix = secret.startsWith(apiKeyPrefixes.live)
+    const testPrefix = secret.startsWith(apiKeyPrefixes.test)
+    // Keys do not cross environments, and live keys fail closed until production key auth is enabled.
+    if (!livePrefix && !testPrefix) throw new AppError('auth_invalid_key')
+    if (livePrefix && (environment !== 'live' || !keyAuthEnabled)) throw new AppError('auth_invalid_key')
+    if (testPrefix && environment !== 'test') throw new AppError('auth_invalid_key')
+    if (!isSecretShaped(secret, apiKeyPrefixes[environment])) throw new AppError('auth_invalid_key')
+  }
 
   async function loadForChange(tx: Tx, tenantId: string, keyId: string): Promise<ApiKeyRow> {
     const key = await store.findApiKey(tx, tenantId, keyId, { forUpdate: true })
@@ -231,14 +243,10 @@ export function createApiKeysService(
       return toApiKeyView(key, now)
     },
 
-    async authenticate(secret) {
-      const livePrefix = secret.startsWith(apiKeyPrefixes.live)
-      const testPrefix = secret.startsWith(apiKeyPrefixes.test)
-      // Keys do not cross environments, and live keys fail closed until production key auth is enabled.
-      if (!livePrefix && !testPrefix) throw new AppError('auth_invalid_key')
-      if (livePrefix && (environment !== 'live' || !keyAuthEnabled)) throw new AppError('auth_invalid_key')
-      if (testPrefix && environment !== 'test') throw new AppError('auth_invalid_key')
+    checkWithoutLookup,
 
+    async authenticate(secret) {
+      checkWithoutLookup(secret)
       const now = clock.now()
       const found = await store.findApiKeyBySecretDigest(db.orm, digest(secret), now)
       if (found === undefined || apiKeyStatus(found.key, now) !== 'active') throw new AppError('auth_invalid_key')

@@ -52,6 +52,12 @@ export interface ServiceTokenInput {
 export interface AuthService {
   login(input: { email: string; password: string }, context: CommandContext): Promise<TokenResponse>
   mintServiceToken(authorization: string | undefined, input: ServiceTokenInput, context: CommandContext): Promise<TokenResponse>
+  /**
+   * The checks of `authenticate` that read nothing from the database: a JWT's HMAC signature, issuer,
+   * audience, expiry and claims (CPU only); an API key's prefix, environment and shape. Throws the 401
+   * that authenticate would throw for a bearer that fails them; passing says nothing about the rows.
+   */
+  checkWithoutLookup(bearer: string): Promise<void>
   authenticate(bearer: string): Promise<Principal>
 }
 
@@ -185,6 +191,11 @@ export function createAuthService(
         expires_in: serviceTokenSeconds,
         principal: { id: tokenId, type: 'service', tenantId: tenant.id, scopes },
       }
+    },
+
+    async checkWithoutLookup(bearer) {
+      if (bearer.startsWith('svc_sk_')) return deps.apiKeys.checkWithoutLookup(bearer)
+      await tokens.verify(bearer, clock.now())
     },
 
     async authenticate(bearer) {

@@ -2,7 +2,8 @@
  * The guard in front of every route: registration-time checks, authentication, authorization, tenancy
  * and rate limiting, in that order.
  *
- * Order of a request: onRequest → authenticate (401) → principal type, role and scope (403
+ * Order of a request: onRequest → authenticate (401, or 429 for a failure from an address that has
+ * spent its failed-authentication budget) → principal type, role and scope (403
  * auth_scope_insufficient) → path tenant (403 auth_tenant_mismatch) → rate limit (429). Resources of
  * another tenant are answered 404 by the services, which filter every query by the caller's tenant.
  */
@@ -113,24 +114,31 @@ async function authorize(request: FastifyRequest, reply: FastifyReply, auth: Rou
 }
 
 /**
- * Credentials that fail are budgeted per client address: each 401 spends from `auth-failures:<address>`
- * at the public rule, and an address that has spent it is answered 429 before any lookup, until it
- * refills. Guessing keys or replaying dead tokens is throttled, and costs the database nothing once
- * throttled; a caller with a valid credential is never affected by this budget.
+ * Failed authentications are budgeted per client address (`auth-failures:<address>`, the public rule),
+ * and the budget throttles failures only: a valid credential is always checked in full and served,
+ * whatever its address has spent, so one client guessing behind a NAT or a proxy does not lock out the
+ * others at that address. Each 401 spends one; a 401 once the budget is spent is answered 429 instead,
+ * with Retry-After and the X-RateLimit headers of the budget, until it refills.
+ *
+ * While an address is throttled, its bearer first passes the checks that need no database (a JWT's
+ * HMAC signature and expiry, an API key's prefix and shape): a forged, altered or expired token and a
+ * made-up key are refused without a lookup, so junk from a throttled address costs the database
+ * nothing. A well-formed API key can only be told from a valid one by its digest, so it is still looked
+ * up (one indexed read, what a valid key costs); a 256-bit secret is not guessed by trying.
  */
 async function authenticateThrottled(request: FastifyRequest, reply: FastifyReply, bearer: string, options: GuardOptions) {
   const failureKey = `auth-failures:${request.ip}`
-  const allowed = await options.rateLimits.peek(failureKey, options.publicRateLimit).catch(() => true)
-  if (!allowed) {
-    const decision = await options.rateLimits.take(failureKey, options.publicRateLimit)
-    setRateLimitHeaders(reply, decision)
-    throw rateLimited(decision, 'Too many failed authentications from this address; retry after the Retry-After header.')
-  }
+  // A store that cannot answer throttles nothing: the limiter protects capacity, not security.
+  const throttled = !(await options.rateLimits.peek(failureKey, options.publicRateLimit).catch(() => true))
   try {
+    if (throttled) await options.auth.checkWithoutLookup(bearer)
     return await options.auth.authenticate(bearer)
   } catch (error) {
-    if (error instanceof AppError && error.status === 401) {
-      await options.rateLimits.take(failureKey, options.publicRateLimit).catch(() => undefined)
+    if (!(error instanceof AppError && error.status === 401)) throw error
+    const decision = await options.rateLimits.take(failureKey, options.publicRateLimit).catch(() => undefined)
+    if (decision !== undefined && !decision.allowed) {
+      setRateLimitHeaders(reply, decision)
+      throw rateLimited(decision, 'Too many failed authentications from this address; retry after the Retry-After header.')
     }
     throw error
   }
