@@ -225,6 +225,56 @@ describe('service token lifetime', () => {
   })
 })
 
+describe('the stored record is the authority, not the claims', () => {
+  /** The token's own claims, re-signed with the test's signing key (JWT_SECRET) and the changes given. */
+  async function resign(accessToken: string, changes: { scopes?: readonly string[]; lifetimeSeconds?: number; sub?: string }) {
+    const claims = decodeJwt(accessToken)
+    const sub = changes.sub ?? (claims.sub as string)
+    return test.tokens.sign(
+      { sub, tenantId: claims.tid as string, type: 'service', scopes: changes.scopes ?? (claims.scp as string[]) },
+      changes.lifetimeSeconds ?? 3600,
+      clock.now(),
+      sub,
+    )
+  }
+
+  it('narrows a token re-signed with inflated scopes to the scopes it was minted with', async () => {
+    const owner = await signupOwner(test)
+    const minted = await mintToken(owner.tenantId, { scopes: ['ledger:read'] })
+    const inflated = await resign(minted.access_token, { scopes: [...serviceTokenScopes] })
+    expect(decodeJwt(inflated).scp).toHaveLength(12)
+
+    const me = await whoami(inflated)
+    expect(me.statusCode, me.body).toBe(200)
+    expect(me.json().scopes).toEqual(['ledger:read'])
+    const error = expectError(await test.request({ method: 'GET', url: '/v1/audit/events', token: inflated }), 'auth_scope_insufficient')
+    expect(error.details).toEqual(expect.objectContaining({ missing: ['audit:read'] }))
+    expectError(await test.request({ method: 'POST', url: '/v1/ledger/reconcile', token: inflated, payload: {} }), 'auth_scope_insufficient')
+    const read = await test.request({ method: 'GET', url: '/v1/ledger/accounts', token: inflated })
+    expect(read.statusCode, read.body).toBe(200)
+  })
+
+  it('ends a token re-signed with a later expiry when its record expires (401 auth_token_expired)', async () => {
+    const owner = await signupOwner(test)
+    const minted = await mintToken(owner.tenantId)
+    const extended = await resign(minted.access_token, { lifetimeSeconds: 24 * 3600 })
+    clock.advance(hour - 1000)
+    try {
+      expect((await whoami(extended)).statusCode).toBe(200)
+      clock.advance(1000)
+      expectError(await whoami(extended), 'auth_token_expired')
+    } finally {
+      clock.advance(-hour)
+    }
+  })
+
+  it('refuses a validly signed service token that was never minted (401 auth_token_invalid)', async () => {
+    const owner = await signupOwner(test)
+    const minted = await mintToken(owner.tenantId)
+    expectError(await whoami(await resign(minted.access_token, { sub: 'svt_01KAAAAAAAAAAAAAAAAAAAAAAA' })), 'auth_token_invalid')
+  })
+})
+
 describe('what a service token may not do', () => {
   it('cannot delete the tenant, administer members or API keys (403 auth_scope_insufficient)', async () => {
     const owner = await signupOwner(test)

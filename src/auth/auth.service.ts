@@ -137,7 +137,8 @@ export function createAuthService(
     /**
      * The break-glass mint: the shared SERVICE_TOKEN_SECRET as the bearer, a tenant and a reason in the
      * body, a one-hour service token out. Refused in production and when no secret is configured.
-     * Records the token (service_tokens) and audits auth.service_token_minted.
+     * Records the token (service_tokens), whose row bounds its scopes and lifetime at every request
+     * (see authenticate), and audits auth.service_token_minted.
      */
     async mintServiceToken(authorization, input, context) {
       const expected = deps.config.serviceTokenSecret
@@ -200,16 +201,22 @@ export function createAuthService(
 
     async authenticate(bearer) {
       if (bearer.startsWith('svc_sk_')) return deps.apiKeys.authenticate(bearer)
-      const claims = await tokens.verify(bearer, clock.now())
+      const now = clock.now()
+      const claims = await tokens.verify(bearer, now)
       if (claims.type === 'service') {
         const found = await store.findServiceToken(db.orm, claims.tenantId, claims.sub)
         if (found === undefined) throw new AppError('auth_token_invalid')
+        // The stored record is the authority, not the claims: a token re-signed with more scopes or a later
+        // expiry (by someone holding JWT_SECRET) gets no more than what was minted.
+        if (found.token.expiresAt.getTime() <= now.getTime()) throw new AppError('auth_token_expired')
         if (found.tenant.status === 'suspended') throw new AppError('tenant_suspended')
+        const mintedScopes = intersectScopes(found.token.scopes, serviceTokenScopes)
         return {
           id: found.token.id,
           type: 'service',
           tenantId: found.tenant.id,
-          scopes: intersectScopes(claims.scopes, serviceTokenScopes),
+          // The token's scopes, narrowed to what its record was minted with.
+          scopes: intersectScopes(claims.scopes, mintedScopes),
           credentialId: found.token.id,
           rateLimit: tenantRule(found.tenant),
         }
