@@ -16,7 +16,8 @@ import { authRoutes } from './auth/auth.routes.ts'
 import type { ApiKeysService } from './auth/api-keys.service.ts'
 import type { AuthService } from './auth/auth.service.ts'
 import type { RateLimitRule } from './auth/scopes.ts'
-import { installErrorHandling } from './http/errors.ts'
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, pathParameterCharactersMax } from './http/errors.ts'
+import { installInputRules } from './http/input-rules.ts'
 import { installGuard } from './http/guard.ts'
 import type { RateLimitStore } from './http/rate-limit/stores.ts'
 import { systemRoutes } from './http/system.routes.ts'
@@ -82,13 +83,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: pathParameterCharactersMax },
+    frameworkErrors: frameworkErrorHandler(options.publicBaseUrl),
+    clientErrorHandler: clientErrorHandler(options.publicBaseUrl),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler)
   // JSON only: a text/plain body is refused with 415, not parsed into a string for the schema to reject.
   app.removeContentTypeParser(['text/plain'])
   installErrorHandling(app, options.publicBaseUrl)
+  installInputRules(app)
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
@@ -101,10 +105,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close')
-  })
-  // A POST with no body at all is validated as an empty object, so a missing field is reported by name.
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && request.routeOptions.schema?.body !== undefined) request.body = {}
   })
 
   installGuard(app, {
@@ -132,6 +132,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           serviceTokenSecret: { type: 'http', scheme: 'bearer', description: 'SERVICE_TOKEN_SECRET, for the break-glass mint only.' },
         },
       },
+    },
+    // `produces` sets one content type for every response of an operation; an error is always the JSON
+    // envelope, whatever a route's success body is (a file, a CSV export, an HTML page).
+    transformObject: (documentObject) => {
+      if (!('openapiObject' in documentObject)) return documentObject.swaggerObject
+      const { openapiObject } = documentObject
+      for (const operations of Object.values(openapiObject.paths ?? {})) {
+        for (const operation of Object.values(operations ?? {}) as Array<{ responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>) {
+          for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+            if (!/^[45]/.test(status) || response.content === undefined) continue
+            const schema = Object.values(response.content)[0]?.schema
+            response.content = { 'application/json': { schema } }
+          }
+        }
+      }
+      return openapiObject
     },
     transform: ({ schema, url, route }) => {
       const auth = route.config?.auth

@@ -51,9 +51,9 @@ describe('the catalogue', () => {
 })
 
 describe('the envelope on every failure path', () => {
-  it('answers unknown routes and methods with 404 route_not_found', async () => {
+  it('answers unknown routes with 404 route_not_found, and a known path with another method with 405', async () => {
     expectError(await test.request({ method: 'GET', url: '/v1/nothing-here' }), 'route_not_found')
-    expectError(await test.request({ method: 'DELETE', url: '/v1/health' }), 'route_not_found')
+    expectError(await test.request({ method: 'DELETE', url: '/v1/health' }), 'method_not_allowed')
     expectError(await test.request({ method: 'GET', url: '/' }), 'route_not_found')
   })
 

@@ -5,6 +5,12 @@ import type { PageSizeBounds } from '../kernel/cursor.ts'
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp, UTC.' })
 
+/** A calendar date that exists (`2026-02-30` is refused), years 0001 to 9999. */
+export const Day = (description = 'A calendar date, YYYY-MM-DD.') => Type.String({ format: 'date', description })
+
+/** A calendar date or an RFC 3339 timestamp, each checked as real (see http/validation.ts). */
+export const DayOrTimestamp = (description: string) => Type.String({ format: 'date-or-date-time', description })
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
 export const TenantId = Type.String({ pattern: uuidPattern, description: 'Tenant id (UUID).' })

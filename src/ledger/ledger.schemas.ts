@@ -11,18 +11,15 @@ import {
   reconciliationMatchTypes,
   reconciliationStatuses,
 } from '../db/schema.ts'
-import { NextCursor, Nullable, pageQuery, Strict, Timestamp } from '../http/schemas.ts'
+import { Day, DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, Timestamp } from '../http/schemas.ts'
 import { prefixedIdPattern, type IdKind } from '../kernel/ids.ts'
 import { ledgerKinds } from './ledger.store.ts'
 import { accountPageRows, entityPageRows, transactionPageRows } from './ledger.service.ts'
 
 const literals = Type.Enum
 const Decimal = Type.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'A decimal amount as a string (never a float).' })
-const Day = Type.String({ format: 'date', description: 'A calendar date, YYYY-MM-DD.' })
-const DayOrTimestamp = Type.String({
-  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ].*)?$',
-  description: 'A date (YYYY-MM-DD) or an ISO 8601 timestamp; only its calendar date, as written, is used.',
-})
+const CalendarDate = Day()
+const DateAsWritten = DayOrTimestamp('A date (YYYY-MM-DD) or an ISO 8601 timestamp; only its calendar date, as written, is used.')
 const id = (kind: IdKind, description?: string) => Type.String({ pattern: prefixedIdPattern(kind), ...(description === undefined ? {} : { description }) })
 
 const AsOf = Type.Optional(
@@ -53,8 +50,8 @@ export const Transaction = Strict({
   amount: Type.String({ description: 'Signed decimal: negative is money out of the account.' }),
   currency: Type.String(),
   direction: literals(ledgerTransactions.direction.enumValues),
-  transaction_date: Day,
-  posted_date: Nullable(Day),
+  transaction_date: CalendarDate,
+  posted_date: Nullable(CalendarDate),
   counterparty_id: Nullable(Type.String()),
   category_id: Nullable(Type.String({ description: 'A slug of the source\'s category label (`Software & SaaS` → `software_saas`).' })),
   status: literals(ledgerTransactions.status.enumValues),
@@ -68,7 +65,7 @@ export const Balance = Strict({
   id: Type.String(),
   account_id: Type.String(),
   balance_type: literals(ledgerBalances.balanceType.enumValues),
-  as_of: Day,
+  as_of: CalendarDate,
   amount: Decimal,
   currency: Type.String(),
   ...provenanceFields,
@@ -110,8 +107,8 @@ export const Invoice = Strict({
   id: Type.String(),
   direction: literals(ledgerInvoices.direction.enumValues, { description: 'receivable: issued by you (AR); payable: a bill you owe.' }),
   invoice_number: Type.String(),
-  issue_date: Nullable(Day),
-  due_date: Nullable(Day),
+  issue_date: Nullable(CalendarDate),
+  due_date: Nullable(CalendarDate),
   currency: Type.String(),
   total: Decimal,
   subtotal: Nullable(Decimal),
@@ -131,7 +128,7 @@ export const Obligation = Strict({
   description: Nullable(Type.String()),
   amount: Decimal,
   currency: Type.String(),
-  due_date: Nullable(Day),
+  due_date: Nullable(CalendarDate),
   recurrence: Nullable(literals(ledgerObligations.recurrence.enumValues)),
   status: literals(ledgerObligations.status.enumValues),
   counterparty_id: Nullable(Type.String()),
@@ -190,7 +187,7 @@ export const ReconcileBody = Strict({}, { description: 'No options: a run reconc
 export const TransactionList = Strict({ transactions: Type.Array(Transaction), next_cursor: NextCursor })
 export const AccountList = Strict({ accounts: Type.Array(Account), next_cursor: NextCursor })
 export const BalanceList = Strict({
-  as_of: Nullable(Day),
+  as_of: Nullable(CalendarDate),
   balances: Type.Array(Balance, { description: 'One per account: its latest balance dated on or before as_of (closing preferred over current, available, opening).' }),
 })
 export const CounterpartyList = Strict({ counterparties: Type.Array(Counterparty), next_cursor: NextCursor })
@@ -207,8 +204,8 @@ export const TransactionQuery = Strict({
   counterparty_id: Type.Optional(Type.String({ minLength: 1 })),
   direction: Type.Optional(literals(ledgerTransactions.direction.enumValues)),
   status: Type.Optional(literals(ledgerTransactions.status.enumValues)),
-  since: Type.Optional(DayOrTimestamp),
-  until: Type.Optional(DayOrTimestamp),
+  since: Type.Optional(DateAsWritten),
+  until: Type.Optional(DateAsWritten),
   ...pageQuery(transactionPageRows),
   as_of: AsOf,
 })
@@ -220,7 +217,7 @@ export const AccountQuery = Strict({
   as_of: AsOf,
 })
 export const BalanceQuery = Strict({
-  as_of: Type.Optional(DayOrTimestamp),
+  as_of: Type.Optional(DateAsWritten),
   account_id: Type.Optional(Type.String({ minLength: 1 })),
   known_at: Type.Optional(
     Type.String({ format: 'date-time', description: 'System time: balances as recorded at this instant (statements imported later are not seen). Omitted: now.' }),

@@ -1,7 +1,7 @@
 /** Wire schemas of the Policy routes (spec, "Policy"). The content schema is the domain's, published as JSON Schema. */
 import Type, { type TSchema } from 'typebox'
 import { policyStates } from '../db/schema.ts'
-import { NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../http/schemas.ts'
+import { DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../http/schemas.ts'
 import { prefixedIdPattern } from '../kernel/ids.ts'
 import { actionKinds, policyContentSchema, riskLevels, type PolicyContent } from './domain/index.ts'
 import { historicalPeriodDaysMax, historicalScanRowsMax, quorumRequiredMax, signaturesPerRequestMax, versionPageRows } from './policy.service.ts'
@@ -201,15 +201,12 @@ export const LintResponse = Strict({
 export const SimulateBody = Strict({ action: SimulateAction, version: VersionNumber })
 export const SimulateResponse = Strict({ decision: Decision, policy_version: VersionNumber })
 
-const DayOrTimestamp = Type.String({
-  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ].*)?$',
-  description: 'A date (YYYY-MM-DD) or an ISO 8601 timestamp; its calendar date, as written, is used (inclusive).',
-})
+const PeriodBound = DayOrTimestamp('A date (YYYY-MM-DD) or an ISO 8601 timestamp; its calendar date, as written, is used (inclusive).')
 
 export const SimulateHistoricalBody = Strict({
   policy_content: contentRequestSchema('The candidate policy document (not stored).'),
-  period_start: DayOrTimestamp,
-  period_end: DayOrTimestamp,
+  period_start: PeriodBound,
+  period_end: PeriodBound,
 })
 
 const DiffItem = Strict({

@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
 import type { Static } from 'typebox'
 import { contextOf, principalOf } from '../http/context.ts'
+import { findUnsafeInput, unsafeTextReason } from '../http/input-rules.ts'
 import { bearerRoute, publicRoute } from '../http/route-auth.ts'
 import { validatorCompiler } from '../http/validation.ts'
 import { AppError } from '../kernel/errors.ts'
@@ -95,6 +96,9 @@ function parseSourceRef(value: unknown): Record<string, unknown> | undefined {
     }
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidForm('/source_ref', 'must be a JSON object')
+  // The form's fields bypass the app's input rules (the body is read here, part by part), so they apply here.
+  const issue = findUnsafeInput(parsed)
+  if (issue !== undefined) throw invalidForm(`/source_ref${issue.path === '/' ? '' : issue.path}`, issue.message)
   return parsed as Record<string, unknown>
 }
 
@@ -143,6 +147,8 @@ async function ingestForm(raw: RawService, request: FastifyRequest): Promise<{ t
         if (!formFields.has(part.fieldname)) throw invalidForm(`/${part.fieldname}`, 'is not a recognized field')
         if (part.fieldname in fields) throw invalidForm(`/${part.fieldname}`, 'is given more than once')
         if (part.valueTruncated) throw invalidForm(`/${part.fieldname}`, 'is too long')
+        const reason = typeof part.value === 'string' ? unsafeTextReason(part.value) : undefined
+        if (reason !== undefined) throw invalidForm(`/${part.fieldname}`, reason)
         fields[part.fieldname] = part.value
         continue
       }
