@@ -423,6 +423,13 @@ export const webhookDeadLetters = pgTable(
     attemptCount: integer('attempt_count').notNull(),
     createdAt: createdAt(),
     lastAttemptAt: timestamptz('last_attempt_at').notNull(),
+    /**
+     * The manual replay attempt holding this dead letter, until `claimed_until`: other replays skip it
+     * meanwhile. Cleared with the attempt's outcome; a token left behind an expired claim means the
+     * replay stopped before recording its outcome.
+     */
+    claimToken: text('claim_token'),
+    claimedUntil: timestamptz('claimed_until'),
   },
   (table) => [
     uniqueIndex('webhook_dead_letters_delivery_unique').on(table.deliveryId),

@@ -44,10 +44,11 @@ export function createWebhooks(deps: CoreDeps & { cursors: CursorCodec }, option
   const store = createWebhooksStore()
   const egressPolicy = egressPolicyFor(deps.environment)
   const resolver = options.resolver ?? systemResolver
-  const sender = createWebhookSender({ policy: egressPolicy, resolver, timeoutMs: options.requestTimeoutMs ?? deliveryTimeoutMsDefault, clock: deps.clock })
+  const requestTimeoutMs = options.requestTimeoutMs ?? deliveryTimeoutMsDefault
+  const sender = createWebhookSender({ policy: egressPolicy, resolver, timeoutMs: requestTimeoutMs, clock: deps.clock })
   const jobDeps = { ...deps, store, sender, retryBaseSeconds: options.retryBaseSeconds ?? retryBaseSecondsDefault }
   return {
-    service: createWebhooksService({ ...deps, store, sender, egressPolicy, resolver }),
+    service: createWebhooksService({ ...deps, store, sender, egressPolicy, resolver, requestTimeoutMs }),
     async startWorkers(jobs, { pollingIntervalSeconds }) {
       await jobs.work('webhook-fanout', createFanoutHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.fanoutConcurrency ?? fanoutConcurrencyDefault })
       await jobs.work('webhook-deliver', createDeliverHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.deliverConcurrency ?? deliverConcurrencyDefault })

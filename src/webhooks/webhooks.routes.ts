@@ -145,7 +145,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
         summary: 'Replay an endpoint\'s dead letters',
         description:
           `Re-attempts, synchronously, every dead letter with fewer than ${replayAttemptsMax} attempts, oldest first, at most ${replayRowsMax} per call and ${replayConcurrency} at a time. ` +
-          'A success deletes the dead letter; a failure adds one to its attempt_count. 409 webhook_endpoint_disabled for a disabled endpoint. ' +
+          'Each attempt is counted when its dead letter is claimed, before the request leaves; a dead letter another replay is attempting, or attempted after this call began, is skipped (neither attempted nor remaining). ' +
+          'A success deletes the dead letter; a failure records the error. 409 webhook_endpoint_disabled for a disabled endpoint. ' +
           'With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) and a different request with the same key is 409 idempotency_key_reused.',
         params: EndpointPathParams,
         headers: IdempotencyKeyHeaders,

@@ -6,6 +6,7 @@
  * attempt. Every change is audited in its own transaction, with hashes and ids only: the URL appears as
  * a digest and its host, the signing secret never.
  */
+import { randomUUID } from 'node:crypto'
 import { digestOf } from '../audit/domain/chain.ts'
 import { type CommandContext, auditedBy, requirePrincipal } from '../auth/context.ts'
 import type { Tx } from '../db/database.ts'
@@ -17,7 +18,7 @@ import { boundedError, replayAttemptsMax } from './domain/delivery.ts'
 import type { EventType } from './events.ts'
 import type { WebhookSender } from './sender.ts'
 import { newSigningSecret } from './signing.ts'
-import type { DeadLetterRow, EndpointRow, WebhooksStore } from './webhooks.store.ts'
+import type { DeadLetterRow, EndpointRow, ReplaySelection, WebhooksStore } from './webhooks.store.ts'
 
 export const endpointPageRows = { defaultRows: 50, maxRows: 500 } as const
 export const deadLetterPageRows = { defaultRows: 50, maxRows: 500 } as const
@@ -31,6 +32,12 @@ export const secretOverlapSecondsMax = 7 * 24 * 60 * 60
 export const replayRowsMax = 50
 /** Requests a replay call has in flight at once. */
 export const replayConcurrency = 4
+/**
+ * How long a replay's claim on a dead letter outlasts the request's own timeout: long enough to load the
+ * event before the request and write the outcome after it (milliseconds each), short enough that a
+ * replay that stopped mid-attempt frees the dead letter about a minute later.
+ */
+export const replayClaimMarginMs = 60_000
 
 export type EndpointStatus = EndpointRow['status']
 
@@ -68,7 +75,10 @@ export interface ReplayResult {
   attempted: number
   redelivered: number
   still_failing: number
-  /** Dead letters under the cap that this call did not reach (more than replayRowsMax); call again. */
+  /**
+   * Dead letters under the cap that this call did not reach (more than replayRowsMax); call again. Those
+   * another replay holds, or attempted while this call ran, are not counted.
+   */
   remaining: number
 }
 
@@ -127,25 +137,26 @@ export function toDeadLetterView(row: DeadLetterRow): DeadLetterView {
   }
 }
 
-/** Runs `work` over `items` with at most `concurrency` in flight; results keep the input order. */
-async function mapBounded<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length)
-  let next = 0
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next
-      next += 1
-      results[index] = await work(items[index]!)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane))
-  return results
+/** Who records the lost outcome of a replay that stopped mid-attempt: not the caller who finds it. */
+const replayActor = { type: 'system', id: 'webhook-replay' } as const
+
+function replayInputs(endpoint: EndpointRow, deadLetter: DeadLetterRow) {
+  return { endpoint_id: endpoint.id, event_id: deadLetter.eventId, delivery_id: deadLetter.deliveryId }
 }
 
 export function createWebhooksService(
-  deps: CoreDeps & { store: WebhooksStore; cursors: CursorCodec; sender: WebhookSender; egressPolicy: EgressPolicy; resolver: HostResolver },
+  deps: CoreDeps & {
+    store: WebhooksStore
+    cursors: CursorCodec
+    sender: WebhookSender
+    egressPolicy: EgressPolicy
+    resolver: HostResolver
+    /** The sender's timeout for one request: a replay's claim on a dead letter lasts this plus replayClaimMarginMs. */
+    requestTimeoutMs: number
+  },
 ): WebhooksService {
   const { db, store, audit, ids, clock, cursors, sender } = deps
+  const replayClaimMs = deps.requestTimeoutMs + replayClaimMarginMs
 
   /** The registration-time URL check: the same rules as every delivery, reported as 400 webhook_url_refused. */
   async function checkUrl(url: string): Promise<{ host: string }> {
@@ -176,40 +187,63 @@ export function createWebhooksService(
     return endpoint
   }
 
-  /** One manual re-attempt of one dead letter, and its outcome recorded (audited) in one transaction. */
-  async function replayOne(endpoint: EndpointRow, deadLetter: DeadLetterRow, context: CommandContext): Promise<boolean> {
-    const event = await store.findEvent(db.orm, endpoint.tenantId, deadLetter.eventId)
+  /**
+   * Claims the next dead letter of `selection` for one attempt (counted now, before the request), in
+   * one transaction. A claim that had run out without an outcome is audited here as outcome_lost, so
+   * every counted attempt has its audit event.
+   */
+  async function claimNext(endpoint: EndpointRow, selection: ReplaySelection, token: string): Promise<DeadLetterRow | undefined> {
+    return db.transaction(async (tx) => {
+      const claimed = await store.claimDeadLetter(tx, endpoint.tenantId, endpoint.id, selection, { token, until: new Date(selection.at.getTime() + replayClaimMs) })
+      if (claimed === undefined) return undefined
+      if (claimed.expiredClaim) {
+        await audit.record(tx, {
+          tenantId: endpoint.tenantId,
+          layer: 'audit',
+          actor: replayActor,
+          action: 'webhook.dead_letter_replayed',
+          entity: { type: 'webhook_dead_letter', id: claimed.deadLetter.id },
+          inputs: replayInputs(endpoint, claimed.deadLetter),
+          outputs: { outcome: 'outcome_lost', status_code: null },
+        })
+      }
+      return claimed.deadLetter
+    })
+  }
+
+  /**
+   * Sends one claimed dead letter and records the outcome with its audit event in one transaction. The
+   * outcome changes the rows only while the claim still holds (a replay slower than its claim finds
+   * another owner and leaves the rows to it); the attempt is audited either way, since it was made.
+   */
+  async function attemptClaimed(endpoint: EndpointRow, deadLetter: DeadLetterRow, token: string, context: CommandContext): Promise<boolean> {
+    const tenantId = endpoint.tenantId
+    const event = await store.findEvent(db.orm, tenantId, deadLetter.eventId)
     const outcome = event === undefined ? ({ ok: false, statusCode: null, error: 'the event no longer exists' } as const) : await sender.send(endpoint, event)
     const now = clock.now()
     await db.transaction(async (tx) => {
-      const tenantId = endpoint.tenantId
+      let recorded: boolean
       if (outcome.ok) {
-        const cleared = await store.deleteDeadLetter(tx, tenantId, deadLetter.id)
-        if (!cleared) return // a concurrent replay already redelivered it
-        await store.updateDelivery(
-          tx,
-          tenantId,
-          deadLetter.deliveryId,
-          { status: 'succeeded', lastStatusCode: outcome.statusCode, lastError: null, lastAttemptAt: now, nextAttemptAt: null, updatedAt: now },
-          { incrementAttempts: true },
-        )
+        recorded = await store.deleteClaimedDeadLetter(tx, tenantId, deadLetter.id, token)
+        if (recorded) {
+          await store.updateDelivery(tx, tenantId, deadLetter.deliveryId, {
+            status: 'succeeded',
+            lastStatusCode: outcome.statusCode,
+            lastError: null,
+            nextAttemptAt: null,
+            updatedAt: now,
+          })
+        }
       } else {
         const lastError = boundedError(outcome.error)
-        const attempts = await store.recordDeadLetterFailure(tx, tenantId, deadLetter.id, { lastError, lastAttemptAt: now })
-        if (attempts === undefined) return
-        await store.updateDelivery(
-          tx,
-          tenantId,
-          deadLetter.deliveryId,
-          { lastStatusCode: outcome.statusCode, lastError, lastAttemptAt: now, updatedAt: now },
-          { incrementAttempts: true },
-        )
+        recorded = await store.releaseClaimedDeadLetter(tx, tenantId, deadLetter.id, token, { lastError })
+        if (recorded) await store.updateDelivery(tx, tenantId, deadLetter.deliveryId, { lastStatusCode: outcome.statusCode, lastError, updatedAt: now })
       }
       await audit.record(tx, auditedBy(context, {
         action: 'webhook.dead_letter_replayed',
         entity: { type: 'webhook_dead_letter', id: deadLetter.id },
-        inputs: { endpoint_id: endpoint.id, event_id: deadLetter.eventId, delivery_id: deadLetter.deliveryId },
-        outputs: { outcome: outcome.ok ? 'redelivered' : 'still_failing', status_code: outcome.statusCode },
+        inputs: replayInputs(endpoint, deadLetter),
+        outputs: { outcome: outcome.ok ? 'redelivered' : 'still_failing', status_code: outcome.statusCode, ...(recorded ? {} : { claim_lost: true }) },
       }))
     })
     return outcome.ok
@@ -361,25 +395,45 @@ export function createWebhooksService(
 
     /**
      * Re-attempts the endpoint's dead letters under the cap (replayAttemptsMax attempts in all), oldest
-     * first, at most replayRowsMax per call and replayConcurrency at a time, synchronously. A success
-     * deletes the dead letter and marks the delivery succeeded; a failure adds one attempt to both.
-     * Takes no lock across the requests: each outcome is written (and audited as
-     * webhook.dead_letter_replayed) in its own short transaction.
+     * first, at most replayRowsMax per call and replayConcurrency at a time, synchronously. Each attempt
+     * first claims its dead letter (row lock with SKIP LOCKED for the claim's own short transaction,
+     * then a claim token with an expiry) and counts the attempt, so concurrent replays never send one
+     * dead letter at once and never pass the cap. A call skips dead letters another replay holds or
+     * attempted after the call began. A success deletes the dead letter and marks the delivery
+     * succeeded; a failure records the error and releases the claim. Holds no lock across a request.
+     * Audits every attempt as webhook.dead_letter_replayed, with its outcome in the same transaction.
      */
     async replay(tenantId, endpointId, context) {
       requirePrincipal(context)
       const endpoint = await findOrFail(tenantId, endpointId)
       if (endpoint.status === 'disabled') throw new AppError('webhook_endpoint_disabled')
-      const replayable = await store.countReplayableDeadLetters(db.orm, tenantId, endpointId, replayAttemptsMax)
-      const rows = await store.listReplayableDeadLetters(db.orm, tenantId, endpointId, { attemptsMax: replayAttemptsMax, limit: replayRowsMax })
-      const outcomes = await mapBounded(rows, replayConcurrency, (row) => replayOne(endpoint, row, context))
-      const redelivered = outcomes.filter(Boolean).length
+      const token = randomUUID()
+      const startedAt = clock.now()
+      const attemptedIds: string[] = []
+      const selection = (): ReplaySelection => ({ attemptsMax: replayAttemptsMax, at: clock.now(), attemptedBefore: startedAt, excludedIds: attemptedIds })
+      let reserved = 0
+      let redelivered = 0
+      const lane = async () => {
+        // A slot is reserved before the claim, so the lanes together never claim more than replayRowsMax.
+        while (reserved < replayRowsMax) {
+          reserved += 1
+          const deadLetter = await claimNext(endpoint, selection(), token)
+          if (deadLetter === undefined) {
+            reserved -= 1
+            return
+          }
+          attemptedIds.push(deadLetter.id)
+          if (await attemptClaimed(endpoint, deadLetter, token, context)) redelivered += 1
+        }
+      }
+      await Promise.all(Array.from({ length: replayConcurrency }, lane))
+      const remaining = await store.countClaimableDeadLetters(db.orm, tenantId, endpointId, selection())
       return {
         endpoint_id: endpointId,
-        attempted: outcomes.length,
+        attempted: attemptedIds.length,
         redelivered,
-        still_failing: outcomes.length - redelivered,
-        remaining: Math.max(0, replayable - rows.length),
+        still_failing: attemptedIds.length - redelivered,
+        remaining,
       }
     },
   }

@@ -1,14 +1,22 @@
 /** The Drizzle implementation of WebhooksStore (both engines). */
-import { and, asc, count, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm'
 import { events, webhookDeadLetters, webhookDeliveries, webhookEndpoints } from '../db/schema.ts'
-import type { WebhooksStore } from './webhooks.store.ts'
+import type { ReplaySelection, WebhooksStore } from './webhooks.store.ts'
 
 export function createWebhooksStore(): WebhooksStore {
   const endpointOf = (tenantId: string, endpointId: string) => and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.id, endpointId))
   const deliveryOf = (tenantId: string, deliveryId: string) => and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, deliveryId))
   const deadLetterOf = (tenantId: string, deadLetterId: string) => and(eq(webhookDeadLetters.tenantId, tenantId), eq(webhookDeadLetters.id, deadLetterId))
-  const replayable = (tenantId: string, endpointId: string, attemptsMax: number) =>
-    and(eq(webhookDeadLetters.tenantId, tenantId), eq(webhookDeadLetters.endpointId, endpointId), lt(webhookDeadLetters.attemptCount, attemptsMax))
+  const claimable = (tenantId: string, endpointId: string, selection: ReplaySelection) =>
+    and(
+      eq(webhookDeadLetters.tenantId, tenantId),
+      eq(webhookDeadLetters.endpointId, endpointId),
+      lt(webhookDeadLetters.attemptCount, selection.attemptsMax),
+      or(isNull(webhookDeadLetters.claimedUntil), lte(webhookDeadLetters.claimedUntil, selection.at)),
+      lt(webhookDeadLetters.lastAttemptAt, selection.attemptedBefore),
+      selection.excludedIds.length === 0 ? undefined : notInArray(webhookDeadLetters.id, [...selection.excludedIds]),
+    )
+  const claimedBy = (tenantId: string, deadLetterId: string, token: string) => and(deadLetterOf(tenantId, deadLetterId), eq(webhookDeadLetters.claimToken, token))
 
   return {
     async lockTenantEndpoints(tx, tenantId) {
@@ -98,11 +106,8 @@ export function createWebhooksStore(): WebhooksStore {
         .returning()
       return row
     },
-    async updateDelivery(tx, tenantId, deliveryId, changes, options = {}) {
-      await tx
-        .update(webhookDeliveries)
-        .set(options.incrementAttempts === true ? { ...changes, attemptCount: sql`${webhookDeliveries.attemptCount} + 1` } : changes)
-        .where(deliveryOf(tenantId, deliveryId))
+    async updateDelivery(tx, tenantId, deliveryId, changes) {
+      await tx.update(webhookDeliveries).set(changes).where(deliveryOf(tenantId, deliveryId))
     },
 
     async insertDeadLetter(tx, deadLetter) {
@@ -122,29 +127,44 @@ export function createWebhooksStore(): WebhooksStore {
         .orderBy(asc(webhookDeadLetters.id))
         .limit(page.limit)
     },
-    async listReplayableDeadLetters(executor, tenantId, endpointId, options) {
-      return executor
+    async claimDeadLetter(tx, tenantId, endpointId, selection, claim) {
+      // The row lock lasts only for this transaction; the claim token keeps other replays off the row
+      // while the request is out, without holding a connection.
+      const [candidate] = await tx
         .select()
         .from(webhookDeadLetters)
-        .where(replayable(tenantId, endpointId, options.attemptsMax))
+        .where(claimable(tenantId, endpointId, selection))
         .orderBy(asc(webhookDeadLetters.id))
-        .limit(options.limit)
+        .limit(1)
+        .for('update', { skipLocked: true })
+      if (candidate === undefined) return undefined
+      const [deadLetter] = await tx
+        .update(webhookDeadLetters)
+        .set({ claimToken: claim.token, claimedUntil: claim.until, attemptCount: sql`${webhookDeadLetters.attemptCount} + 1`, lastAttemptAt: selection.at })
+        .where(and(deadLetterOf(tenantId, candidate.id), lt(webhookDeadLetters.attemptCount, selection.attemptsMax)))
+        .returning()
+      if (deadLetter === undefined) throw new Error(`dead letter ${candidate.id} changed under its row lock`)
+      await tx
+        .update(webhookDeliveries)
+        .set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1`, lastAttemptAt: selection.at, updatedAt: selection.at })
+        .where(deliveryOf(tenantId, candidate.deliveryId))
+      return { deadLetter, expiredClaim: candidate.claimToken !== null }
     },
-    async countReplayableDeadLetters(executor, tenantId, endpointId, attemptsMax) {
-      const [row] = await executor.select({ total: count() }).from(webhookDeadLetters).where(replayable(tenantId, endpointId, attemptsMax))
+    async countClaimableDeadLetters(executor, tenantId, endpointId, selection) {
+      const [row] = await executor.select({ total: count() }).from(webhookDeadLetters).where(claimable(tenantId, endpointId, selection))
       return Number(row?.total ?? 0)
     },
-    async deleteDeadLetter(tx, tenantId, deadLetterId) {
-      const removed = await tx.delete(webhookDeadLetters).where(deadLetterOf(tenantId, deadLetterId)).returning({ id: webhookDeadLetters.id })
+    async deleteClaimedDeadLetter(tx, tenantId, deadLetterId, token) {
+      const removed = await tx.delete(webhookDeadLetters).where(claimedBy(tenantId, deadLetterId, token)).returning({ id: webhookDeadLetters.id })
       return removed.length > 0
     },
-    async recordDeadLetterFailure(tx, tenantId, deadLetterId, failure) {
-      const [row] = await tx
+    async releaseClaimedDeadLetter(tx, tenantId, deadLetterId, token, failure) {
+      const released = await tx
         .update(webhookDeadLetters)
-        .set({ attemptCount: sql`${webhookDeadLetters.attemptCount} + 1`, lastError: failure.lastError, lastAttemptAt: failure.lastAttemptAt })
-        .where(deadLetterOf(tenantId, deadLetterId))
-        .returning({ attemptCount: webhookDeadLetters.attemptCount })
-      return row?.attemptCount
+        .set({ lastError: failure.lastError, claimToken: null, claimedUntil: null })
+        .where(claimedBy(tenantId, deadLetterId, token))
+        .returning({ id: webhookDeadLetters.id })
+      return released.length > 0
     },
   }
 }

@@ -8,6 +8,8 @@ import type { events, webhookDeadLetters, webhookDeliveries, webhookEndpoints } 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect
 export type DeadLetterRow = typeof webhookDeadLetters.$inferSelect
+/** A new dead letter carries no replay claim. */
+export type NewDeadLetter = Omit<DeadLetterRow, 'claimToken' | 'claimedUntil'>
 export type EventRow = typeof events.$inferSelect
 
 export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'description' | 'eventTypes' | 'status' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt' | 'updatedAt'>>
@@ -38,17 +40,41 @@ export interface WebhooksStore {
    * dead-lettered, at the cap, or gone). Two workers can never both take the last attempt.
    */
   claimAttempt(executor: Executor, tenantId: string, deliveryId: string, at: Date, attemptsMax: number): Promise<DeliveryRow | undefined>
-  /** `incrementAttempts` adds one to attempt_count in the same UPDATE (a manual replay's attempt). */
-  updateDelivery(tx: Tx, tenantId: string, deliveryId: string, changes: DeliveryChanges, options?: { incrementAttempts?: boolean }): Promise<void>
+  updateDelivery(tx: Tx, tenantId: string, deliveryId: string, changes: DeliveryChanges): Promise<void>
 
   /** Inserts the dead letter unless the delivery already has one. */
-  insertDeadLetter(tx: Tx, deadLetter: DeadLetterRow): Promise<void>
+  insertDeadLetter(tx: Tx, deadLetter: NewDeadLetter): Promise<void>
   listDeadLetters(executor: Executor, tenantId: string, endpointId: string, page: { afterId?: string | undefined; limit: number }): Promise<DeadLetterRow[]>
-  /** Oldest first, only rows with fewer than `attemptsMax` attempts. */
-  listReplayableDeadLetters(executor: Executor, tenantId: string, endpointId: string, options: { attemptsMax: number; limit: number }): Promise<DeadLetterRow[]>
-  countReplayableDeadLetters(executor: Executor, tenantId: string, endpointId: string, attemptsMax: number): Promise<number>
-  /** Deletes the dead letter; false if it was already gone (a concurrent replay cleared it). */
-  deleteDeadLetter(tx: Tx, tenantId: string, deadLetterId: string): Promise<boolean>
-  /** Records one more failed attempt on the dead letter; returns its new attempt count, or undefined if it is gone. */
-  recordDeadLetterFailure(tx: Tx, tenantId: string, deadLetterId: string, failure: Pick<DeadLetterRow, 'lastError' | 'lastAttemptAt'>): Promise<number | undefined>
+  /**
+   * Claims the oldest of the endpoint's dead letters that `selection` admits (see ReplaySelection),
+   * locking it with SKIP LOCKED so that concurrent callers never take the same row: it gets the claim's
+   * token until `claim.until`, and one more attempt is counted on it and on its delivery (last attempted
+   * at `selection.at`) before any request leaves. `expiredClaim` says an earlier claim on it ran out
+   * without an outcome. Undefined when no dead letter is left to claim.
+   */
+  claimDeadLetter(
+    tx: Tx,
+    tenantId: string,
+    endpointId: string,
+    selection: ReplaySelection,
+    claim: { token: string; until: Date },
+  ): Promise<{ deadLetter: DeadLetterRow; expiredClaim: boolean } | undefined>
+  /** How many dead letters `claimDeadLetter` could still take with this selection. */
+  countClaimableDeadLetters(executor: Executor, tenantId: string, endpointId: string, selection: ReplaySelection): Promise<number>
+  /** Deletes the dead letter if the claim `token` still holds it; false if not (it expired and another replay took it, or the endpoint is gone). */
+  deleteClaimedDeadLetter(tx: Tx, tenantId: string, deadLetterId: string, token: string): Promise<boolean>
+  /** Records the failure of the claimed attempt and releases the claim, if `token` still holds it; false if not. */
+  releaseClaimedDeadLetter(tx: Tx, tenantId: string, deadLetterId: string, token: string, failure: Pick<DeadLetterRow, 'lastError'>): Promise<boolean>
+}
+
+/** The dead letters a replay may claim. */
+export interface ReplaySelection {
+  /** Only dead letters with fewer attempts in all than this (the replay cap). */
+  readonly attemptsMax: number
+  /** Now: only dead letters without a claim in force at this time. */
+  readonly at: Date
+  /** Only dead letters last attempted before this time (before the replay call began). */
+  readonly attemptedBefore: Date
+  /** Never these (the ones the replay call attempted already). */
+  readonly excludedIds: readonly string[]
 }
