@@ -3,21 +3,30 @@
  * A tenant-supplied URL must never become a way into our own network (SSRF), so every request:
  *
  * 1. parses the URL and requires http or https (https only in production) and no credentials in it;
- * 2. resolves the host (every address DNS returns) and refuses the request if any address is not
- *    public unicast: loopback, RFC 1918 private, unique-local fc00::/7, link-local 169.254/16 and
- *    fe80::/10 (which holds cloud metadata at 169.254.169.254), multicast, unspecified, broadcast, CGNAT
- *    100.64/10, documentation, benchmarking and other reserved ranges, IPv4-mapped IPv6 forms of those,
- *    and the IPv6 translation prefixes (NAT64, 6to4, Teredo) that embed an IPv4 address we cannot vouch for;
+ * 2. resolves the host (every address DNS returns) and refuses the request if any address is not global
+ *    unicast: loopback, RFC 1918 private, unique-local fc00::/7, link-local 169.254/16 and fe80::/10
+ *    (which holds cloud metadata at 169.254.169.254), multicast, unspecified, broadcast, CGNAT 100.64/10,
+ *    documentation, benchmarking and the other special-purpose ranges, and any IPv6 address outside
+ *    2000::/3. An IPv4-mapped address (::ffff:0:0/96) is classified as the IPv4 address the socket will
+ *    reach. Every other IPv6 form that carries an IPv4 address — IPv4-compatible ::/96, translated
+ *    ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32 — is
+ *    refused whatever it carries (the translator or relay that would carry the packet is not ours to
+ *    vouch for), and the refusal names the carried address and its class;
  * 3. connects to the very address it checked (the connection is pinned), so a DNS answer that changes
  *    between the check and the connect (DNS rebinding) cannot redirect it.
  *
  * `sendPinned` never follows redirects: a 3xx is returned to the caller as it is. `getFollowingRedirects`
  * (Raw's fetch by URL) follows a bounded number, and every hop is a new request under all three rules:
  * parsed, resolved, checked and pinned again, so a public host cannot bounce us to an internal one.
- * Range classification is ipaddr.js's, not hand-written masks. Host names in decimal, octal or hex
- * (`http://2130706433/`, `http://0177.0.0.1/`, `http://0x7f.1/`) are normalized to dotted IPv4 by the
- * WHATWG URL parser before any check sees them. The webhook sandbox allows non-public addresses (tests
- * and local development deliver to localhost); production refuses them.
+ * An address passes only if both ipaddr.js's `range()` and our own table of IANA's special-purpose
+ * registries call it unicast, so a gap in either table does not open a hole; IPv6 text is parsed with its
+ * dotted quad rewritten as hex, since ipaddr.js reads `::a.b.c.d` as `::ffff:a.b.c.d`. Host names in
+ * decimal, octal or hex (`http://2130706433/`, `http://0177.0.0.1/`, `http://0x7f.1/`) are normalized to
+ * dotted IPv4 by the WHATWG URL parser before any check sees them, and so is `127.0.0.1.` (the parser
+ * drops one trailing dot); a name such as `localhost.` goes to the resolver, whose every answer is
+ * checked. The webhook sandbox allows non-public addresses (tests and local development deliver to
+ * localhost); production refuses them. Raw's fetch refuses them in the sandbox too, except real loopback
+ * when RAW_FETCH_ALLOW_LOOPBACK allows it.
  */
 import { lookup } from 'node:dns/promises'
 import http from 'node:http'
@@ -46,8 +55,9 @@ export interface EgressPolicy {
   /** Allow loopback, private and other non-public addresses (sandbox only). */
   readonly allowNonPublicAddresses: boolean
   /**
-   * Allow loopback addresses (127.0.0.0/8, ::1 and their IPv4-mapped forms) while every other
-   * non-public address stays refused: a sandbox setting for tests that serve files from 127.0.0.1.
+   * Allow loopback addresses (127.0.0.0/8, ::1 and the IPv4-mapped ::ffff:127.0.0.0/104) while every
+   * other non-public address stays refused: a sandbox setting for tests that serve files from 127.0.0.1.
+   * An IPv4-compatible, translated or tunnelled form is never loopback here, whatever it carries.
    */
   readonly allowLoopback?: boolean
 }
@@ -82,20 +92,155 @@ export class EgressRefusedError extends Error {
 export interface AddressClass {
   /** The address in canonical form (an IPv4-mapped IPv6 address as its IPv4 address). */
   readonly address: string
-  /** ipaddr.js's range name: `unicast` for public addresses, otherwise `loopback`, `private`, `linkLocal`, … */
+  /**
+   * The range's name: `unicast` for a global unicast address, otherwise ipaddr.js's name (`loopback`,
+   * `private`, `linkLocal`, `6to4`, …) or, where ipaddr.js has none, our table's (`ipv4Compatible`).
+   */
   readonly range: string
+  /** Only global unicast is public: never a special-purpose range, never a form that carries an IPv4 address. */
   readonly isPublic: boolean
+  /**
+   * The IPv4 address an IPv6 form carries (IPv4-compatible, translated, NAT64, 6to4, or a Teredo client),
+   * classified by its own class. It says why the form is refused; it never makes the form public.
+   */
+  readonly embedded?: AddressClass
 }
 
-/** Classifies one IP address (IPv4 or IPv6 text); throws on anything that is not an IP address. */
+/**
+ * Everything that is not global unicast, from IANA's IPv4 and IPv6 special-purpose address registries
+ * and address-space tables, in our own table beside ipaddr.js's `range()`: an address passes only if
+ * both call it unicast, so a range that a later ipaddr.js drops (or never listed) stays refused. The
+ * names are ipaddr.js's where it has the range, so a refusal reads the same whichever table caught it;
+ * the first row holding an address names it (the /32 broadcast before 240/4, ::1 before ::/96).
+ */
+const nonGlobalRangeRows: ReadonlyArray<readonly [range: string, cidr: string]> = [
+  // IPv4
+  ['broadcast', '255.255.255.255/32'],
+  ['unspecified', '0.0.0.0/8'], // "this network"; 0.0.0.0 reaches the local host on Linux
+  ['private', '10.0.0.0/8'],
+  ['carrierGradeNat', '100.64.0.0/10'],
+  ['loopback', '127.0.0.0/8'],
+  ['linkLocal', '169.254.0.0/16'], // cloud metadata at 169.254.169.254
+  ['private', '172.16.0.0/12'],
+  ['reserved', '192.0.0.0/24'], // IETF protocol assignments
+  ['reserved', '192.0.2.0/24'], // TEST-NET-1
+  ['as112', '192.31.196.0/24'],
+  ['amt', '192.52.193.0/24'],
+  ['reserved', '192.88.99.0/24'], // 6to4 relay anycast, deprecated by RFC 7526
+  ['private', '192.168.0.0/16'],
+  ['as112', '192.175.48.0/24'],
+  ['reserved', '198.18.0.0/15'], // benchmarking
+  ['reserved', '198.51.100.0/24'], // TEST-NET-2
+  ['reserved', '203.0.113.0/24'], // TEST-NET-3
+  ['multicast', '224.0.0.0/4'],
+  ['reserved', '240.0.0.0/4'],
+  // IPv6
+  ['unspecified', '::/128'],
+  ['loopback', '::1/128'],
+  ['ipv4Compatible', '::/96'], // deprecated by RFC 4291; ipaddr.js calls it unicast
+  ['ipv4Mapped', '::ffff:0:0/96'], // never reached: classified as its IPv4 address first
+  ['rfc6145', '::ffff:0:0:0/96'], // IPv4-translated
+  ['rfc6052', '64:ff9b::/96'], // NAT64 well-known prefix
+  ['rfc6052', '64:ff9b:1::/48'], // local-use NAT64 (RFC 8215), not global
+  ['discard', '100::/64'],
+  ['teredo', '2001::/32'],
+  ['benchmarking', '2001:2::/48'],
+  ['amt', '2001:3::/32'],
+  ['as112v6', '2001:4:112::/48'],
+  ['deprecatedOrchid', '2001:10::/28'],
+  ['orchid2', '2001:20::/28'],
+  ['droneRemoteIdProtocolEntityTags', '2001:30::/28'],
+  ['reserved', '2001::/23'], // IETF protocol assignments
+  ['reserved', '2001:db8::/32'], // documentation
+  ['6to4', '2002::/16'],
+  ['as112v6', '2620:4f:8000::/48'],
+  ['reserved', '3fff::/20'], // documentation (RFC 9637)
+  ['segmentRouting', '5f00::/16'], // SRv6 SIDs (RFC 9602)
+  ['uniqueLocal', 'fc00::/7'],
+  ['linkLocal', 'fe80::/10'],
+  ['deprecatedSiteLocal', 'fec0::/10'],
+  ['multicast', 'ff00::/8'],
+]
+const nonGlobalRanges = nonGlobalRangeRows.map(([range, cidr]) => ({ range, subnet: ipaddr.parseCIDR(cidr) }))
+/** IANA allocates global unicast IPv6 from 2000::/3 only; the rest of the space is reserved or special. */
+const ipv6GlobalUnicast = ipaddr.parseCIDR('2000::/3')
+
+/** The range of a parsed address: ipaddr.js's name, else our table's, else `unicast`. */
+function rangeOf(address: ipaddr.IPv4 | ipaddr.IPv6): string {
+  const libraryRange = address.range()
+  if (libraryRange !== 'unicast') return libraryRange
+  const row = nonGlobalRanges.find(({ subnet }) => subnet[0].kind() === address.kind() && address.match(subnet))
+  if (row !== undefined) return row.range
+  if (address.kind() === 'ipv6' && !address.match(ipv6GlobalUnicast)) return 'reserved'
+  return 'unicast'
+}
+
+const zeros = (parts: readonly number[]) => parts.every((part) => part === 0)
+
+/** The IPv4 address of an IPv4-mapped IPv6 address (::ffff:0:0/96), which a dual-stack socket connects to over IPv4. */
+function mappedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const parts = address.parts
+  return zeros(parts.slice(0, 5)) && parts[5] === 0xffff ? new ipaddr.IPv4(address.toByteArray().slice(12)) : undefined
+}
+
+/**
+ * The IPv4 address that an IPv6 form carries, read from the bits (not from a range name, so that the
+ * two checks stay independent). The local-use NAT64 prefix 64:ff9b:1::/48 places its IPv4 address by a
+ * prefix length we cannot know, so none is read from it; it is refused as a range all the same.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const parts = address.parts
+  const bytes = address.toByteArray()
+  const lastFour = (mask: number) => new ipaddr.IPv4(bytes.slice(12).map((byte) => byte ^ mask))
+  // 6to4 2002:AABB:CCDD::/48 carries A.B.C.D in bits 16-47.
+  if (parts[0] === 0x2002) return new ipaddr.IPv4(bytes.slice(2, 6))
+  // Teredo 2001:0::/32 is refused whatever its server (bits 32-63) and client (last 32 bits, inverted) are; the client is reported.
+  if (parts[0] === 0x2001 && parts[1] === 0) return lastFour(0xff)
+  // NAT64 well-known prefix 64:ff9b::/96.
+  if (parts[0] === 0x64 && parts[1] === 0xff9b && zeros(parts.slice(2, 6))) return lastFour(0)
+  // IPv4-translated ::ffff:0:0:0/96.
+  if (zeros(parts.slice(0, 4)) && parts[4] === 0xffff && parts[5] === 0) return lastFour(0)
+  // IPv4-compatible ::/96, except :: and ::1, which are the unspecified and loopback addresses themselves.
+  if (zeros(parts.slice(0, 6)) && !(parts[6] === 0 && (parts[7] ?? 0) <= 1)) return lastFour(0)
+  return undefined
+}
+
+/** `::ffff:127.0.0.1` → `::ffff:7f00:1`; text without a trailing dotted quad is returned as it is. */
+function dottedQuadAsHex(ipv6: string): string {
+  return ipv6.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_match, a: string, b: string, c: string, d: string) =>
+    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+  )
+}
+
+function classifyIPv4(address: ipaddr.IPv4): AddressClass {
+  const range = rangeOf(address)
+  return { address: address.toString(), range, isPublic: range === 'unicast' }
+}
+
+/**
+ * Classifies one IP address (IPv4 or IPv6 text); throws on anything that is not an IP address. An
+ * IPv4-mapped address is its IPv4 address. Every other IPv6 form that carries an IPv4 address is refused
+ * whatever it carries, and reports that address and its own class in `embedded`: the deprecated
+ * IPv4-compatible form has no legitimate use, and the translation prefixes (NAT64, 6to4, Teredo) hand the
+ * packet to a translator or relay we do not run and cannot vouch for — it may sit inside a network and
+ * reach 169.254.169.254 or 10.0.0.1 on our behalf — so a financial service does not send through them.
+ */
 export function classifyAddress(text: string): AddressClass {
   // A zone index (`fe80::1%eth0`) names an interface, not a different address.
   const bare = text.replace(/%.*$/, '')
   if (isIP(bare) === 0) throw new TypeError(`not an IP address: ${text}`)
-  let parsed = ipaddr.parse(bare)
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address()
-  const range = parsed.range()
-  return { address: parsed.toString(), range, isPublic: range === 'unicast' }
+  // ipaddr.js reads `::a.b.c.d` as `::ffff:a.b.c.d` (its "deprecated transitional" form), where RFC 4291
+  // and the operating system read the IPv4-compatible ::/96; so an IPv6 address's trailing dotted quad
+  // (valid, as isIP has checked) is rewritten as two hex groups before ipaddr.js parses it.
+  const parsed = ipaddr.parse(isIP(bare) === 6 ? dottedQuadAsHex(bare) : bare)
+  if (parsed.kind() === 'ipv4') return classifyIPv4(parsed as ipaddr.IPv4)
+  const ipv6 = parsed as ipaddr.IPv6
+  const mapped = mappedIPv4(ipv6)
+  if (mapped !== undefined) return classifyIPv4(mapped)
+  const range = rangeOf(ipv6)
+  const embedded = embeddedIPv4(ipv6)
+  if (embedded === undefined) return { address: ipv6.toString(), range, isPublic: range === 'unicast' }
+  return { address: ipv6.toString(), range, isPublic: false, embedded: classifyIPv4(embedded) }
 }
 
 /** A URL checked against the policy, and the one address requests to it connect to. */
@@ -128,6 +273,34 @@ export function parseEgressUrl(rawUrl: string, policy: EgressPolicy): URL {
 }
 
 /**
+ * Whether a policy that refuses non-public addresses still allows this one: a public address always;
+ * under `allowLoopback`, real loopback too (127.0.0.0/8 and ::1; an IPv4-mapped ::ffff:127.x.y.z has
+ * already become its IPv4 address). An IPv4-compatible, translated or tunnelled form is never loopback
+ * here, whatever it carries: its range names the form, and only `embedded` names the address inside.
+ */
+function addressAllowed(classified: AddressClass, policy: EgressPolicy): boolean {
+  if (classified.isPublic) return true
+  return policy.allowLoopback === true && classified.range === 'loopback' && classified.embedded === undefined
+}
+
+function addressRefusal(hostname: string, classified: AddressClass): EgressRefusedError {
+  const { embedded } = classified
+  if (embedded === undefined) {
+    return new EgressRefusedError(
+      'address_not_public',
+      `The host ${hostname} resolves to ${classified.address}, a ${classified.range} address; only public internet addresses are allowed.`,
+      { host: hostname, address: classified.address, range: classified.range },
+    )
+  }
+  return new EgressRefusedError(
+    'address_not_public',
+    `The host ${hostname} resolves to ${classified.address}, an IPv6 address of the ${classified.range} form carrying ${embedded.address} ` +
+      `(a ${embedded.range} address); IPv6 forms that carry an IPv4 address are refused, and only public internet addresses are allowed.`,
+    { host: hostname, address: classified.address, range: classified.range, embedded_address: embedded.address, embedded_range: embedded.range },
+  )
+}
+
+/**
  * Parses the URL, resolves its host and checks every address. Returns the target pinned to the first
  * address; throws EgressRefusedError with a message fit for the caller.
  */
@@ -151,13 +324,7 @@ export async function resolveEgressTarget(rawUrl: string, policy: EgressPolicy, 
     // private address is refused, so the order of DNS answers cannot matter.
     for (const candidate of addresses) {
       const classified = classifyAddress(candidate.address)
-      if (!classified.isPublic && !(policy.allowLoopback === true && classified.range === 'loopback')) {
-        throw new EgressRefusedError(
-          'address_not_public',
-          `The host ${hostname} resolves to ${classified.address}, a ${classified.range} address; only public internet addresses are allowed.`,
-          { host: hostname, address: classified.address, range: classified.range },
-        )
-      }
+      if (!addressAllowed(classified, policy)) throw addressRefusal(hostname, classified)
     }
   }
   return { url, hostname, address: addresses[0]! }
