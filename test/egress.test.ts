@@ -1,8 +1,9 @@
 /**
  * URL safety for outbound requests (src/net/egress.ts): the address classifier, the URL and DNS checks
  * under the production and sandbox policies, the pinned connection, and a production app that refuses
- * private destinations at registration and again at delivery (DNS rebinding). DNS is always a fake
- * resolver here: no test depends on real name resolution.
+ * private destinations at registration and again at delivery (DNS rebinding), for webhooks and for Raw's
+ * fetch by URL, IPv6 forms that carry an IPv4 address included. DNS is always a fake resolver here: no
+ * test depends on real name resolution. (The table of every spelling is src/net/egress.test.ts.)
  */
 import { sql } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
@@ -19,7 +20,8 @@ import {
   type HostResolver,
   type ResolvedAddress,
 } from '../src/net/egress.ts'
-import { login, testPassword, testPlatformSecret, uniqueEmail } from './support/harness.ts'
+import { artifactRow, startFileServer, uniqueCsv, type FileServer } from './fixtures/raw/ingest/raw-test-kit.ts'
+import { createTestApp, expectError, login, signupOwner, testPassword, testPlatformSecret, uniqueEmail, type TenantOwner, type TestApp } from './support/harness.ts'
 import { changeMember, createWebhookTestApp, deliveriesOf, type WebhookTestApp } from './support/webhook-app.ts'
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts'
 
@@ -243,6 +245,11 @@ describe('a production app', () => {
     'v6.example.com': ['2606:4700:4700::1111', 'fd00::7'],
     // Public when registered, private ever after: a DNS-rebinding attempt.
     'rebind.example.com': (call) => (call === 1 ? ['93.184.216.34'] : ['10.0.0.7']),
+    // IPv6 forms that carry an IPv4 address, as DNS answers (bücher.example.com arrives as punycode).
+    'compatible.example.com': ['::a9fe:a9fe'],
+    'xn--bcher-kva.example.com': ['::7f00:1'],
+    'nat64.example.com': ['64:ff9b::a00:1'],
+    'rebind-embedded.example.com': (call) => (call === 1 ? ['93.184.216.34'] : ['::a9fe:a9fe']),
   })
 
   beforeAll(async () => {
@@ -294,6 +301,26 @@ describe('a production app', () => {
     expectRefused(await register(url), reason)
   })
 
+  // Production accepted https://[::7f00:1]:PORT/hook with 201 (issue 13): ipaddr.js calls ::/96 unicast.
+  it.each([
+    ['https://[::7f00:1]:8443/hook', '::7f00:1', 'ipv4Compatible', '127.0.0.1', 'loopback'],
+    ['https://[::127.0.0.1]:8443/hook', '::7f00:1', 'ipv4Compatible', '127.0.0.1', 'loopback'],
+    ['https://[::a9fe:a9fe]/latest/meta-data/', '::a9fe:a9fe', 'ipv4Compatible', '169.254.169.254', 'linkLocal'],
+    ['https://[::a00:1]/hooks', '::a00:1', 'ipv4Compatible', '10.0.0.1', 'private'],
+    ['https://[::ffff:0:a9fe:a9fe]/hooks', '::ffff:0:a9fe:a9fe', 'rfc6145', '169.254.169.254', 'linkLocal'],
+    ['https://[64:ff9b::7f00:1]/hooks', '64:ff9b::7f00:1', 'rfc6052', '127.0.0.1', 'loopback'],
+    ['https://[2002:a9fe:a9fe::1]/hooks', '2002:a9fe:a9fe::1', '6to4', '169.254.169.254', 'linkLocal'],
+    ['https://[2001:0:4136:e378:8000:63bf:5601:5601]/hooks', '2001:0:4136:e378:8000:63bf:5601:5601', 'teredo', '169.254.169.254', 'linkLocal'],
+    ['https://[2002:5db8:d822::1]/hooks', '2002:5db8:d822::1', '6to4', '93.184.216.34', 'unicast'],
+    ['https://compatible.example.com/hooks', '::a9fe:a9fe', 'ipv4Compatible', '169.254.169.254', 'linkLocal'],
+    ['https://bücher.example.com/hooks', '::7f00:1', 'ipv4Compatible', '127.0.0.1', 'loopback'],
+    ['https://nat64.example.com/hooks', '64:ff9b::a00:1', 'rfc6052', '10.0.0.1', 'private'],
+  ])('refuses to register %s: %s is %s carrying %s (%s)', async (url, address, range, embeddedAddress, embeddedRange) => {
+    const response = await register(url)
+    expectRefused(response, 'address_not_public')
+    expect(response.json().error.details).toMatchObject({ address, range, embedded_address: embeddedAddress, embedded_range: embeddedRange })
+  })
+
   it('refuses a change of URL to a private address', async () => {
     const created = await register('https://hooks.example.com/steward', { event_types: ['raw.ingest.new'] })
     expect(created.statusCode, created.body).toBe(201)
@@ -306,15 +333,121 @@ describe('a production app', () => {
   it('checks the address again at delivery, so a name that rebinds to a private address is never contacted', async () => {
     const created = await register('https://rebind.example.com/hooks')
     expect(created.statusCode, created.body).toBe(201)
+    const endpointId = created.json().endpoint.id as string
     const eventId = await changeMember(app, owner)
+    // Only this endpoint's delivery: an endpoint registered by an earlier test may receive the event too.
+    const attempt = async () => (await deliveriesOf(app, eventId)).find((delivery) => delivery.endpoint_id === endpointId)
     // The attempt is counted when it is claimed and its outcome written after: wait for the outcome.
-    await expect.poll(async () => (await deliveriesOf(app, eventId))[0]?.last_error ?? null, { timeout: 20_000, interval: 100 }).not.toBeNull()
-    const [delivery] = await deliveriesOf(app, eventId)
+    await expect.poll(async () => (await attempt())?.last_error ?? null, { timeout: 20_000, interval: 100 }).not.toBeNull()
+    const delivery = await attempt()
     expect(delivery).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: null })
     expect(delivery!.last_error).toMatch(/^URL refused: The host rebind\.example\.com resolves to 10\.0\.0\.7, a private address/)
     expect(resolver.calls.filter((name) => name === 'rebind.example.com').length).toBeGreaterThanOrEqual(2)
     const [next] = await queryRows<{ next_attempt_at: Date }>(app.runtime.db.orm, sql`select next_attempt_at from webhook_deliveries where id = ${delivery!.id}`)
     expect(next!.next_attempt_at).not.toBeNull()
+  })
+
+  it('checks the address again at delivery, so a name that rebinds to ::a9fe:a9fe is never contacted', async () => {
+    const created = await register('https://rebind-embedded.example.com/hooks')
+    expect(created.statusCode, created.body).toBe(201)
+    const endpointId = created.json().endpoint.id as string
+    const eventId = await changeMember(app, owner)
+    const attempt = async () => (await deliveriesOf(app, eventId)).find((delivery) => delivery.endpoint_id === endpointId)
+    await expect.poll(async () => (await attempt())?.last_error ?? null, { timeout: 20_000, interval: 100 }).not.toBeNull()
+    expect(await attempt()).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: null })
+    expect((await attempt())!.last_error).toMatch(
+      /^URL refused: The host rebind-embedded\.example\.com resolves to ::a9fe:a9fe, an IPv6 address of the ipv4Compatible form carrying 169\.254\.169\.254/,
+    )
+  })
+})
+
+describe('a production app fetching for Raw', () => {
+  it('refuses http(s)://[::a9fe:a9fe]/ and the other embedding forms before any connection', async () => {
+    const productionApp = await createTestApp({
+      env: { STEWARD_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_BASE_URL: 'https://steward.test' },
+      // Workers send the owner's invitation mail.
+      workers: true,
+      runtime: { raw: { resolver: fakeResolver({ 'compatible.example.com': ['::a9fe:a9fe'] }), selectParser: () => undefined } },
+    })
+    try {
+      const email = uniqueEmail('prod-raw-egress')
+      const provisioned = await productionApp.request({
+        method: 'POST',
+        url: '/v1/tenants',
+        headers: { 'x-platform-service-auth': testPlatformSecret },
+        payload: { name: 'Production Raw tenant', owner_email: email },
+      })
+      expect(provisioned.statusCode, provisioned.body).toBe(201)
+      const tenantId = provisioned.json().tenant.id as string
+      for (let waited = 0; waited < 20_000 && !productionApp.mail.some((mail) => mail.to === email); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100))
+      const invitationToken = /token:\s+(\S+)/.exec(productionApp.mail.find((mail) => mail.to === email)?.text ?? '')?.[1]
+      const accepted = await productionApp.request({ method: 'POST', url: '/v1/auth/accept-invitation', payload: { tenant_id: tenantId, token: invitationToken, password: testPassword } })
+      expect(accepted.statusCode, accepted.body).toBe(200)
+      const token = await login(productionApp, email)
+      for (const [url, address, embeddedAddress] of [
+        ['https://[::a9fe:a9fe]/latest/meta-data/', '::a9fe:a9fe', '169.254.169.254'],
+        ['https://[::7f00:1]:8443/a.csv', '::7f00:1', '127.0.0.1'],
+        ['https://[2002:a00:1::]/a.csv', '2002:a00:1::', '10.0.0.1'],
+        ['https://compatible.example.com/latest/meta-data/', '::a9fe:a9fe', '169.254.169.254'],
+      ] as const) {
+        const response = await productionApp.request({ method: 'POST', url: '/v1/raw/ingest', token, payload: { source_type: 'csv_upload', url } })
+        expect(response.statusCode, response.body).toBe(400)
+        expect(response.json().error, url).toMatchObject({
+          code: 'raw_fetch_refused',
+          details: { reason: 'address_not_public', address, embedded_address: embeddedAddress },
+        })
+      }
+    } finally {
+      await productionApp.close()
+    }
+  })
+})
+
+describe('a sandbox app fetching for Raw with RAW_FETCH_ALLOW_LOOPBACK', () => {
+  let loopbackApp: TestApp
+  let owner: TenantOwner
+  let server: FileServer
+  beforeAll(async () => {
+    ;[loopbackApp, server] = await Promise.all([
+      createTestApp({
+        env: { RAW_FETCH_ALLOW_LOOPBACK: 'true' },
+        runtime: { raw: { resolver: fakeResolver({ 'files.test': ['127.0.0.1'], 'compatible.test': ['::7f00:1'], 'metadata.test': ['::a9fe:a9fe'] }), fetchTotalMs: 5_000, selectParser: () => undefined } },
+      }),
+      startFileServer(),
+    ])
+    owner = await signupOwner(loopbackApp)
+  })
+  afterAll(async () => Promise.all([loopbackApp?.close(), server?.close()]))
+
+  const ingest = (url: string) => loopbackApp.request({ method: 'POST', url: '/v1/raw/ingest', token: owner.token, payload: { source_type: 'csv_upload', url } })
+
+  it('fetches from real loopback (127.0.0.1 and its IPv4-mapped form) and from nothing that merely carries it', async () => {
+    server.serve('/a.csv', { body: uniqueCsv(), headers: { 'content-type': 'text/csv' } })
+    const fetched = await ingest(`http://[::ffff:127.0.0.1]:${server.port}/a.csv`)
+    expect(fetched.statusCode, fetched.body).toBe(201)
+    expect(await artifactRow(loopbackApp, fetched.json().raw_id)).toBeDefined()
+
+    const before = server.requests.length
+    for (const [url, address, range] of [
+      ['http://[::a9fe:a9fe]/latest/meta-data/', '::a9fe:a9fe', 'ipv4Compatible'],
+      [`http://[::7f00:1]:${server.port}/a.csv`, '::7f00:1', 'ipv4Compatible'],
+      [`http://[::127.0.0.1]:${server.port}/a.csv`, '::7f00:1', 'ipv4Compatible'],
+      [`http://[::ffff:0:7f00:1]:${server.port}/a.csv`, '::ffff:0:7f00:1', 'rfc6145'],
+      [`http://[64:ff9b::7f00:1]:${server.port}/a.csv`, '64:ff9b::7f00:1', 'rfc6052'],
+      [`http://[2002:7f00:1::1]:${server.port}/a.csv`, '2002:7f00:1::1', '6to4'],
+      [`http://compatible.test:${server.port}/a.csv`, '::7f00:1', 'ipv4Compatible'],
+      ['http://metadata.test/latest/meta-data/', '::a9fe:a9fe', 'ipv4Compatible'],
+    ] as const) {
+      const error = expectError(await ingest(url), 'raw_fetch_refused')
+      expect(error.details, url).toMatchObject({ reason: 'address_not_public', address, range })
+    }
+    expect(server.requests.length).toBe(before)
+  })
+
+  it('refuses a redirect from loopback to [::a9fe:a9fe]', async () => {
+    server.serve('/to-metadata', { redirect: 'http://[::a9fe:a9fe]/latest/meta-data/' })
+    const error = expectError(await ingest(`http://files.test:${server.port}/to-metadata`), 'raw_fetch_refused')
+    expect(error.details).toMatchObject({ reason: 'address_not_public', address: '::a9fe:a9fe', range: 'ipv4Compatible', embedded_address: '169.254.169.254', embedded_range: 'linkLocal' })
   })
 })
 
