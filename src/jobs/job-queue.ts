@@ -2,6 +2,24 @@
  * Durable jobs on pg-boss, in the same database as the data. A job is enqueued inside the business
  * transaction (`enqueue(tx, …)`), so it exists exactly when the change that asked for it committed.
  * pg-boss owns its own schema (default `pgboss`) and installs or upgrades it at start.
+ *
+ * A job whose worker died (kill -9, out of memory, a lost host) is made retryable within about half a
+ * minute, not after its queue's expiry (up to 15 minutes), and a live job is never taken from its worker:
+ *
+ * - PostgreSQL (several processes): every queue has a pg-boss heartbeat. While a handler runs, its
+ *   worker touches the job every jobHeartbeatRefreshSeconds; pg-boss's supervisor, every
+ *   superviseIntervalSeconds in each process (one pass per interval across them), fails for retry a
+ *   job untouched for jobHeartbeatSeconds. A live job is touched however long it runs (up to its
+ *   expiry); a dead worker's job is retried about half a minute after the worker died.
+ * - PGlite (one process: the data directory is locked to it, see db/database.ts): a job still active
+ *   when the queue starts belongs to a process that no longer exists, so start fails every such job for
+ *   retry at once. No heartbeat here: its touch would queue behind a long transaction on the one
+ *   connection, and a supervisor pass that ran first could take a live job from its worker.
+ *
+ * A reclaim is a failed attempt in pg-boss's accounting: it uses one of the queue's retries, like a
+ * handler's error or the expiry. A job is idempotent, so running it again is safe, and a job that kills
+ * its worker every time (a file that runs it out of memory) stops after retryLimit reclaims instead of
+ * taking down a worker forever.
  */
 import { sql } from 'drizzle-orm'
 import { fromDrizzle, PgBoss, type Job, type QueueOptions } from 'pg-boss'
@@ -47,6 +65,27 @@ const queuePolicies: Readonly<Record<QueueName, QueueOptions & { policy?: 'stand
 
 export const queueNames = Object.keys(queuePolicies) as QueueName[]
 
+/**
+ * PostgreSQL: a running job untouched this long is taken to have lost its worker (pg-boss's minimum is
+ * 10). With a touch every jobHeartbeatRefreshSeconds, a worker must miss three touches in a row (an
+ * event loop or pool stalled for 15 s) before its live job is retried elsewhere.
+ */
+export const jobHeartbeatSeconds = 20
+export const jobHeartbeatRefreshSeconds = 5
+/**
+ * PostgreSQL: how often pg-boss's supervisor looks for expired and abandoned jobs (its default is 60 s).
+ * Each pass also counts every queue's jobs (one scan of the job table, 0.19 s at a million jobs by
+ * pg-boss's own measurement, and pg-boss backs off when the scans grow long); once every ten seconds
+ * across all processes is the price of a dead worker's job being retried within
+ * jobHeartbeatSeconds + superviseIntervalSeconds + the queue's retry delay.
+ */
+export const superviseIntervalSeconds = 10
+
+/** A queue's policy as created; on PostgreSQL every queue also has jobHeartbeatSeconds. */
+export function queuePolicyOf(queue: QueueName): Readonly<QueueOptions> {
+  return queuePolicies[queue]
+}
+
 const nilUuid = '00000000-0000-0000-0000-000000000000'
 
 /** How many retries a queue allows after the first attempt; a job whose retryCount reaches it is on its last try. */
@@ -78,10 +117,30 @@ export interface JobQueue {
 
 export function createJobQueue(database: Database, options: { schema: string; logger: Logger }): JobQueue {
   const connection = database.jobQueueConnection()
-  const boss = new PgBoss({ ...connection.options, schema: options.schema, supervise: true, schedule: false })
+  // See the module comment: a heartbeat where several processes share the queue, a reclaim at start
+  // where the one process that can open the database is this one.
+  const oneProcess = connection.kind === 'adapter' && connection.options.backend === 'pglite'
+  const heartbeatSeconds = oneProcess ? null : jobHeartbeatSeconds
+  const boss = new PgBoss({
+    ...connection.options,
+    schema: options.schema,
+    supervise: true,
+    schedule: false,
+    ...(oneProcess ? {} : { superviseIntervalSeconds, monitorIntervalSeconds: superviseIntervalSeconds }),
+  })
   const workers = new Map<QueueName, string[]>()
   boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'))
   let started = false
+
+  /** PGlite, at start: every job still active was taken by a process that is gone; each is failed for retry. */
+  async function reclaimAbandonedJobs(): Promise<void> {
+    for (const queue of queueNames) {
+      const active = (await boss.findJobs(queue)).filter((job) => job.state === 'active').map((job) => job.id)
+      if (active.length === 0) continue
+      await boss.fail(queue, active, { message: 'the process running this job stopped; reclaimed when the job queue started again' })
+      options.logger.warn({ queue, jobs: active.length }, 'jobs left active by a stopped process were failed for retry')
+    }
+  }
 
   return {
     async start() {
@@ -89,11 +148,22 @@ export function createJobQueue(database: Database, options: { schema: string; lo
       started = true
       for (const queue of queueNames) {
         const existing = await boss.getQueue(queue)
-        if (existing === null) await boss.createQueue(queue, queuePolicies[queue])
+        if (existing === null) await boss.createQueue(queue, { ...queuePolicies[queue], ...(heartbeatSeconds === null ? {} : { heartbeatSeconds }) })
+        // A queue created before heartbeats (or on another engine's policy) gets the heartbeat now; jobs
+        // already queued keep the setting they were created with.
+        else if ((existing.heartbeatSeconds ?? null) !== heartbeatSeconds) await boss.updateQueue(queue, { heartbeatSeconds })
         // Fill pg-boss's queue cache now (getJobById reads through it). createQueue evicts the entry,
         // and a send whose queue is not cached looks it up on pg-boss's own connection: inside our
         // transaction on PGlite (one connection) that lookup waits for the transaction waiting on it.
         await boss.getJobById(queue, nilUuid)
+      }
+      if (oneProcess) {
+        await reclaimAbandonedJobs()
+      } else {
+        // A supervisor pass now rather than superviseIntervalSeconds from now: a worker restarted after a
+        // crash retries its predecessor's jobs as soon as their heartbeat is stale. In the background, as
+        // the timer's passes are (it may also delete old jobs); stop() waits for it.
+        boss.supervise().catch((error: unknown) => options.logger.error({ err: error }, 'job queue supervision failed'))
       }
     },
     async enqueue(tx, queue, data, sendOptions = {}) {
@@ -115,6 +185,8 @@ export function createJobQueue(database: Database, options: { schema: string; lo
           burstWhenBatchFull: true,
           perJobResults: true,
           pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 2,
+          // Used only where the queue has a heartbeat (PostgreSQL).
+          heartbeatRefreshSeconds: jobHeartbeatRefreshSeconds,
         },
         (jobs) =>
           mapLimit(jobs, concurrency, async (job) => {
