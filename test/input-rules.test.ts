@@ -91,6 +91,17 @@ describe('dates are real calendar dates in range', () => {
   })
 })
 
+describe('numbers in a query are plain decimal text', () => {
+  it.each(['1e309', '-1e309', 'Infinity', '1e3', '%205', '0x10', '1'.padEnd(400, '0'), '5.0', ''])('refuses limit=%s with 400 (1e309 was a 500)', async (limit) => {
+    expectError(await test.request({ method: 'GET', url: `/v1/ledger/counterparties?limit=${limit}`, token: owner.token }), 'request_params_invalid')
+  })
+
+  it('takes a plain integer', async () => {
+    const response = await test.request({ method: 'GET', url: '/v1/ledger/counterparties?limit=5', token: owner.token })
+    expect(response.statusCode, response.body).toBe(200)
+  })
+})
+
 describe('NUL characters, lone surrogates and deep nesting are refused at the edge', () => {
   it('finds the first unsafe value and names its path', () => {
     expect(findUnsafeInput({ a: ['ok', 'b\u0000d'] })).toEqual({ path: '/a/1', message: expect.stringContaining('NUL'), keyword: 'text' })

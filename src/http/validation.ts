@@ -9,7 +9,7 @@
  * both represent (`date`, `date-time`, `date-or-date-time` below), so `2026-02-30` or `0000-01-01` is a
  * 400 at the edge rather than a failure deep in a query.
  */
-import Ajv, { type ErrorObject } from 'ajv'
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
 
@@ -79,9 +79,53 @@ function createAjv(options: { coerceTypes: boolean | 'array'; useDefaults: boole
 const bodyAjv = createAjv({ coerceTypes: false, useDefaults: false })
 const parameterAjv = createAjv({ coerceTypes: 'array', useDefaults: true })
 
+/**
+ * Numbers in a path or query are plain decimal text of at most 15 significant digits. Ajv's coercion
+ * alone would also take `1e309` (as Infinity, which then skips `maximum`), ` 5` and `0x10`.
+ */
+const integerText = /^-?(?:0|[1-9][0-9]{0,14})$/
+const numberText = /^-?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,15})?$/
+
+type ParameterValidator = ValidateFunction & ((data: unknown, context?: unknown) => boolean)
+
+function numericProperties(schema: { properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> }): Map<string, 'integer' | 'number'> {
+  const numeric = new Map<string, 'integer' | 'number'>()
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const type = property.type === 'array' ? property.items?.type : property.type
+    if (type === 'integer' || type === 'number') numeric.set(name, type)
+  }
+  return numeric
+}
+
+function withDecimalNumbers(validate: ValidateFunction, schema: object): ValidateFunction {
+  const numeric = numericProperties(schema)
+  if (numeric.size === 0) return validate
+  const wrapped = ((data: unknown, context?: unknown) => {
+    if (data !== null && typeof data === 'object') {
+      for (const [name, kind] of numeric) {
+        const value = (data as Record<string, unknown>)[name]
+        for (const item of Array.isArray(value) ? value : [value]) {
+          if (typeof item === 'string' && !(kind === 'integer' ? integerText : numberText).test(item)) {
+            wrapped.errors = [
+              { instancePath: `/${name}`, schemaPath: '', keyword: 'type', params: { type: kind }, message: `must be a plain decimal ${kind === 'integer' ? 'integer' : 'number'}` },
+            ]
+            return false
+          }
+        }
+      }
+    }
+    const valid = (validate as ParameterValidator)(data, context)
+    wrapped.errors = validate.errors
+    return valid
+  }) as ParameterValidator
+  // Fastify passes the parent object to Ajv functions (recognized by schemaEnv) so coercion can write back.
+  Object.assign(wrapped, { schemaEnv: validate.schemaEnv, schema: validate.schema })
+  return wrapped
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : parameterAjv
-  return ajv.compile(schema as object)
+  if (httpPart === 'body') return bodyAjv.compile(schema as object)
+  return withDecimalNumbers(parameterAjv.compile(schema as object), schema as object)
 }
 
 export interface ValidationIssue {
