@@ -106,6 +106,8 @@ export function installInputRules(app: FastifyInstance): void {
   })
 
   app.addHook('preValidation', async (request) => {
+    // An unknown route is 404 (or 405) whatever its body: the not-found handler answers.
+    if (request.is404) return
     const queryStart = request.url.indexOf('?')
     if (queryStart >= 0 && !isWellEncodedQuery(request.url.slice(queryStart + 1))) {
       throw new AppError('request_params_invalid', 'The query string is not valid percent-encoded UTF-8.', {
