@@ -18,7 +18,7 @@ import { cpus } from 'node:os'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { canonicalJson } from '../src/kernel/hashing.ts'
-import { evaluatePolicy, validatePolicyContent, type PolicyAction, type PolicyContent, type Rule } from '../src/policy/domain/index.ts'
+import { evaluatePolicy, validatePolicyContent, type PolicyAction, type PolicyContent, type Rule } from '../src/modules/policy/domain/index.ts'
 
 const { values } = parseArgs({
   options: {

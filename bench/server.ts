@@ -12,9 +12,9 @@ import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
 import pino from 'pino'
-import { loadConfig } from '../src/config.ts'
+import { loadConfig } from '../src/main/config.ts'
 import { resolveSecrets } from '../src/main/secrets.ts'
-import { createRuntime, type Runtime } from '../src/runtime.ts'
+import { createRuntime, type Runtime } from '../src/main/compose.ts'
 
 /**
  * The public (per-address) budget, as high as config allows (PUBLIC_RATE_LIMIT_* max 1,000,000): every

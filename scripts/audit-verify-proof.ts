@@ -8,8 +8,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { createAnchorChain } from '../src/audit/chain/anchor-contract.ts'
-import { verifyEventProof, type ProofDocument } from '../src/audit/verifier.ts'
+import { createAnchorChain } from '../src/modules/audit/chain/anchor-contract.ts'
+import { verifyEventProof, type ProofDocument } from '../src/modules/audit/verifier.ts'
 
 const { values, positionals } = parseArgs({
   options: { rpc: { type: 'string' }, contract: { type: 'string' } },

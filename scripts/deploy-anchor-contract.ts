@@ -3,7 +3,7 @@
  * CHAIN_RPC_URL, signed with ANCHOR_PRIVATE_KEY, which becomes the contract's publisher. Prints the address
  * to put in ANCHOR_CONTRACT_ADDRESS (docs/anchoring.md).
  */
-import { deployAnchorContract } from '../src/audit/chain/anchor-contract.ts'
+import { deployAnchorContract } from '../src/modules/audit/chain/anchor-contract.ts'
 
 /** Deployment waits for one transaction; a slow public RPC gets more time than the worker's default. */
 const deployRequestTimeoutMs = 30_000

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
-import { loadConfig } from '../src/config.ts'
+import { loadConfig } from '../src/main/config.ts'
 import { resolveSecrets } from '../src/main/secrets.ts'
-import { createRuntime } from '../src/runtime.ts'
+import { createRuntime } from '../src/main/compose.ts'
 
 const output = process.argv[2]
 const dataDir = mkdtempSync(join(tmpdir(), 'steward-openapi-'))

@@ -6,10 +6,10 @@
  */
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createAuditStore } from '../audit/audit.store.pg.ts'
-import { walkChain } from '../audit/chain-walk.ts'
-import { ConfigError, loadConfig } from '../config.ts'
-import { openDatabase } from '../db/database.ts'
+import { createAuditStore } from '../modules/audit/audit.store.pg.ts'
+import { walkChain } from '../modules/audit/chain-walk.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { openDatabase } from '../platform/db/database.ts'
 import { uuidPattern } from '../kernel/ids.ts'
 
 const { values } = parseArgs({ options: { tenant: { type: 'string' }, 'skip-anchors': { type: 'boolean', default: false } }, strict: true })

@@ -4,9 +4,9 @@
  */
 import { join } from 'node:path'
 import pino from 'pino'
-import { ConfigError, loadConfig } from '../config.ts'
-import { DataDirInUseError } from '../db/database.ts'
-import { createRuntime, type Runtime } from '../runtime.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { DataDirInUseError } from '../platform/db/database.ts'
+import { createRuntime, type Runtime } from './compose.ts'
 import { resolveSecrets } from './secrets.ts'
 
 export async function boot(processName: string): Promise<Runtime> {

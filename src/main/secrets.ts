@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Config } from '../config.ts'
-import type { ResolvedConfig } from '../runtime.ts'
+import type { Config } from './config.ts'
+import type { ResolvedConfig } from './compose.ts'
 
 interface PersistedSecrets {
   jwt_secret?: string

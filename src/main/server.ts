@@ -3,7 +3,7 @@
  * run `npm run worker` beside it). On SIGTERM it stops accepting connections, lets in-flight requests
  * finish, lets running jobs finish (up to SHUTDOWN_TIMEOUT_MS), then closes the database.
  */
-import { loadDemoBusiness } from '../sandbox/demo-business.ts'
+import { loadDemoBusiness } from './sandbox/demo-business.ts'
 import { boot, onShutdownSignal } from './boot.ts'
 
 const runtime = await boot('steward-server')

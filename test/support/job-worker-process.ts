@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import pino from 'pino'
-import { loadConfig } from '../../src/config.ts'
-import { createRuntime, type ResolvedConfig } from '../../src/runtime.ts'
+import { loadConfig } from '../../src/main/config.ts'
+import { createRuntime, type ResolvedConfig } from '../../src/main/compose.ts'
 
 const required = (name: string): string => {
   const value = process.env[name]

@@ -4,9 +4,9 @@
  * raw-ledger-pipeline.test.ts go through ingest and the real parsers instead.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { rawArtifacts, rawParsedRows } from '../../src/db/schema.ts'
+import { rawArtifacts, rawParsedRows } from '../../src/platform/db/schema.ts'
 import { deterministicId } from '../../src/kernel/ids.ts'
-import type { ExtractedRecord } from '../../src/raw/domain/extracted.ts'
+import type { ExtractedRecord } from '../../src/modules/raw/domain/extracted.ts'
 import { expect } from 'vitest'
 import type { TestApp } from './harness.ts'
 

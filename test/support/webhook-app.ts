@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { expect } from 'vitest'
-import { queryRows } from '../../src/db/database.ts'
-import type { WebhookOptions } from '../../src/webhooks/index.ts'
+import { queryRows } from '../../src/platform/db/database.ts'
+import type { WebhookOptions } from '../../src/modules/webhooks/index.ts'
 import { createTestApp, uniqueEmail, type TestApp } from './harness.ts'
 import type { WebhookReceiver } from './webhook-receiver.ts'
 

@@ -1,0 +1,182 @@
+/**
+ * buildApp: the Fastify application, assembled from services the caller built. It never listens:
+ * `main/server.ts` does, and tests call `inject`.
+ *
+ * Plugin order matters and is explicit: validation and error handling first, then the guard (its
+ * onRoute checks must see every route), then OpenAPI (it collects routes as they register), then routes.
+ */
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { auditRoutes } from '../modules/audit/audit.routes.ts'
+import type { AuditService } from '../modules/audit/audit.service.ts'
+import { authRoutes } from '../modules/auth/auth.routes.ts'
+import type { ApiKeysService } from '../modules/auth/api-keys.service.ts'
+import type { AuthService } from '../modules/auth/auth.service.ts'
+import type { RateLimitRule } from '../modules/auth/scopes.ts'
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, pathParameterCharactersMax } from '../platform/http/errors.ts'
+import { installInputRules } from '../platform/http/input-rules.ts'
+import { installGuard } from '../platform/http/guard.ts'
+import type { RateLimitStore } from '../platform/http/rate-limit/stores.ts'
+import { systemRoutes } from '../platform/http/system.routes.ts'
+import { validatorCompiler } from '../platform/http/validation.ts'
+import { ulid } from '../kernel/ids.ts'
+import type { MembersService } from '../modules/tenants/members.service.ts'
+import type { OnboardingService } from '../modules/tenants/onboarding.service.ts'
+import { tenantRoutes } from '../modules/tenants/tenants.routes.ts'
+import type { TenantsService } from '../modules/tenants/tenants.service.ts'
+import type { Idempotency } from '../platform/http/idempotency.ts'
+import { webhookRoutes, type WebhooksService } from '../modules/webhooks/index.ts'
+import { ledgerRoutes, type LedgerService } from '../modules/ledger/index.ts'
+import { rawRoutes, type ConnectorsService, type RawService } from '../modules/raw/index.ts'
+import { policyRoutes, type PolicyService, type WalletsService } from '../modules/policy/index.ts'
+
+export const serviceVersion = '0.5.0'
+export const documentationPrefix = '/docs/api'
+/** JSON bodies above this are refused with 413 (routes that take files set their own limit). */
+export const jsonBodyBytesMax = 1024 * 1024
+
+export interface AppServices {
+  readonly audit: AuditService
+  readonly auth: AuthService
+  readonly apiKeys: ApiKeysService
+  readonly onboarding: OnboardingService
+  readonly tenants: TenantsService
+  readonly members: MembersService
+  readonly webhooks: WebhooksService
+  readonly ledger: LedgerService
+  readonly raw: RawService
+  /** Provider connections: no route uses them (the connectors CLI does); here for in-process tools and tests. */
+  readonly connectors: ConnectorsService
+  readonly policy: PolicyService
+  readonly wallets: WalletsService
+  /** Idempotency-Key handling for the routes that accept it (webhook replay, policy compose). */
+  readonly idempotency: Idempotency
+}
+
+export interface AppOptions {
+  readonly logger: Logger
+  readonly publicBaseUrl: string
+  readonly selfServeSignup: boolean
+  readonly trustProxyHops: number
+  readonly platformServiceSecret: string | undefined
+  readonly publicRateLimit: RateLimitRule
+  readonly rateLimits: RateLimitStore
+  readonly checkReady: () => Promise<void>
+  readonly services: AppServices
+}
+
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    bodyLimit: jsonBodyBytesMax,
+    // A hop count: trust X-Forwarded-For only from that many proxies in front of us.
+    trustProxy: (options.trustProxyHops > 0 ? options.trustProxyHops : false) as boolean,
+    // A caller's X-Request-Id is kept when it is well-formed, so logs join up across services.
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id']
+      return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : `req_${ulid(Date.now())}`
+    },
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: pathParameterCharactersMax },
+    frameworkErrors: frameworkErrorHandler(options.publicBaseUrl),
+    clientErrorHandler: clientErrorHandler(options.publicBaseUrl),
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.setValidatorCompiler(validatorCompiler)
+  // JSON only: a text/plain body is refused with 415, not parsed into a string for the schema to reject.
+  app.removeContentTypeParser(['text/plain'])
+  installErrorHandling(app, options.publicBaseUrl)
+  installInputRules(app)
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  // During shutdown, answer in-flight requests with `Connection: close`: a keep-alive socket that was
+  // busy when close() began would otherwise hold the server open until the client hangs up.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close')
+  })
+
+  installGuard(app, {
+    auth: options.services.auth,
+    rateLimits: options.rateLimits,
+    publicRateLimit: options.publicRateLimit,
+    platformServiceSecret: options.platformServiceSecret,
+    documentationPrefix,
+  })
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Steward API',
+        version: serviceVersion,
+        description:
+          'Governed financial intelligence: Raw, Ledger, Policy, Agents and Audit behind one /v1 API. Every non-2xx response is the error envelope; see /docs/errors.',
+      },
+      servers: [{ url: options.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Owner/member JWT, agent or service token, or tenant API key (svc_sk_test_…).' },
+          platformServiceAuth: { type: 'apiKey', in: 'header', name: 'X-Platform-Service-Auth' },
+          serviceTokenSecret: { type: 'http', scheme: 'bearer', description: 'SERVICE_TOKEN_SECRET, for the break-glass mint only.' },
+        },
+      },
+    },
+    // `produces` sets one content type for every response of an operation; an error is always the JSON
+    // envelope, whatever a route's success body is (a file, a CSV export, an HTML page).
+    transformObject: (documentObject) => {
+      if (!('openapiObject' in documentObject)) return documentObject.swaggerObject
+      const { openapiObject } = documentObject
+      for (const operations of Object.values(openapiObject.paths ?? {})) {
+        for (const operation of Object.values(operations ?? {}) as Array<{ responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>) {
+          for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+            if (!/^[45]/.test(status) || response.content === undefined) continue
+            const schema = Object.values(response.content)[0]?.schema
+            response.content = { 'application/json': { schema } }
+          }
+        }
+      }
+      return openapiObject
+    },
+    transform: ({ schema, url, route }) => {
+      const auth = route.config?.auth
+      const security = auth?.kind === 'bearer' ? [{ bearerAuth: [] }] : auth?.kind === 'platform' ? [{ platformServiceAuth: [] }] : []
+      const existing = (schema as { security?: unknown } | undefined)?.security
+      return { schema: { ...schema, security: existing ?? security } as typeof schema, url }
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: documentationPrefix, staticCSP: true })
+
+  await app.register(systemRoutes, { publicBaseUrl: options.publicBaseUrl, checkReady: options.checkReady, version: serviceVersion })
+  await app.register(tenantRoutes, {
+    onboarding: options.services.onboarding,
+    tenants: options.services.tenants,
+    members: options.services.members,
+    selfServeSignup: options.selfServeSignup,
+  })
+  await app.register(authRoutes, { auth: options.services.auth, apiKeys: options.services.apiKeys })
+  await app.register(webhookRoutes, { webhooks: options.services.webhooks, idempotency: options.services.idempotency })
+  await app.register(auditRoutes, { audit: options.services.audit })
+  await app.register(ledgerRoutes, { ledger: options.services.ledger })
+  await app.register(rawRoutes, { raw: options.services.raw })
+  await app.register(policyRoutes, {
+    policy: options.services.policy,
+    wallets: options.services.wallets,
+    idempotency: options.services.idempotency,
+    publicBaseUrl: options.publicBaseUrl,
+  })
+
+  await app.ready()
+  return app as unknown as FastifyInstance
+}

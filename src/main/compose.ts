@@ -1,0 +1,226 @@
+/**
+ * The composition root: opens the database and job queue, builds every service once, and hands them to
+ * the HTTP app and the workers. `main/server.ts`, `main/worker.ts`, the test harness and the benchmarks
+ * all start here, so they run the same wiring.
+ */
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { buildApp, type AppServices } from './app.ts'
+import { createAuditRecorder } from '../modules/audit/audit.recorder.ts'
+import { createApiKeysService } from '../modules/auth/api-keys.service.ts'
+import { createAuthService } from '../modules/auth/auth.service.ts'
+import { createCredentialsStore } from '../modules/auth/credentials.store.pg.ts'
+import { createPasswordHasher, defaultScryptParameters, type ScryptParameters } from '../modules/auth/passwords.ts'
+import { createTokenSigner, tokenIssuer } from '../modules/auth/tokens.ts'
+import type { Config } from './config.ts'
+import { openDatabase, ping, type Database } from '../platform/db/database.ts'
+import type { CoreDeps } from '../platform/deps.ts'
+import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from '../platform/http/rate-limit/stores.ts'
+import { createJobQueue, type JobQueue } from '../platform/jobs/job-queue.ts'
+import { systemClock, type Clock } from '../kernel/clock.ts'
+import { createCursorCodec } from '../kernel/cursor.ts'
+import { hmacSha256Hex } from '../kernel/hashing.ts'
+import { createIdSource, type IdSource } from '../kernel/ids.ts'
+import { createMailHandler } from '../platform/mail/mail.job.ts'
+import { createLogMailer, createSmtpMailer, type Mailer } from '../platform/mail/mailer.ts'
+import { createFileBlobStore, type BlobStore } from '../platform/storage/blob-store.ts'
+import { createBlobPurgeHandler } from '../modules/tenants/blob-purge.job.ts'
+import { createMembersService } from '../modules/tenants/members.service.ts'
+import { createOnboardingService } from '../modules/tenants/onboarding.service.ts'
+import { createTenantsService } from '../modules/tenants/tenants.service.ts'
+import { createTenantsStore } from '../modules/tenants/tenants.store.pg.ts'
+import { createAnchorPublishHandler } from '../modules/audit/anchor-publisher.job.ts'
+import { createAuditService } from '../modules/audit/audit.service.ts'
+import { createAuditStore } from '../modules/audit/audit.store.pg.ts'
+import type { AnchorChainPublisher } from '../modules/audit/chain/anchor-chain.ts'
+import { createAnchorChain } from '../modules/audit/chain/anchor-contract.ts'
+import { createExportHandler } from '../modules/audit/export.job.ts'
+import { createAuditSequencer, type SettleResult } from '../modules/audit/sequencer.ts'
+import { createEventRecorder } from '../platform/outbox/events.ts'
+import { createIdempotency } from '../platform/http/idempotency.ts'
+import { createIdempotencyStore } from '../platform/http/idempotency.store.pg.ts'
+import { createWebhooks, type WebhookOptions } from '../modules/webhooks/index.ts'
+import { createLedger, type Ledger } from '../modules/ledger/index.ts'
+import { createRaw, type RawOptions } from '../modules/raw/index.ts'
+import { createPolicy, type Policy } from '../modules/policy/index.ts'
+
+/** Configuration whose secrets have been resolved (from the environment, or generated for the sandbox). */
+export type ResolvedConfig = Config & { readonly jwtSecret: string; readonly apiKeyPepper: string }
+
+export interface RuntimeOptions {
+  readonly config: ResolvedConfig
+  readonly logger: Logger
+  /** PGlite data directory; undefined keeps PGlite in memory. Ignored when `config.databaseUrl` is set. */
+  readonly pgliteDataDir: string | undefined
+  readonly blobRoot: string
+  /** pg-boss schema; tests give each runtime its own so workers of parallel test files do not share jobs. */
+  readonly jobSchema?: string
+  readonly clock?: Clock
+  readonly ids?: IdSource
+  readonly scrypt?: ScryptParameters
+  readonly rateLimits?: RateLimitStore
+  readonly mailer?: Mailer
+  /** Stored bytes; defaults to the filesystem store under `blobRoot`. */
+  readonly blobs?: BlobStore
+  /** How often idle workers poll for jobs. */
+  readonly jobPollingIntervalSeconds?: number
+  /** Webhook delivery: retry base delay, request timeout, host resolver (tests shorten and fake them). */
+  readonly webhooks?: WebhookOptions
+  /** How often the audit sequencer sweeps for work notifications missed. */
+  readonly auditSweepIntervalMs?: number
+  /** The chain batch roots are published to; defaults to the AuditAnchor contract of `config.anchorChain`. */
+  readonly anchorChain?: AnchorChainPublisher
+  /** Raw: a parser selector, a host resolver and a fetch deadline (tests register parsers and fake DNS). */
+  readonly raw?: RawOptions
+}
+
+export interface Runtime {
+  readonly config: ResolvedConfig
+  readonly logger: Logger
+  readonly db: Database
+  readonly jobs: JobQueue
+  readonly blobs: BlobStore
+  readonly clock: Clock
+  /** The services the app is built on, for tools and benchmarks that call them in-process. */
+  readonly services: AppServices
+  /** The Ledger slice: its normalizer and store, for tools, tests and benchmarks that run it in-process. */
+  readonly ledger: Ledger
+  /** The Policy slice: verdicts for the gate, the default policy, its store (tools, tests, benchmarks). */
+  readonly policy: Policy
+  buildApp(): Promise<FastifyInstance>
+  startWorkers(): Promise<void>
+  /**
+   * Links every pending audit event and closes due batches now, instead of waiting for the sequencer
+   * (tests and tools); with `closeOpenBatch`, the partial batch at the end of each chain too.
+   */
+  settleAudit(options?: { closeOpenBatch?: boolean }): Promise<SettleResult>
+  close(): Promise<void>
+}
+
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { config, logger } = options
+  const clock = options.clock ?? systemClock
+  const ids = options.ids ?? createIdSource(() => clock.now().getTime())
+
+  const db = await openDatabase({ url: config.databaseUrl, pgliteDataDir: options.pgliteDataDir })
+  await db.migrate()
+  const jobs = createJobQueue(db, { schema: options.jobSchema ?? 'pgboss', logger })
+  await jobs.start()
+
+  const blobs = options.blobs ?? createFileBlobStore(options.blobRoot)
+  const rateLimits = options.rateLimits ?? (config.redisUrl === undefined
+      ? createMemoryRateLimitStore()
+      : createRedisRateLimitStore(config.redisUrl, { onError: (error) => logger.warn({ err: error }, 'rate limit store (redis) error') }))
+  const mailer = options.mailer ?? (config.smtpUrl === undefined ? createLogMailer(logger) : createSmtpMailer(config.smtpUrl, config.mailFrom))
+  const passwords = await createPasswordHasher(options.scrypt ?? defaultScryptParameters)
+  const tokens = createTokenSigner(config.jwtSecret, tokenIssuer(config.environment))
+  // Cursors are signed with a key derived from JWT_SECRET, so one secret to rotate covers both.
+  const cursors = createCursorCodec(hmacSha256Hex(config.jwtSecret, 'steward:pagination-cursor:v1'))
+
+  const core: CoreDeps = {
+    db,
+    audit: createAuditRecorder({ ids, clock }),
+    events: createEventRecorder({ ids, clock, jobs }),
+    jobs,
+    ids,
+    clock,
+    environment: config.environment,
+    publicBaseUrl: config.publicBaseUrl,
+  }
+  const auditStore = createAuditStore()
+  const anchorChain = options.anchorChain ?? (config.anchorChain === undefined ? undefined : createAnchorChain(config.anchorChain))
+  const sequencer = createAuditSequencer({
+    db,
+    store: auditStore,
+    jobs,
+    ids,
+    clock,
+    logger,
+    options: {
+      batchEventsMax: config.auditBatchEventsMax,
+      batchWaitSeconds: config.auditBatchWaitSeconds,
+      anchoringMode: anchorChain === undefined ? 'database_hash_chain' : 'onchain_merkle_root',
+      sweepIntervalMs: options.auditSweepIntervalMs ?? 1_000,
+    },
+  })
+  const tenantsStore = createTenantsStore()
+  const credentialsStore = createCredentialsStore()
+  const apiKeys = createApiKeysService({ ...core, store: credentialsStore, cursors, config, log: logger })
+  const webhooks = createWebhooks({ ...core, cursors }, options.webhooks)
+  const ledger = createLedger({ ...core, cursors })
+  const policy = createPolicy({ ...core, cursors })
+  // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
+  const backfilled = await policy.defaultPolicy.backfill()
+  if (backfilled > 0) logger.info({ tenants: backfilled }, 'default policy given to existing tenants')
+  const raw = createRaw(
+    { ...core, cursors, blobs },
+    // Signed content URLs use their own key derived from JWT_SECRET, like cursors.
+    { contentUrlKey: hmacSha256Hex(config.jwtSecret, 'steward:raw-content-url:v1'), fetchAllowLoopback: config.rawFetchAllowLoopback },
+    options.raw,
+  )
+  const services = {
+    apiKeys,
+    auth: createAuthService({ ...core, store: credentialsStore, passwords, tokens, apiKeys, config }),
+    onboarding: createOnboardingService({ ...core, store: tenantsStore, passwords, defaultPolicy: policy.defaultPolicy }),
+    tenants: createTenantsService({ ...core, store: tenantsStore, defaultPolicy: policy.defaultPolicy }),
+    members: createMembersService({ ...core, store: tenantsStore, cursors }),
+    webhooks: webhooks.service,
+    ledger: ledger.service,
+    raw: raw.service,
+    connectors: raw.connectors,
+    policy: policy.service,
+    wallets: policy.wallets,
+    idempotency: createIdempotency({ db, clock, store: createIdempotencyStore() }),
+    audit: createAuditService({ ...core, store: auditStore, cursors, chain: anchorChain, blobs }),
+  }
+
+  let closed = false
+  return {
+    config,
+    logger,
+    db,
+    jobs,
+    blobs,
+    clock,
+    services,
+    ledger,
+    policy,
+    buildApp: () =>
+      buildApp({
+        logger,
+        publicBaseUrl: config.publicBaseUrl,
+        selfServeSignup: config.selfServeSignup,
+        trustProxyHops: config.trustProxyHops,
+        platformServiceSecret: config.platformServiceSecret,
+        publicRateLimit: { perMinute: config.publicRateLimitPerMinute, burst: config.publicRateLimitBurst },
+        rateLimits,
+        checkReady: () => ping(db),
+        services,
+      }),
+    async startWorkers() {
+      const pollingIntervalSeconds = options.jobPollingIntervalSeconds ?? 2
+      await jobs.work('tenant-blob-purge', createBlobPurgeHandler({ db, audit: core.audit, blobs }), { pollingIntervalSeconds })
+      await jobs.work('mail-send', createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 })
+      await webhooks.startWorkers(jobs, { pollingIntervalSeconds })
+      await ledger.startWorkers(jobs, { pollingIntervalSeconds })
+      await raw.startWorkers(jobs, { pollingIntervalSeconds })
+      await jobs.work('audit-export', createExportHandler({ db, store: auditStore, blobs, clock }), { pollingIntervalSeconds })
+      await jobs.work('audit-anchor-publish', createAnchorPublishHandler({ db, store: auditStore, audit: core.audit, chain: anchorChain, clock }), {
+        pollingIntervalSeconds,
+      })
+      await sequencer.start()
+    },
+    settleAudit: (settleOptions) => sequencer.sweep(settleOptions),
+    /** Stops the workers (letting running jobs finish), then closes the stores. Idempotent. */
+    async close() {
+      if (closed) return
+      closed = true
+      await sequencer.stop()
+      raw.stop()
+      await jobs.stop({ timeoutMs: config.shutdownTimeoutMs })
+      await rateLimits.close()
+      await mailer.close()
+      await db.close()
+    },
+  }
+}

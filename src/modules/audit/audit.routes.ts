@@ -1,0 +1,145 @@
+/** Audit and proof routes (spec, "Audit and Proof"), plus the export status and download routes. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import Type from 'typebox'
+import { contextOf, principalOf } from '../../platform/http/context.ts'
+import { bearerRoute, publicRoute } from '../../platform/http/route-auth.ts'
+import type { AuditService } from './audit.service.ts'
+import {
+  Anchor,
+  EntityEventList,
+  EntityEventQuery,
+  EntityParams,
+  EventIdParams,
+  EventList,
+  EventListQuery,
+  EventWithProof,
+  Export,
+  ExportBody,
+  ExportParams,
+  VerifyBody,
+  VerifyResponse,
+} from './audit.schemas.ts'
+
+const tags = ['Audit']
+const auditRead = bearerRoute(['audit:read'])
+const contentTypes = { jsonl: 'application/x-ndjson', csv: 'text/csv; charset=utf-8' } as const
+
+export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = async (app, { audit }) => {
+  app.get(
+    '/v1/audit/anchor/latest',
+    {
+      config: { auth: auditRead },
+      schema: {
+        tags,
+        summary: 'The latest Merkle anchor of your chain',
+        description: 'The most recent closed batch: its root, range, period and how it is anchored (anchoring_mode, guarantee). 404 audit_anchor_not_found before the first batch closes.',
+        response: { 200: Anchor },
+      },
+    },
+    async (request) => audit.latestAnchor(principalOf(request).tenantId),
+  )
+
+  app.get(
+    '/v1/audit/entity/:entityType/:entityId',
+    {
+      config: { auth: auditRead },
+      schema: {
+        tags,
+        summary: 'Events about one entity, in causal order',
+        params: EntityParams,
+        querystring: EntityEventQuery,
+        response: { 200: EntityEventList },
+      },
+    },
+    async (request) =>
+      audit.entityEvents(principalOf(request).tenantId, { type: request.params.entityType, id: request.params.entityId }, request.query),
+  )
+
+  app.get(
+    '/v1/audit/event/:event_id',
+    {
+      config: { auth: auditRead },
+      schema: {
+        tags,
+        summary: 'One event with its Merkle inclusion proof',
+        description: 'inclusion.status says whether the event is linked and batched yet; when included, the proof verifies with OpenZeppelin MerkleProof, the AuditAnchor contract and `npm run audit:verify-proof`.',
+        params: EventIdParams,
+        response: { 200: EventWithProof },
+      },
+    },
+    async (request) => audit.event(principalOf(request).tenantId, request.params.event_id),
+  )
+
+  app.get(
+    '/v1/audit/events',
+    {
+      config: { auth: auditRead },
+      schema: { tags, summary: 'List events', querystring: EventListQuery, response: { 200: EventList } },
+    },
+    async (request) => audit.events(principalOf(request).tenantId, request.query),
+  )
+
+  app.post(
+    '/v1/audit/export',
+    {
+      config: { auth: auditRead },
+      schema: {
+        tags,
+        summary: 'Export events (jsonl or csv)',
+        description: 'Queues an export and answers 202 with a status_url that reports progress and, when completed, a download_url. Files are kept 7 days.',
+        body: ExportBody,
+        response: { 202: Export },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await audit.requestExport(principalOf(request).tenantId, request.body, contextOf(request))),
+  )
+
+  app.get(
+    '/v1/audit/exports/:export_id',
+    {
+      config: { auth: auditRead },
+      schema: { tags, summary: 'Export status', params: ExportParams, response: { 200: Export } },
+    },
+    async (request) => audit.exportStatus(principalOf(request).tenantId, request.params.export_id),
+  )
+
+  app.get(
+    '/v1/audit/exports/:export_id/download',
+    {
+      config: { auth: auditRead },
+      schema: {
+        tags,
+        summary: 'Download a completed export',
+        description: 'The file as an attachment (application/x-ndjson or text/csv). 409 audit_export_not_ready until it is completed.',
+        params: ExportParams,
+        produces: ['application/x-ndjson', 'text/csv'],
+        response: { 200: Type.String({ description: 'The export file.' }) },
+      },
+    },
+    async (request, reply) => {
+      const file = await audit.exportDownload(principalOf(request).tenantId, request.params.export_id)
+      return reply
+        .type(contentTypes[file.format])
+        .header('content-disposition', `attachment; filename="${request.params.export_id}.${file.format}"`)
+        .header('content-length', file.bytes)
+        .header('digest', `sha-256=${Buffer.from(file.sha256, 'hex').toString('base64')}`)
+        .send(file.stream as never) // a stream bypasses the response serializer
+    },
+  )
+
+  app.post(
+    '/v1/audit/verify',
+    {
+      config: { auth: publicRoute('audit-verify') },
+      schema: {
+        tags,
+        summary: 'Verify an inclusion proof (public)',
+        description:
+          'Send an event hash, its Merkle proof and the claimed root (and optionally the tenant). Answers whether the proof leads to the root and whether the root is anchored. Needs no credential and changes nothing.',
+        body: VerifyBody,
+        response: { 200: VerifyResponse },
+      },
+    },
+    async (request) => audit.verify(request.body),
+  )
+}

@@ -1,0 +1,220 @@
+/**
+ * The sequencer links recorded audit events into each tenant's hash chain, then seals the chain into
+ * Merkle batches ("anchors").
+ *
+ * Recording (audit.recorder.ts) is one lock-free INSERT into `audit_inbox` in the business transaction.
+ * Here, per tenant and under the tenant's chain-head row lock: the oldest inbox events, in recorded
+ * order, get `seq` = head + 1, + 2, …, `prev_hash` and `hash` and move into `audit_events`, sealed
+ * (insert-only; the inbox row may leave only once its sealed copy is there); then every full batch (`batchEventsMax` events), or a partial one whose oldest event has waited
+ * `batchWaitSeconds`, becomes an anchor row holding its Merkle root and tree. One lock per tenant means
+ * no fork and no gap, across requests and server processes; many events per transaction means a busy
+ * tenant is linked in bulk.
+ *
+ * What wakes it: a NOTIFY from recording transactions (delivered on commit, paced by the recorder), and
+ * a timer every `sweepIntervalMs` for anything a notification missed (a restart, a dropped listener
+ * connection, a paced-out notification) and for batches whose wait has run out.
+ */
+import type { Logger } from 'pino'
+import type { Database, Tx } from '../../platform/db/database.ts'
+import type { JobQueue } from '../../platform/jobs/job-queue.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import { auditAppendedChannel } from './audit.recorder.ts'
+import type { AuditStore, ChainEventRow, ChainHead, EventSeal, InboxEventRow } from './audit.store.ts'
+import { hashAuditEvent, type ActorType, type AuditFields } from './domain/chain.ts'
+import { buildTree, leafOf, packTree, rootOf } from './domain/merkle.ts'
+
+/** Events linked per transaction: bounds lock hold time and memory under a backlog. */
+export const sequencedEventsPerTransactionMax = 2_000
+/** A cutoff later than any event: every unbatched event counts as having waited long enough. */
+const endOfTime = new Date('9999-12-31T00:00:00.000Z')
+/** Tenants picked up per sweep query. */
+const sweepTenantsMax = 1_000
+
+export type AnchoringMode = 'database_hash_chain' | 'onchain_merkle_root'
+
+export interface SequencerOptions {
+  readonly batchEventsMax: number
+  readonly batchWaitSeconds: number
+  readonly anchoringMode: AnchoringMode
+  readonly sweepIntervalMs: number
+}
+
+export interface SettleResult {
+  readonly sequenced: number
+  readonly anchorsCreated: number
+}
+
+export interface AuditSequencer {
+  /**
+   * Links every pending event of the tenant and closes every due batch; with `closeOpenBatch`, also the
+   * partial batch at the end of the chain (tests, and operators who want a root now).
+   */
+  settleTenant(tenantId: string, options?: { closeOpenBatch?: boolean }): Promise<SettleResult>
+  /** Settles every tenant with pending events or a due batch. */
+  sweep(options?: { closeOpenBatch?: boolean }): Promise<SettleResult>
+  /** Listens for recordings and sweeps periodically until stop(). */
+  start(): Promise<void>
+  stop(): Promise<void>
+}
+
+/** The hashed form of an event's stored content, at a chain position. */
+export function toEventBody(row: InboxEventRow | ChainEventRow, seq: number, prevHash: string) {
+  return {
+    id: row.id,
+    tenantId: row.tenantId,
+    seq,
+    layer: row.layer,
+    actor: { type: row.actorType as ActorType, id: row.actorId },
+    action: row.action,
+    entity: { type: row.entityType, id: row.entityId },
+    inputs: row.inputs as AuditFields,
+    outputs: row.outputs as AuditFields,
+    evidenceIds: row.evidenceIds,
+    requestId: row.requestId,
+    createdAt: row.createdAt,
+    prevHash,
+  }
+}
+
+export function createAuditSequencer(deps: {
+  db: Database
+  store: AuditStore
+  jobs: JobQueue
+  ids: IdSource
+  clock: Clock
+  logger: Logger
+  options: SequencerOptions
+}): AuditSequencer {
+  const { db, store, clock, options } = deps
+  let wanted = false
+  let running: Promise<void> | undefined
+  let sweepTimer: NodeJS.Timeout | undefined
+  let stopListening: (() => Promise<void>) | undefined
+  let stopped = true
+
+  /** Seals pending events into the chain; returns the new head. Runs under the head lock. */
+  async function link(tx: Tx, tenantId: string, head: ChainHead): Promise<{ head: ChainHead; linked: number }> {
+    const pending = await store.unsequenced(tx, tenantId, sequencedEventsPerTransactionMax)
+    const seals: EventSeal[] = []
+    let { seq, hash } = head
+    for (const row of pending) {
+      seq += 1
+      const sealed = hashAuditEvent(toEventBody(row, seq, hash))
+      seals.push({ id: row.id, seq, prevHash: hash, hash: sealed })
+      hash = sealed
+    }
+    await store.seal(tx, tenantId, seals, clock.now())
+    return { head: { ...head, seq, hash }, linked: pending.length }
+  }
+
+  /** Closes due batches (and the open one if asked); returns the new head and how many anchors were made. */
+  async function closeBatches(tx: Tx, tenantId: string, head: ChainHead, closeOpenBatch: boolean): Promise<{ head: ChainHead; anchors: number }> {
+    let batchedSeq = head.batchedSeq
+    let anchors = 0
+    const cutoff = clock.now().getTime() - options.batchWaitSeconds * 1000
+    while (head.seq > batchedSeq) {
+      const seqTo = Math.min(batchedSeq + options.batchEventsMax, head.seq)
+      const full = seqTo - batchedSeq === options.batchEventsMax
+      const slice = await store.chainSlice(tx, tenantId, batchedSeq + 1, seqTo)
+      const first = slice[0]
+      const last = slice.at(-1)
+      if (first === undefined || last === undefined || slice.length !== seqTo - batchedSeq) {
+        throw new Error(`audit chain of ${tenantId} has a gap in ${batchedSeq + 1}..${seqTo}`)
+      }
+      if (!full && !closeOpenBatch && first.createdAt.getTime() > cutoff) break
+      const tree = buildTree(slice.map((event) => leafOf(event.hash)))
+      await store.insertAnchor(tx, {
+        id: deps.ids.newId('auditAnchor'),
+        tenantId,
+        seqFrom: first.seq,
+        seqTo: last.seq,
+        eventCount: slice.length,
+        merkleRoot: rootOf(tree),
+        tree: packTree(tree),
+        periodStart: first.createdAt,
+        periodEnd: last.createdAt,
+        anchoringMode: options.anchoringMode,
+        createdAt: clock.now(),
+      })
+      batchedSeq = seqTo
+      anchors += 1
+    }
+    return { head: { ...head, batchedSeq }, anchors }
+  }
+
+  async function settleTenant(tenantId: string, settleOptions: { closeOpenBatch?: boolean } = {}): Promise<SettleResult> {
+    let sequenced = 0
+    let anchorsCreated = 0
+    for (;;) {
+      const step = await db.transaction(async (tx) => {
+        const locked = await store.lockHead(tx, tenantId)
+        const linked = await link(tx, tenantId, locked)
+        const closed = await closeBatches(tx, tenantId, linked.head, settleOptions.closeOpenBatch === true)
+        if (linked.linked > 0 || closed.anchors > 0) await store.updateHead(tx, tenantId, closed.head)
+        // Publication happens after commit, by the singleton publisher job enqueued with the anchors.
+        if (closed.anchors > 0 && options.anchoringMode === 'onchain_merkle_root') await deps.jobs.enqueue(tx, 'audit-anchor-publish', {})
+        return { linked: linked.linked, anchors: closed.anchors }
+      })
+      sequenced += step.linked
+      anchorsCreated += step.anchors
+      if (step.linked < sequencedEventsPerTransactionMax) return { sequenced, anchorsCreated }
+    }
+  }
+
+  async function sweep(sweepOptions: { closeOpenBatch?: boolean } = {}): Promise<SettleResult> {
+    const cutoff = new Date(clock.now().getTime() - options.batchWaitSeconds * 1000)
+    const tenants = new Set([
+      ...(await store.tenantsWithUnsequenced(db.orm, sweepTenantsMax)),
+      ...(await store.tenantsWithDueBatches(db.orm, options.batchEventsMax, sweepOptions.closeOpenBatch === true ? endOfTime : cutoff, sweepTenantsMax)),
+    ])
+    let sequenced = 0
+    let anchorsCreated = 0
+    for (const tenantId of tenants) {
+      const result = await settleTenant(tenantId, sweepOptions)
+      sequenced += result.sequenced
+      anchorsCreated += result.anchorsCreated
+    }
+    return { sequenced, anchorsCreated }
+  }
+
+  /**
+   * One sweep at a time per process. A wake-up during a sweep asks for another, and a sweep that found
+   * work sweeps again, so a busy system is drained continuously and an idle one waits for the next
+   * notification or timer.
+   */
+  function wake(): void {
+    wanted = true
+    if (running !== undefined || stopped) return
+    running = (async () => {
+      while (wanted && !stopped) {
+        wanted = false
+        try {
+          const result = await sweep()
+          if (result.sequenced > 0 || result.anchorsCreated > 0) wanted = true
+        } catch (error) {
+          deps.logger.error({ err: error }, 'audit sweep failed; the next wake-up retries')
+        }
+      }
+    })().finally(() => {
+      running = undefined
+    })
+  }
+
+  return {
+    settleTenant,
+    sweep,
+    async start() {
+      stopped = false
+      stopListening = await db.listen(auditAppendedChannel, () => wake())
+      sweepTimer = setInterval(wake, options.sweepIntervalMs)
+      wake()
+    },
+    async stop() {
+      stopped = true
+      if (sweepTimer !== undefined) clearInterval(sweepTimer)
+      await stopListening?.()
+      await running
+    },
+  }
+}

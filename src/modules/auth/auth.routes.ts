@@ -1,0 +1,137 @@
+/** Auth routes: login, the break-glass service-token mint, whoami, and tenant API keys. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { contextOf, principalOf } from '../../platform/http/context.ts'
+import { bearerRoute, publicRoute } from '../../platform/http/route-auth.ts'
+import type { ApiKeysService } from './api-keys.service.ts'
+import { principalView, type AuthService } from './auth.service.ts'
+import {
+  ApiKey,
+  ApiKeyListQuery,
+  ApiKeyListResponse,
+  ApiKeyPathParams,
+  IssueKeyBody,
+  IssuedKeyResponse,
+  LoginBody,
+  PrincipalSchema,
+  RotateKeyBody,
+  ServiceTokenBody,
+  TokenResponse,
+} from './auth.schemas.ts'
+import { TenantPathParams } from '../../platform/http/schemas.ts'
+
+export interface AuthRoutesOptions {
+  readonly auth: AuthService
+  readonly apiKeys: ApiKeysService
+}
+
+export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { auth, apiKeys }) => {
+  app.post(
+    '/v1/auth/login',
+    {
+      config: { auth: publicRoute('login') },
+      schema: {
+        tags: ['Auth'],
+        summary: 'Log in with email and password',
+        description: 'Returns an owner/member JWT valid 900 seconds. An unknown email and a wrong password get the same 401 auth_invalid_credentials.',
+        body: LoginBody,
+        response: { 200: TokenResponse },
+      },
+    },
+    async (request) => auth.login(request.body, contextOf(request)),
+  )
+
+  app.post(
+    '/v1/auth/service-token',
+    {
+      config: { auth: publicRoute('service-token') },
+      schema: {
+        tags: ['Auth'],
+        summary: 'Mint a break-glass service token',
+        description:
+          'Sandbox and testnet only (403 auth_service_token_disabled in production or when SERVICE_TOKEN_SECRET is unset). Send SERVICE_TOKEN_SECRET as the bearer. Returns a one-hour service token for the tenant, recorded in the audit chain with its reason.',
+        body: ServiceTokenBody,
+        response: { 200: TokenResponse },
+        security: [{ serviceTokenSecret: [] }],
+      },
+    },
+    async (request) => auth.mintServiceToken(request.headers.authorization, request.body, contextOf(request)),
+  )
+
+  app.get(
+    '/v1/auth/whoami',
+    {
+      config: { auth: bearerRoute([]) },
+      schema: { tags: ['Auth'], summary: 'The principal behind this credential', response: { 200: PrincipalSchema } },
+    },
+    async (request) => principalView(principalOf(request)),
+  )
+
+  const keyAdmin = bearerRoute(['surfaces:admin'], { principalTypes: ['user'], tenantParam: 'tenant_id' })
+
+  app.post(
+    '/v1/tenants/:tenant_id/api-keys',
+    {
+      config: { auth: keyAdmin },
+      schema: {
+        tags: ['API keys'],
+        summary: 'Issue an API key',
+        description:
+          'Read-only (ledger:read, audit:read, governance:read). The secret is in this response only. Issued only where key auth is enabled: in production that needs API_KEY_AUTH_PRODUCTION_ENABLED, otherwise 403 api_key_auth_disabled.',
+        params: TenantPathParams,
+        body: IssueKeyBody,
+        response: { 201: IssuedKeyResponse },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await apiKeys.issue(request.params.tenant_id, request.body, contextOf(request))),
+  )
+
+  app.get(
+    '/v1/tenants/:tenant_id/api-keys',
+    {
+      config: { auth: keyAdmin },
+      schema: { tags: ['API keys'], summary: 'List API keys', params: TenantPathParams, querystring: ApiKeyListQuery, response: { 200: ApiKeyListResponse } },
+    },
+    async (request) => apiKeys.list(request.params.tenant_id, request.query),
+  )
+
+  app.get(
+    '/v1/tenants/:tenant_id/api-keys/:key_id',
+    {
+      config: { auth: keyAdmin },
+      schema: { tags: ['API keys'], summary: 'Read an API key', params: ApiKeyPathParams, response: { 200: ApiKey } },
+    },
+    async (request) => apiKeys.get(request.params.tenant_id, request.params.key_id),
+  )
+
+  app.post(
+    '/v1/tenants/:tenant_id/api-keys/:key_id/rotate',
+    {
+      config: { auth: keyAdmin },
+      schema: {
+        tags: ['API keys'],
+        summary: 'Rotate an API key',
+        description:
+          'Issues a new secret for the key. The old secret stops at once, or after previous_secret_expires_in_seconds (at most 7 days). A revoked key is 409 api_key_revoked; an expired key is 409 api_key_expired.',
+        params: ApiKeyPathParams,
+        body: RotateKeyBody,
+        response: { 200: IssuedKeyResponse },
+      },
+    },
+    async (request) => apiKeys.rotate(request.params.tenant_id, request.params.key_id, request.body, contextOf(request)),
+  )
+
+  app.post(
+    '/v1/tenants/:tenant_id/api-keys/:key_id/revoke',
+    {
+      config: { auth: keyAdmin },
+      schema: {
+        tags: ['API keys'],
+        summary: 'Revoke an API key',
+        description: 'The key stops working at once. Idempotent.',
+        params: ApiKeyPathParams,
+        response: { 200: ApiKey },
+      },
+    },
+    async (request) => apiKeys.revoke(request.params.tenant_id, request.params.key_id, contextOf(request)),
+  )
+}

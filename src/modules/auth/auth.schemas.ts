@@ -1,0 +1,86 @@
+/** Wire schemas of the auth routes: login, service tokens, whoami, API keys. */
+import Type from 'typebox'
+import { NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { prefixedIdPattern } from '../../kernel/ids.ts'
+import { apiKeyPageRows, previousSecretSecondsMax } from './api-keys.service.ts'
+import { apiKeyScopes, scopes, serviceTokenScopes } from './scopes.ts'
+
+const literals = Type.Enum
+
+export const PrincipalSchema = Strict({
+  id: Type.String(),
+  type: literals(['user', 'service', 'api_key'] as const),
+  tenantId: TenantId,
+  scopes: Type.Array(literals(scopes)),
+})
+
+export const TokenResponse = Strict({
+  access_token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer({ description: 'Seconds until the token expires.' }),
+  principal: PrincipalSchema,
+})
+
+export const LoginBody = Strict({
+  email: Type.String({ minLength: 1, maxLength: 320 }),
+  password: Type.String({ minLength: 1, maxLength: 4096 }),
+})
+
+export const ServiceTokenBody = Strict({
+  tenant_id: TenantId,
+  reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why break-glass access is needed; recorded in the audit chain.' }),
+  subject: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.:-]+$', description: 'What the token acts as (for example an internal agent name); default "break-glass".' }),
+  ),
+  scopes: Type.Optional(
+    Type.Array(literals(serviceTokenScopes), { minItems: 1, uniqueItems: true, description: 'A subset of the service-token scopes; default all of them.' }),
+  ),
+})
+
+export const ApiKey = Strict({
+  id: Type.String(),
+  tenant_id: TenantId,
+  name: Type.String(),
+  environment: literals(['test', 'live'] as const),
+  prefix: Type.String({ description: 'svc_sk_test_ (sandbox) or svc_sk_live_ (production).' }),
+  secret_last_four: Type.String({ description: 'The last four characters of the current secret, to tell keys apart.' }),
+  scopes: Type.Array(literals(apiKeyScopes)),
+  status: literals(['active', 'expired', 'revoked'] as const),
+  expires_at: Nullable(Timestamp),
+  last_used_at: Nullable(Timestamp),
+  rotated_at: Nullable(Timestamp),
+  previous_secret_expires_at: Nullable(Timestamp),
+  revoked_at: Nullable(Timestamp),
+  created_by: Type.String(),
+  created_at: Timestamp,
+})
+
+export const IssuedKeyResponse = Strict({
+  api_key: ApiKey,
+  secret: Type.String({ description: 'The plaintext key. Shown only in this response; store it now.' }),
+})
+
+export const IssueKeyBody = Strict({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  scopes: Type.Optional(Type.Array(literals(apiKeyScopes), { minItems: 1, uniqueItems: true, description: 'Default: all three read scopes.' })),
+  expires_at: Type.Optional(Timestamp),
+})
+
+export const RotateKeyBody = Strict({
+  previous_secret_expires_in_seconds: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: previousSecretSecondsMax,
+      description: 'Keep the old secret working this long (default 0: it stops at once).',
+    }),
+  ),
+})
+
+export const ApiKeyPathParams = Strict({ tenant_id: TenantId, key_id: Type.String({ pattern: prefixedIdPattern('apiKey') }) })
+
+export const ApiKeyListQuery = Strict({
+  status: Type.Optional(literals(['active', 'expired', 'revoked'] as const)),
+  ...pageQuery(apiKeyPageRows),
+})
+
+export const ApiKeyListResponse = Strict({ api_keys: Type.Array(ApiKey), next_cursor: NextCursor })

@@ -1,0 +1,81 @@
+/**
+ * Signed bearer tokens (JWT, HS256 with JWT_SECRET). Two kinds are minted here: owner/member tokens
+ * from login (900 s) and break-glass service tokens (3600 s). Verification distinguishes an expired
+ * token from an invalid one, because the spec answers them with different codes.
+ */
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose'
+import { AppError } from '../../kernel/errors.ts'
+
+export const ownerTokenSeconds = 900
+export const serviceTokenSeconds = 3600
+
+const algorithm = 'HS256'
+const audience = 'steward-api'
+
+/**
+ * The issuer names the environment, not a URL: a sandbox token can never pass in production (spec:
+ * credentials do not cross environments), and moving the sandbox to another port or host does not
+ * invalidate its tokens.
+ */
+export function tokenIssuer(environment: 'sandbox' | 'production'): string {
+  return `steward-${environment}`
+}
+
+export interface TokenClaims {
+  /** Principal id: the user id, or the service token id. */
+  readonly sub: string
+  readonly tenantId: string
+  readonly type: 'user' | 'service'
+  readonly scopes: readonly string[]
+}
+
+export interface TokenSigner {
+  sign(claims: TokenClaims, lifetimeSeconds: number, now: Date, tokenId: string): Promise<string>
+  verify(token: string, now: Date): Promise<TokenClaims & { jti: string; exp: number }>
+}
+
+export function createTokenSigner(secret: string, issuer: string): TokenSigner {
+  const key = new TextEncoder().encode(secret)
+  return {
+    async sign(claims, lifetimeSeconds, now, tokenId) {
+      const issuedAt = Math.floor(now.getTime() / 1000)
+      return new SignJWT({ tid: claims.tenantId, typ: claims.type, scp: claims.scopes })
+        .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
+        .setSubject(claims.sub)
+        .setIssuer(issuer)
+        .setAudience(audience)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + lifetimeSeconds)
+        .setJti(tokenId)
+        .sign(key)
+    },
+    async verify(token, now) {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: [algorithm],
+          issuer,
+          audience,
+          currentDate: now,
+          requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+        })
+        const { sub, tid, typ, scp, jti, exp } = payload as Record<string, unknown>
+        if (
+          typeof sub !== 'string' ||
+          typeof tid !== 'string' ||
+          (typ !== 'user' && typ !== 'service') ||
+          !Array.isArray(scp) ||
+          !scp.every((scope) => typeof scope === 'string') ||
+          typeof jti !== 'string' ||
+          typeof exp !== 'number'
+        ) {
+          throw new AppError('auth_token_invalid')
+        }
+        return { sub, tenantId: tid, type: typ, scopes: scp as string[], jti, exp }
+      } catch (error) {
+        if (error instanceof joseErrors.JWTExpired) throw new AppError('auth_token_expired')
+        if (error instanceof AppError) throw error
+        throw new AppError('auth_token_invalid')
+      }
+    },
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The Ledger slice as the composition root sees it: the service for the routes, the normalizer (the
+ * Raw extraction job hands artifacts to it through the `ledger-normalize` queue), and the workers.
+ */
+import type { CoreDeps } from '../../platform/deps.ts'
+import type { JobQueue } from '../../platform/jobs/job-queue.ts'
+import type { CursorCodec } from '../../kernel/cursor.ts'
+import { createNormalizeHandler, createReconcileHandler } from './ledger.jobs.ts'
+import { createLedgerService, type LedgerService } from './ledger.service.ts'
+import { createLedgerStore } from './ledger.store.pg.ts'
+import type { LedgerStore } from './ledger.store.ts'
+import { createNormalizer, type Normalizer } from './normalize/normalizer.ts'
+import { reconcileTenant, type ReconcileSummary } from './reconcile/reconcile.ts'
+import type { AuditActor } from '../audit/audit.recorder.ts'
+
+export { ledgerRoutes } from './ledger.routes.ts'
+export type { LedgerService } from './ledger.service.ts'
+
+export interface Ledger {
+  readonly service: LedgerService
+  readonly store: LedgerStore
+  readonly normalizer: Normalizer
+  /** One reconciliation run now, in-process (the `ledger-reconcile` job runs the same). */
+  reconcile(tenantId: string, options: { actor: AuditActor; jobId?: string }): Promise<ReconcileSummary>
+  /** Registers the normalization and reconciliation workers. */
+  startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
+}
+
+export function createLedger(deps: CoreDeps & { cursors: CursorCodec }): Ledger {
+  const store = createLedgerStore()
+  const normalizer = createNormalizer({ ...deps, store })
+  const jobDeps = { ...deps, store, normalizer }
+  return {
+    service: createLedgerService({ ...deps, store, normalizer }),
+    store,
+    normalizer,
+    reconcile: (tenantId, options) => reconcileTenant(jobDeps, tenantId, options),
+    async startWorkers(jobs, { pollingIntervalSeconds }) {
+      // Normalizations of one tenant serialize on its Ledger lock; two at once keep tenants independent.
+      await jobs.work('ledger-normalize', createNormalizeHandler(jobDeps), { pollingIntervalSeconds, concurrency: 2 })
+      await jobs.work('ledger-reconcile', createReconcileHandler(jobDeps), { pollingIntervalSeconds })
+    },
+  }
+}

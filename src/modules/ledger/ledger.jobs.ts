@@ -1,0 +1,120 @@
+/**
+ * The Ledger's durable jobs. Each tracks its run in a `ledger_jobs` row (GET /v1/ledger/jobs/{job_id}):
+ * queued → running → succeeded | failed. A job's outcome (succeeded with its counts, or failed with the
+ * reason after the last retry) is audited in the transaction that records it; a normalization that
+ * wrote anything queues a reconciliation run in that same transaction.
+ */
+import type { AuditActor, AuditRecorder } from '../audit/audit.recorder.ts'
+import type { Database, Tx } from '../../platform/db/database.ts'
+import { retryLimitOf, type JobHandler, type JobQueue, type QueueName } from '../../platform/jobs/job-queue.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import type { LedgerJobRow, LedgerStore } from './ledger.store.ts'
+import { flatCounts } from './normalize/batch.ts'
+import type { Normalizer } from './normalize/normalizer.ts'
+import { reconcileTenant } from './reconcile/reconcile.ts'
+
+export interface LedgerJobDeps {
+  readonly db: Database
+  readonly store: LedgerStore
+  readonly jobs: Pick<JobQueue, 'enqueue' | 'nudge'>
+  readonly audit: AuditRecorder
+  readonly ids: IdSource
+  readonly clock: Clock
+}
+
+const normalizeActor: AuditActor = { type: 'system', id: 'ledger-normalize' }
+const reconcileActor: AuditActor = { type: 'system', id: 'ledger-reconcile' }
+
+/** A reconciliation job row and its queue entry, in the caller's transaction. */
+export async function queueReconcile(deps: { store: LedgerStore; jobs: Pick<JobQueue, 'enqueue'>; ids: IdSource; clock: Clock }, tx: Tx, tenantId: string, createdBy: string): Promise<LedgerJobRow> {
+  const row: LedgerJobRow = {
+    id: deps.ids.newId('ledgerJob'),
+    tenantId,
+    kind: 'reconcile',
+    status: 'queued',
+    input: {},
+    result: null,
+    error: null,
+    createdBy,
+    createdAt: deps.clock.now(),
+    startedAt: null,
+    finishedAt: null,
+  }
+  await deps.store.insertJob(tx, row)
+  await deps.jobs.enqueue(tx, 'ledger-reconcile', { tenant_id: tenantId, job_id: row.id })
+  return row
+}
+
+/**
+ * Runs `work` for a tracked job: marks it running, then records the outcome. A failure before the last
+ * retry puts the job back to queued (pg-boss retries it); the last one marks it failed.
+ */
+async function tracked<Result extends Record<string, unknown>>(
+  deps: LedgerJobDeps,
+  queue: QueueName,
+  job: { retryCount: number },
+  tenantId: string,
+  jobId: string,
+  actor: AuditActor,
+  work: () => Promise<Result>,
+  onSuccess?: (tx: Tx, result: Result) => Promise<void>,
+) {
+  const { db, store, audit, clock } = deps
+  const row = await store.findJob(db.orm, tenantId, jobId)
+  if (row === undefined || row.status === 'succeeded') return // the tenant is gone, or a crashed worker's job already finished
+  await store.updateJob(db.orm, tenantId, jobId, { status: 'running', startedAt: clock.now(), error: null })
+  let result: Result
+  try {
+    result = await work()
+  } catch (error) {
+    const lastAttempt = job.retryCount >= retryLimitOf(queue)
+    const message = error instanceof Error ? error.message.slice(0, 500) : 'job failed'
+    await db.transaction(async (tx) => {
+      await store.updateJob(tx, tenantId, jobId, { status: lastAttempt ? 'failed' : 'queued', error: message, finishedAt: lastAttempt ? clock.now() : null })
+      if (lastAttempt) {
+        await audit.record(tx, { tenantId, layer: 'ledger', actor, action: `ledger.${row.kind}_failed`, entity: { type: 'ledger_job', id: jobId }, outputs: { error: message } })
+      }
+    })
+    throw error
+  }
+  await db.transaction(async (tx) => {
+    await store.updateJob(tx, tenantId, jobId, { status: 'succeeded', result, error: null, finishedAt: clock.now() })
+    await audit.record(tx, { tenantId, layer: 'ledger', actor, action: `ledger.${row.kind}_succeeded`, entity: { type: 'ledger_job', id: jobId } })
+    await onSuccess?.(tx, result)
+  })
+  deps.jobs.nudge('ledger-reconcile')
+}
+
+export function createNormalizeHandler(deps: LedgerJobDeps & { normalizer: Normalizer }): JobHandler<'ledger-normalize'> {
+  return async (job) => {
+    const { tenant_id: tenantId, job_id: jobId, artifact_id: artifactId, parsed_row_id: parsedRowId } = job.data
+    await tracked(
+      deps,
+      'ledger-normalize',
+      job,
+      tenantId,
+      jobId,
+      normalizeActor,
+      async () => {
+        if (artifactId !== undefined) return { ...(await deps.normalizer.normalizeArtifact(tenantId, artifactId, { actor: normalizeActor, jobId })) }
+        const single = parsedRowId === undefined ? undefined : await deps.normalizer.normalizeParsedRow(tenantId, parsedRowId, { actor: normalizeActor, jobId })
+        return { parsed_row_id: parsedRowId ?? null, entities: single?.entities.length ?? 0, rejected: single?.rejected ?? false }
+      },
+      async (tx, result) => {
+        const counts = (result as { counts?: Parameters<typeof flatCounts>[0] }).counts ?? {}
+        const wrote = Object.entries(flatCounts(counts)).some(([name, count]) => !name.endsWith('_unchanged') && count > 0)
+        if (wrote) await queueReconcile(deps, tx, tenantId, normalizeActor.id)
+      },
+    )
+  }
+}
+
+export function createReconcileHandler(deps: LedgerJobDeps): JobHandler<'ledger-reconcile'> {
+  return async (job) => {
+    const { tenant_id: tenantId, job_id: jobId } = job.data
+    await tracked(deps, 'ledger-reconcile', job, tenantId, jobId, reconcileActor, async () => ({
+      ...(await reconcileTenant(deps, tenantId, { actor: reconcileActor, jobId })),
+    }))
+  }
+}

@@ -1,0 +1,270 @@
+/** Wire schemas of the Ledger routes. Enumerations come from the table definitions, so they cannot drift. */
+import Type from 'typebox'
+import {
+  ledgerAccounts,
+  ledgerBalances,
+  ledgerCounterparties,
+  ledgerInvoices,
+  ledgerJobs,
+  ledgerObligations,
+  ledgerTransactions,
+  reconciliationMatchTypes,
+  reconciliationStatuses,
+} from '../../platform/db/schema.ts'
+import { Day, DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, Timestamp } from '../../platform/http/schemas.ts'
+import { prefixedIdPattern, type IdKind } from '../../kernel/ids.ts'
+import { ledgerKinds } from './ledger.store.ts'
+import { accountPageRows, entityPageRows, transactionPageRows } from './ledger.service.ts'
+
+const literals = Type.Enum
+const Decimal = Type.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'A decimal amount as a string (never a float).' })
+const CalendarDate = Day()
+const DateAsWritten = DayOrTimestamp('A date (YYYY-MM-DD) or an ISO 8601 timestamp; only its calendar date, as written, is used.')
+const id = (kind: IdKind, description?: string) => Type.String({ pattern: prefixedIdPattern(kind), ...(description === undefined ? {} : { description }) })
+
+const AsOf = Type.Optional(
+  Type.String({ format: 'date-time', description: 'System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now.' }),
+)
+
+/** The fields every Ledger record carries (spec, "Ledger records"), and its version. */
+const provenanceFields = {
+  version_id: Type.String({ description: 'This version of the record.' }),
+  version: Type.Integer({ minimum: 1 }),
+  supersedes: Nullable(Type.String({ description: 'The version this one corrects or replaces.' })),
+  source_ids: Type.Array(Type.String(), { description: 'The Raw artifacts (raw_…) this record came from.' }),
+  evidence_ids: Type.Array(Type.String(), { description: 'The parsed rows (rpr_…) this record came from.' }),
+  provenance: literals(ledgerTransactions.provenance.enumValues),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  metadata: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'Source details; `scenario` is `ar` on receivable invoices and obligations and `ap` on payable ones.',
+  }),
+  created_at: Type.String({ format: 'date-time', description: 'When the entity was first recorded (system time).' }),
+  updated_at: Type.String({ format: 'date-time', description: 'When this version was recorded (system time).' }),
+  superseded_at: Nullable(Type.String({ format: 'date-time', description: 'When the next version was recorded; null for the current version.' })),
+}
+
+export const Transaction = Strict({
+  id: Type.String(),
+  account_id: Type.String(),
+  external_transaction_id: Nullable(Type.String()),
+  amount: Type.String({ description: 'Signed decimal: negative is money out of the account.' }),
+  currency: Type.String(),
+  direction: literals(ledgerTransactions.direction.enumValues),
+  transaction_date: CalendarDate,
+  posted_date: Nullable(CalendarDate),
+  counterparty_id: Nullable(Type.String()),
+  category_id: Nullable(Type.String({ description: 'A slug of the source\'s category label (`Software & SaaS` → `software_saas`).' })),
+  status: literals(ledgerTransactions.status.enumValues),
+  description: Type.String({ description: 'As the source wrote it.' }),
+  description_normalized: Type.String(),
+  reconciliation_status: literals(reconciliationStatuses),
+  ...provenanceFields,
+})
+
+export const Balance = Strict({
+  id: Type.String(),
+  account_id: Type.String(),
+  balance_type: literals(ledgerBalances.balanceType.enumValues),
+  as_of: CalendarDate,
+  amount: Decimal,
+  currency: Type.String(),
+  ...provenanceFields,
+})
+
+export const Account = Strict({
+  id: Type.String(),
+  account_type: literals(ledgerAccounts.accountType.enumValues),
+  status: literals(ledgerAccounts.status.enumValues),
+  name: Type.String(),
+  institution: Nullable(Type.String()),
+  currency: Type.String(),
+  external_account_id: Nullable(Type.String()),
+  iban: Nullable(Type.String()),
+  account_number_masked: Nullable(Type.String({ description: 'The last four digits only.' })),
+  wallet_address: Nullable(Type.String()),
+  chain_id: Nullable(Type.Integer()),
+  ...provenanceFields,
+})
+
+export const AccountWithBalance = Strict({
+  ...Account.properties,
+  latest_balance: Nullable(Balance),
+})
+
+export const Counterparty = Strict({
+  id: Type.String(),
+  name: Type.String(),
+  type: literals(ledgerCounterparties.type.enumValues),
+  verified_status: literals(ledgerCounterparties.verifiedStatus.enumValues),
+  risk_level: literals(ledgerCounterparties.riskLevel.enumValues, { description: 'medium until screened or reviewed.' }),
+  trust_state: literals(ledgerCounterparties.trustState.enumValues, { description: 'Advisory only; execution enforcement uses verified_status, screening and policy.' }),
+  aliases: Type.Array(Type.String()),
+  linked_accounts: Type.Array(Type.String(), { description: 'iban:…, wallet:…, account:… identifiers seen for this counterparty.' }),
+  ...provenanceFields,
+})
+
+export const Invoice = Strict({
+  id: Type.String(),
+  direction: literals(ledgerInvoices.direction.enumValues, { description: 'receivable: issued by you (AR); payable: a bill you owe.' }),
+  invoice_number: Type.String(),
+  issue_date: Nullable(CalendarDate),
+  due_date: Nullable(CalendarDate),
+  currency: Type.String(),
+  total: Decimal,
+  subtotal: Nullable(Decimal),
+  tax: Nullable(Decimal),
+  amount_paid: Decimal,
+  amount_due: Decimal,
+  status: literals(ledgerInvoices.status.enumValues),
+  counterparty_id: Nullable(Type.String()),
+  ...provenanceFields,
+})
+
+export const Obligation = Strict({
+  id: Type.String(),
+  type: literals(ledgerObligations.obligationType.enumValues),
+  direction: Nullable(literals(ledgerObligations.direction.enumValues)),
+  reference: Type.String(),
+  description: Nullable(Type.String()),
+  amount: Decimal,
+  currency: Type.String(),
+  due_date: Nullable(CalendarDate),
+  recurrence: Nullable(literals(ledgerObligations.recurrence.enumValues)),
+  status: literals(ledgerObligations.status.enumValues),
+  counterparty_id: Nullable(Type.String()),
+  invoice_id: Nullable(Type.String()),
+  ...provenanceFields,
+})
+
+export const ReconciliationMatch = Strict({
+  id: Type.String(),
+  match_type: literals(reconciliationMatchTypes),
+  status: literals(reconciliationStatuses),
+  subject_refs: Type.Array(Type.String(), { description: 'What was matched: transaction:txn_…, invoice:inv_…, obligation:obl_…, balance:bal_…, account:acc_…' }),
+  amount: Nullable(Decimal),
+  currency: Nullable(Type.String()),
+  difference: Nullable(Decimal),
+  explanation: Type.String(),
+  ...provenanceFields,
+})
+
+export const LedgerJob = Strict({
+  job_id: Type.String(),
+  kind: literals(ledgerJobs.kind.enumValues),
+  status: literals(ledgerJobs.status.enumValues),
+  input: Type.Record(Type.String(), Type.Unknown()),
+  result: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'Once finished: counts per kind (created, updated, unchanged); a reconciliation also has `matches` (found, by type and status) and `retired` (statement balance checks whose period no longer exists).' })),
+  error: Nullable(Type.String()),
+  created_by: Type.String(),
+  created_at: Timestamp,
+  started_at: Nullable(Timestamp),
+  finished_at: Nullable(Timestamp),
+})
+
+export const EntityOutcome = Strict({
+  kind: literals(ledgerKinds),
+  id: Type.String(),
+  version_id: Type.String(),
+  version: Type.Integer({ minimum: 1 }),
+  outcome: literals(['created', 'updated', 'unchanged'] as const, { description: 'unchanged: normalizing this row again wrote nothing.' }),
+})
+
+export const NormalizeBody = Strict({
+  raw_parsed_id: id('parsedRow', 'A parsed row id (rpr_…), from GET /v1/raw/{raw_id}/parsed.'),
+  target_entities: Type.Optional(Type.Unknown({ description: 'Accepted and ignored (spec).' })),
+})
+
+export const NormalizeResponse = Strict({
+  raw_parsed_id: Type.String(),
+  raw_artifact_id: Type.String(),
+  parser: Type.String(),
+  parser_version: Type.String(),
+  entities: Type.Array(EntityOutcome, { description: 'Every Ledger entity the row resolved to, with the version that now records it.' }),
+})
+
+export const ReconcileBody = Strict({}, { description: 'No options: a run reconciles the tenant\'s whole current Ledger. The body may be omitted.' })
+
+export const TransactionList = Strict({ transactions: Type.Array(Transaction), next_cursor: NextCursor })
+export const AccountList = Strict({ accounts: Type.Array(Account), next_cursor: NextCursor })
+export const BalanceList = Strict({
+  as_of: Nullable(CalendarDate),
+  balances: Type.Array(Balance, { description: 'One per account: its latest balance dated on or before as_of (closing preferred over current, available, opening).' }),
+})
+export const CounterpartyList = Strict({ counterparties: Type.Array(Counterparty), next_cursor: NextCursor })
+export const InvoiceList = Strict({
+  direction: literals(ledgerInvoices.direction.enumValues),
+  invoices: Type.Array(Invoice),
+  next_cursor: NextCursor,
+})
+export const ObligationList = Strict({ obligations: Type.Array(Obligation), next_cursor: NextCursor })
+export const MatchList = Strict({ matches: Type.Array(ReconciliationMatch), next_cursor: NextCursor })
+
+export const TransactionQuery = Strict({
+  account_id: Type.Optional(Type.String({ minLength: 1 })),
+  counterparty_id: Type.Optional(Type.String({ minLength: 1 })),
+  direction: Type.Optional(literals(ledgerTransactions.direction.enumValues)),
+  status: Type.Optional(literals(ledgerTransactions.status.enumValues)),
+  since: Type.Optional(DateAsWritten),
+  until: Type.Optional(DateAsWritten),
+  ...pageQuery(transactionPageRows),
+  as_of: AsOf,
+})
+export const AsOfQuery = Strict({ as_of: AsOf })
+export const AccountQuery = Strict({
+  status: Type.Optional(literals(ledgerAccounts.status.enumValues)),
+  account_type: Type.Optional(literals(ledgerAccounts.accountType.enumValues)),
+  ...pageQuery(accountPageRows),
+  as_of: AsOf,
+})
+export const BalanceQuery = Strict({
+  as_of: Type.Optional(DateAsWritten),
+  account_id: Type.Optional(Type.String({ minLength: 1 })),
+  known_at: Type.Optional(
+    Type.String({ format: 'date-time', description: 'System time: balances as recorded at this instant (statements imported later are not seen). Omitted: now.' }),
+  ),
+})
+export const CounterpartyQuery = Strict({
+  type: Type.Optional(literals(ledgerCounterparties.type.enumValues)),
+  trust_state: Type.Optional(literals(ledgerCounterparties.trustState.enumValues)),
+  verified_status: Type.Optional(literals(ledgerCounterparties.verifiedStatus.enumValues)),
+  risk_level: Type.Optional(literals(ledgerCounterparties.riskLevel.enumValues)),
+  ...pageQuery(entityPageRows),
+  as_of: AsOf,
+})
+export const InvoiceQuery = Strict({
+  direction: Type.Optional(literals(ledgerInvoices.direction.enumValues, { description: 'Default receivable: the receivables inventory.' })),
+  status: Type.Optional(literals(ledgerInvoices.status.enumValues)),
+  counterparty_id: Type.Optional(Type.String({ minLength: 1 })),
+  ...pageQuery(entityPageRows),
+  as_of: AsOf,
+})
+export const ObligationQuery = Strict({
+  scenario: Type.Optional(literals(['ap', 'ar'] as const, { description: 'ar selects receivable obligations, ap payable ones (unless direction is given).' })),
+  direction: Type.Optional(literals(ledgerObligations.direction.enumValues)),
+  type: Type.Optional(literals(ledgerObligations.obligationType.enumValues)),
+  status: Type.Optional(literals(ledgerObligations.status.enumValues)),
+  counterparty_id: Type.Optional(Type.String({ minLength: 1 })),
+  ...pageQuery(entityPageRows),
+  as_of: AsOf,
+})
+export const MatchQuery = Strict({
+  match_type: Type.Optional(literals(reconciliationMatchTypes)),
+  status: Type.Optional(literals(reconciliationStatuses)),
+  subject: Type.Optional(
+    Type.String({ pattern: '^(transaction|invoice|obligation|balance|account):[A-Za-z0-9_]+$', description: 'Only matches involving this record, e.g. transaction:txn_….' }),
+  ),
+  ...pageQuery(entityPageRows),
+  as_of: AsOf,
+})
+
+export const TransactionParams = Strict({ transaction_id: Type.String({ minLength: 1, maxLength: 64 }) })
+export const AccountParams = Strict({ account_id: Type.String({ minLength: 1, maxLength: 64 }) })
+export const CounterpartyParams = Strict({ counterparty_id: Type.String({ minLength: 1, maxLength: 64 }) })
+export const InvoiceParams = Strict({ invoice_id: Type.String({ minLength: 1, maxLength: 64 }) })
+export const ObligationParams = Strict({ obligation_id: Type.String({ minLength: 1, maxLength: 64 }) })
+export const JobParams = Strict({ job_id: id('ledgerJob') })
+export const TrustBody = Strict(
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Why; kept on the counterparty version, digested in the audit event.' })) },
+  { description: 'The body may be omitted.' },
+)
+

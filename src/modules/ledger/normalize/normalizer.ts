@@ -1,0 +1,267 @@
+/**
+ * Runs normalization (docs/raw-and-ledger.md): an artifact's parsed rows in batches, or one parsed row.
+ *
+ * An artifact is normalized in batches of parsed rows (`batchRows`), each written in its own transaction
+ * under the tenant's normalization lock: memory stays flat however long the statement, and a run that
+ * stops part way is simply run again — every batch is idempotent, so the rows already written resolve
+ * to themselves.
+ *
+ * How the batches follow each other depends on the database:
+ * - **One after another** (PGlite, and a run of one batch): each batch takes the lock, reads, computes
+ *   and writes in one transaction; other work (on PGlite, every other request) proceeds between batches.
+ * - **Pipelined** (PostgreSQL): the run holds the tenant's lock for its whole length on a dedicated
+ *   connection, where each batch's writes run while the next batch reads (on the pool) and computes.
+ *   The next batch cannot see writes that have not committed, so the previous batch carries what it
+ *   knew and wrote (`BatchCarry`); anything older committed before the next batch's reads began, since
+ *   at most one batch is being written at a time. Node and PostgreSQL then work at the same time
+ *   instead of taking turns. Other Ledger writers of the tenant (trust changes, reconciliation) wait
+ *   for the end of the run rather than for the end of a batch.
+ */
+import { Compile } from 'typebox/compile'
+import type { AuditActor } from '../../audit/audit.recorder.ts'
+import type { Database, Executor, Tx } from '../../../platform/db/database.ts'
+import type { Clock } from '../../../kernel/clock.ts'
+import { ExtractedRecord } from '../../raw/domain/extracted.ts'
+import type { LedgerKind, LedgerStore, ParsedRowRecord } from '../ledger.store.ts'
+import {
+  batchInputOf,
+  normalizeBatch,
+  prepareBatch,
+  type BatchCarry,
+  type BatchContext,
+  type BatchDeps,
+  type BatchInput,
+  type EntityResult,
+  type KindCounts,
+} from './batch.ts'
+import { occurrenceAmongEarlier, OccurrenceCounter } from './occurrences.ts'
+
+/**
+ * Parsed rows per normalization batch (one transaction, one audit event). Batches one after another stay
+ * short, since on PGlite every other request waits for them; pipelined ones are larger, since each carries
+ * a fixed cost of round trips that the pipeline cannot overlap (bench/ledger.ts: 100,000 rows normalized
+ * in 8.2–8.6 s with 4,000, 9.8 s with 2,000, no better with 8,000).
+ */
+export const batchRows = { oneAfterAnother: 2_000, pipelined: 4_000 } as const
+
+const extractedRecord = Compile(ExtractedRecord)
+
+export interface RunSummary {
+  readonly artifact_id: string
+  readonly parser: string | null
+  readonly parser_version: string | null
+  readonly parsed_rows: number
+  /** Parsed rows whose `extracted` is not a record normalization knows (a parser bug); skipped. */
+  readonly rejected_rows: number
+  readonly batches: number
+  readonly counts: Partial<Record<LedgerKind, KindCounts>>
+  /** Why nothing was normalized, when nothing was. */
+  readonly skipped?: 'artifact_not_found' | 'artifact_tombstoned' | 'not_extracted'
+}
+
+export interface RunOptions {
+  readonly actor: AuditActor
+  readonly jobId?: string
+  readonly requestId?: string
+}
+
+export interface Normalizer {
+  normalizeArtifact(tenantId: string, artifactId: string, options: RunOptions): Promise<RunSummary>
+  /** One parsed row, whatever its parser version; undefined when the tenant has no such row. */
+  normalizeParsedRow(
+    tenantId: string,
+    parsedRowId: string,
+    options: RunOptions,
+  ): Promise<{ row: ParsedRowRecord; entities: readonly EntityResult[]; rejected: boolean } | undefined>
+}
+
+export interface NormalizerDeps extends BatchDeps {
+  readonly db: Database
+  readonly store: LedgerStore
+  readonly clock: Clock
+  /** Parsed rows per batch, either way; `batchRows` unless a test wants many small ones. */
+  readonly batchRows?: number
+  /** Pipeline the batches where the database allows it (the default); false runs them one after another. */
+  readonly pipeline?: boolean
+}
+
+function addCounts(total: Partial<Record<LedgerKind, KindCounts>>, batch: Partial<Record<LedgerKind, KindCounts>>) {
+  for (const [kind, tally] of Object.entries(batch) as Array<[LedgerKind, KindCounts]>) {
+    const into = (total[kind] ??= { created: 0, updated: 0, unchanged: 0 })
+    into.created += tally.created
+    into.updated += tally.updated
+    into.unchanged += tally.unchanged
+  }
+}
+
+/** The row's record, or undefined when it is not one normalization knows. */
+function recordOf(row: ParsedRowRecord): ExtractedRecord | undefined {
+  return extractedRecord.Check(row.extracted) ? row.extracted : undefined
+}
+
+/** Writes a run's batches in order; `finish` resolves when every batch has committed. */
+interface BatchWriter {
+  write(inputs: readonly BatchInput[]): Promise<void>
+  finish(): Promise<void>
+}
+
+export function createNormalizer(deps: NormalizerDeps): Normalizer {
+  const { db, store, clock } = deps
+  const dedicatedConnection = deps.pipeline === false ? undefined : db.dedicatedConnection
+
+  const contextOf = (tenantId: string, options: RunOptions & { collectEntities?: boolean }): BatchContext => ({
+    tenantId,
+    actor: options.actor,
+    requestId: options.requestId,
+    jobId: options.jobId,
+    collectEntities: options.collectEntities,
+    at: clock.now(),
+  })
+
+  /**
+   * A batch's commit need not wait for its WAL flush when a job runs it: a later synchronous commit (the
+   * job's outcome) flushes it, and a batch lost to a crash before that is redone by the job's retry
+   * (idempotent).
+   */
+  const relaxed = async (tx: Tx, options: RunOptions) => {
+    if (options.jobId !== undefined) await store.relaxCommit(tx)
+  }
+
+  async function runBatch(tenantId: string, inputs: readonly BatchInput[], options: RunOptions & { collectEntities?: boolean }) {
+    return db.transaction(async (tx) => {
+      await relaxed(tx, options)
+      await store.lockTenant(tx, tenantId)
+      return normalizeBatch(tx, deps, contextOf(tenantId, options), inputs)
+    })
+  }
+
+  /** Batches one after another, each in one transaction: lock, read, compute, write. */
+  async function oneAfterAnother(tenantId: string, options: RunOptions, counts: Partial<Record<LedgerKind, KindCounts>>, run: (writer: BatchWriter) => Promise<void>) {
+    await run({
+      write: async (inputs) => addCounts(counts, (await runBatch(tenantId, inputs, options)).counts),
+      finish: async () => undefined,
+    })
+  }
+
+  /** Batches pipelined on a dedicated connection that holds the tenant's lock for the whole run (see above). */
+  async function pipelined(
+    connectionOf: NonNullable<Database['dedicatedConnection']>,
+    tenantId: string,
+    options: RunOptions,
+    counts: Partial<Record<LedgerKind, KindCounts>>,
+    run: (writer: BatchWriter) => Promise<void>,
+  ) {
+    await connectionOf(async (connection) => {
+      await store.holdTenant(connection, tenantId)
+      let writing: Promise<void> = Promise.resolve()
+      let carry: BatchCarry | undefined
+      try {
+        await run({
+          async write(inputs) {
+            const prepared = await prepareBatch(db.orm, deps, contextOf(tenantId, options), inputs, carry)
+            // At most one batch in flight: the previous one commits before this one's writes start, so
+            // the batch after this one reads everything older than this one as committed.
+            await writing
+            carry = prepared.carry
+            writing = connection.transaction(async (tx) => {
+              await relaxed(tx, options)
+              addCounts(counts, (await prepared.write(tx)).counts)
+            })
+            // Awaited by the next batch or by finish; a failure meanwhile must not count as unhandled.
+            writing.catch(() => undefined)
+          },
+          finish: () => writing,
+        })
+      } catch (error) {
+        // Never give the connection back mid-transaction. A failed run's connection is closed, which
+        // releases the lock with it (and keeps this error, rather than an unlock's on a broken connection).
+        await writing.catch(() => undefined)
+        throw error
+      }
+      await store.releaseTenant(connection, tenantId)
+    })
+  }
+
+  /** The records of an artifact's earlier rows of one day (for occurrence counting). */
+  const earlierRowsOf =
+    (executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string) =>
+    async (day: string, beforeRowIndex: number): Promise<ExtractedRecord[]> =>
+      (await store.parsedRecordsOfDay(executor, tenantId, artifactId, parser, parserVersion, day, beforeRowIndex)).filter((extracted): extracted is ExtractedRecord =>
+        extractedRecord.Check(extracted),
+      )
+
+  return {
+    async normalizeArtifact(tenantId, artifactId, options) {
+      const artifact = await store.findArtifact(db.orm, tenantId, artifactId)
+      const summary = { artifact_id: artifactId, parser: artifact?.parser ?? null, parser_version: artifact?.parserVersion ?? null, parsed_rows: 0, rejected_rows: 0, batches: 0 }
+      if (artifact === undefined) return { ...summary, counts: {}, skipped: 'artifact_not_found' }
+      if (artifact.status === 'tombstoned') return { ...summary, counts: {}, skipped: 'artifact_tombstoned' }
+      if (artifact.parser === null || artifact.parserVersion === null) return { ...summary, counts: {}, skipped: 'not_extracted' }
+
+      const counts: Partial<Record<LedgerKind, KindCounts>> = {}
+      // Occurrences count identical rows across the whole artifact, so they carry over between batches.
+      const occurrences = new OccurrenceCounter(earlierRowsOf(db.orm, tenantId, artifactId, artifact.parser, artifact.parserVersion))
+      const pipelining = dedicatedConnection !== undefined
+      const rowsPerBatch = deps.batchRows ?? (pipelining ? batchRows.pipelined : batchRows.oneAfterAnother)
+      const readPage = (after: number) => store.parsedRows(db.orm, tenantId, artifactId, artifact.parser!, artifact.parserVersion!, after, rowsPerBatch)
+      /**
+       * A page's rows as batch inputs: everything that depends on the rows alone (the record check,
+       * occurrences, batchInputOf). Pages are prepared strictly in order (the occurrence counter is
+       * sequential): page N+1 is read and prepared while batch N writes, so the CPU work of one
+       * overlaps the database work of the other.
+       */
+      const prepare = async (page: readonly ParsedRowRecord[]) => {
+        const inputs: BatchInput[] = []
+        let rejected = 0
+        for (const row of page) {
+          const record = recordOf(row)
+          if (record === undefined) {
+            rejected += 1
+            continue
+          }
+          const counted = occurrences.next(record, row.rowIndex)
+          // A promise only when a day's counts must be read again: no microtask turn per row otherwise.
+          const occurrence = typeof counted === 'number' ? counted : await counted
+          inputs.push(batchInputOf(row, record, occurrence))
+        }
+        return { rows: page.length, lastRowIndex: page[page.length - 1]?.rowIndex ?? -1, inputs, rejected }
+      }
+      const prepareNext = (after: number) => {
+        const prepared = readPage(after).then(prepare)
+        // Awaited on the next turn; a failure while this batch runs must not count as unhandled.
+        prepared.catch(() => undefined)
+        return prepared
+      }
+      const first = await prepareNext(-1)
+      const runPages = async (writer: BatchWriter) => {
+        let prepared = first
+        while (prepared.rows > 0) {
+          const next = prepared.rows < rowsPerBatch ? undefined : prepareNext(prepared.lastRowIndex)
+          summary.parsed_rows += prepared.rows
+          summary.rejected_rows += prepared.rejected
+          if (prepared.inputs.length > 0) {
+            await writer.write(prepared.inputs)
+            summary.batches += 1
+          }
+          if (next === undefined) break
+          prepared = await next
+        }
+        await writer.finish()
+      }
+      // A run of one batch has nothing to overlap: it keeps to the shorter lock.
+      if (pipelining && first.rows === rowsPerBatch) await pipelined(dedicatedConnection, tenantId, options, counts, runPages)
+      else await oneAfterAnother(tenantId, options, counts, runPages)
+      return { ...summary, counts }
+    },
+
+    async normalizeParsedRow(tenantId, parsedRowId, options) {
+      const row = await store.findParsedRow(db.orm, tenantId, parsedRowId)
+      if (row === undefined) return undefined
+      const record = recordOf(row)
+      if (record === undefined) return { row, entities: [], rejected: true }
+      const occurrence = await occurrenceAmongEarlier(record, row.rowIndex, earlierRowsOf(db.orm, tenantId, row.rawArtifactId, row.parser, row.parserVersion))
+      const result = await runBatch(tenantId, [batchInputOf(row, record, occurrence)], { ...options, collectEntities: true })
+      return { row, entities: result.entitiesByRow.get(row.id) ?? [], rejected: false }
+    },
+  }
+}

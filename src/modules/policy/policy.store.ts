@@ -1,0 +1,81 @@
+/**
+ * What the Policy slice needs from storage: policy versions and their signatures, the tenant's linked
+ * wallets, policy verdicts, and the recorded actions simulate-historical replays. Every method takes
+ * the tenant id and filters by it, so another tenant's row reads as a missing one.
+ */
+import type { Executor, Tx } from '../../platform/db/database.ts'
+import type { policies, policySignatures, policyVerdicts, tenantWallets } from '../../platform/db/schema.ts'
+
+export type PolicyRow = typeof policies.$inferSelect
+export type PolicySignatureRow = typeof policySignatures.$inferSelect
+export type WalletRow = typeof tenantWallets.$inferSelect
+export type VerdictRow = typeof policyVerdicts.$inferSelect
+
+/** A recorded outflow replayed as a candidate `outbound_payment` (simulate-historical). */
+export interface OutflowRecord {
+  readonly id: string
+  /** Signed, as the Ledger records it (negative for an outflow). */
+  readonly amount: string
+  readonly currency: string
+  readonly counterpartyId: string | null
+  readonly transactionDate: string
+}
+
+/** Keyset position: rows strictly after this (transaction_date, id), oldest first. */
+export interface OutflowPosition {
+  readonly transactionDate: string
+  readonly id: string
+}
+
+export interface PolicyStore {
+  /** Serializes version numbering and activation of one tenant's policies (transaction-scoped). */
+  lockTenantPolicies(tx: Tx, tenantId: string): Promise<void>
+  insertPolicy(tx: Tx, row: PolicyRow): Promise<void>
+  /** Inserts the row unless the tenant already has a policy; true when it was inserted. */
+  insertPolicyIfNone(tx: Tx, row: PolicyRow): Promise<boolean>
+  findPolicy(executor: Executor, tenantId: string, policyId: string): Promise<PolicyRow | undefined>
+  findActivePolicy(executor: Executor, tenantId: string, options?: { forShare?: boolean }): Promise<PolicyRow | undefined>
+  findPolicyByVersion(executor: Executor, tenantId: string, version: number): Promise<PolicyRow | undefined>
+  /** The tenant's highest version number, 0 when it has none. */
+  latestVersion(executor: Executor, tenantId: string): Promise<number>
+  /** Versions newest first, below `beforeVersion` when given. */
+  listPolicies(executor: Executor, tenantId: string, options: { beforeVersion?: number | undefined; limit: number }): Promise<PolicyRow[]>
+  /** Tenants with no policy at all (the default-policy backfill), at most `limit`. */
+  tenantsWithoutPolicy(executor: Executor, limit: number): Promise<string[]>
+
+  insertSignatures(tx: Tx, rows: readonly PolicySignatureRow[]): Promise<void>
+  /** Records the signer list, and the state change when there is one. */
+  updatePolicy(tx: Tx, tenantId: string, policyId: string, values: Partial<Pick<PolicyRow, 'state' | 'signers' | 'activatedAt' | 'deactivatedAt'>>): Promise<void>
+  /** Supersedes the active version (deactivated_at = at); returns it, or undefined when none was active. */
+  supersedeActive(tx: Tx, tenantId: string, at: Date): Promise<PolicyRow | undefined>
+  /** Supersedes pending versions older than `version`; returns their ids. */
+  supersedePendingBefore(tx: Tx, tenantId: string, version: number): Promise<string[]>
+
+  insertWallet(tx: Tx, row: WalletRow): Promise<void>
+  findWalletByAddress(executor: Executor, address: string): Promise<WalletRow | undefined>
+  listWallets(executor: Executor, tenantId: string, options: { afterId?: string | undefined; limit: number }): Promise<WalletRow[]>
+  /**
+   * Of these lower-cased addresses, those that are authorized signers of the tenant: wallets linked as
+   * `human` to a user who is an active member of the tenant.
+   */
+  authorizedSigners(executor: Executor, tenantId: string, addresses: readonly string[]): Promise<Set<string>>
+  countAuthorizedSigners(executor: Executor, tenantId: string): Promise<number>
+  /** True when the user is a member of the tenant (invited or active, not deactivated). */
+  isMemberUser(executor: Executor, tenantId: string, userId: string): Promise<boolean>
+
+  /** Current Ledger outflows dated from..to inclusive, oldest first, after `after`. */
+  outflowsInPeriod(
+    executor: Executor,
+    tenantId: string,
+    options: { from: string; to: string; after?: OutflowPosition | undefined; limit: number },
+  ): Promise<OutflowRecord[]>
+
+  insertVerdict(tx: Tx, row: VerdictRow): Promise<void>
+  /**
+   * Marks the verdict consumed if it is this tenant's, unconsumed, unexpired at `at`, for this action
+   * hash, and its policy is still the active one; returns it, or undefined. One UPDATE does all of it,
+   * so two concurrent consumptions cannot both succeed.
+   */
+  consumeVerdict(tx: Tx, tenantId: string, tokenDigest: string, actionHash: string, at: Date): Promise<VerdictRow | undefined>
+  findVerdict(executor: Executor, tenantId: string, tokenDigest: string): Promise<VerdictRow | undefined>
+}

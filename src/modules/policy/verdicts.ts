@@ -1,0 +1,132 @@
+/**
+ * Policy verdicts (spec, Authentication: "Policy verdict — policy evaluation — single use — 60 seconds"):
+ * the token the pre-execution gate holds between deciding and executing. A verdict binds ONE decision
+ * to ONE action (the SHA-256 of the action's RFC 8785 canonical JSON) under ONE policy version. The
+ * token is random (`pvt_` + 32 bytes, base64url) and stored only as its SHA-256 digest.
+ *
+ * The gate calls these inside its own transaction; they record no audit event of their own (the gate's
+ * event names the verdict). POST /evaluate never issues one: it "reserves nothing".
+ */
+import { newSecret, tokenDigest } from '../auth/secrets.ts'
+import type { Tx } from '../../platform/db/database.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import { canonicalJson, sha256Hex } from '../../kernel/hashing.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import { evaluatePolicy, type PolicyAction, type PolicyContent, type PolicyDecision } from './domain/index.ts'
+import type { PolicyStore, VerdictRow } from './policy.store.ts'
+import { storedContent } from './stored-content.ts'
+
+export const verdictLifetimeSeconds = 60
+export const verdictTokenPrefix = 'pvt_'
+
+/** A decision and the policy version it was made under. */
+export interface EvaluatedDecision extends PolicyDecision {
+  readonly policy_id: string
+  readonly policy_version: number
+}
+
+export interface IssuedVerdict {
+  readonly verdict_id: string
+  /** Shown once; only its digest is stored. */
+  readonly token: string
+  readonly expires_at: Date
+}
+
+export type VerdictFailure = 'not_found' | 'expired' | 'consumed' | 'action_mismatch' | 'policy_stale'
+
+export type VerdictConsumption =
+  | { readonly ok: true; readonly verdict: { readonly id: string; readonly decision: PolicyDecision; readonly policyId: string; readonly policyVersion: number } }
+  | { readonly ok: false; readonly reason: VerdictFailure }
+
+export interface PolicyVerdicts {
+  /** Evaluates against the active policy, read FOR SHARE so it cannot be superseded before this transaction ends; undefined when none is active. */
+  evaluateActive(tx: Tx, tenantId: string, action: PolicyAction): Promise<EvaluatedDecision | undefined>
+  /** Stores a verdict binding the decision to the action; valid for 60 s, once. Writes one row; audits nothing. */
+  issueVerdict(tx: Tx, tenantId: string, decision: EvaluatedDecision, action: PolicyAction): Promise<IssuedVerdict>
+  /**
+   * Consumes the verdict if it is this tenant's, unused, unexpired, for this very action, and its policy
+   * version is still the active one (one guarded UPDATE: two concurrent consumptions cannot both win).
+   * A failed attempt consumes nothing; its reason is, in order: not_found, consumed, expired,
+   * action_mismatch, policy_stale.
+   */
+  consumeVerdict(tx: Tx, tenantId: string, token: string, action: PolicyAction): Promise<VerdictConsumption>
+}
+
+/** The action without absent fields (undefined and null mean "not populated" alike). */
+function populated(action: PolicyAction): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(action).filter(([, value]) => value !== undefined && value !== null))
+}
+
+/** SHA-256 (hex, `sha256:` prefixed) of the action's canonical JSON, absent fields dropped. */
+export function actionHash(action: PolicyAction): string {
+  return `sha256:${sha256Hex(canonicalJson(populated(action)))}`
+}
+
+/** The action as the policy.evaluate webhook carries it: the populated fields. */
+export function actionSummary(action: PolicyAction): Record<string, unknown> {
+  return populated(action)
+}
+
+export function createPolicyVerdicts(deps: { store: PolicyStore; ids: IdSource; clock: Clock }): PolicyVerdicts {
+  const { store, ids, clock } = deps
+
+  function classify(row: VerdictRow | undefined, hash: string, at: Date, activePolicyId: string | undefined): VerdictFailure {
+    if (row === undefined) return 'not_found'
+    if (row.consumedAt !== null) return 'consumed'
+    if (row.expiresAt.getTime() <= at.getTime()) return 'expired'
+    if (row.actionHash !== hash) return 'action_mismatch'
+    if (row.policyId !== activePolicyId) return 'policy_stale'
+    // The guarded UPDATE refused a verdict that looks valid: it changed under us (a concurrent consumer won).
+    return 'consumed'
+  }
+
+  return {
+    async evaluateActive(tx, tenantId, action) {
+      const policy = await store.findActivePolicy(tx, tenantId, { forShare: true })
+      if (policy === undefined) return undefined
+      return { ...evaluatePolicy(storedContent(policy), action), policy_id: policy.id, policy_version: policy.version }
+    },
+
+    async issueVerdict(tx, tenantId, decision, action) {
+      const policy = await store.findPolicy(tx, tenantId, decision.policy_id)
+      // Programmer errors: the gate passes a decision it evaluated in this tenant under that version.
+      if (policy === undefined || policy.version !== decision.policy_version) {
+        throw new Error(`issueVerdict: policy ${decision.policy_id} version ${decision.policy_version} is not this tenant's`)
+      }
+      const now = clock.now()
+      const token = newSecret(verdictTokenPrefix)
+      const expiresAt = new Date(now.getTime() + verdictLifetimeSeconds * 1000)
+      const id = ids.newId('policyVerdict')
+      const { policy_id: _policyId, policy_version: _policyVersion, ...plain } = decision
+      await store.insertVerdict(tx, {
+        id,
+        tenantId,
+        tokenDigest: tokenDigest(token),
+        decision: plain,
+        actionHash: actionHash(action),
+        policyId: policy.id,
+        policyVersion: policy.version,
+        expiresAt,
+        consumedAt: null,
+        createdAt: now,
+      })
+      return { verdict_id: id, token, expires_at: expiresAt }
+    },
+
+    async consumeVerdict(tx, tenantId, token, action) {
+      const now = clock.now()
+      const digest = tokenDigest(token)
+      const hash = actionHash(action)
+      const consumed = await store.consumeVerdict(tx, tenantId, digest, hash, now)
+      if (consumed !== undefined) {
+        return {
+          ok: true,
+          verdict: { id: consumed.id, decision: consumed.decision as PolicyDecision, policyId: consumed.policyId, policyVersion: consumed.policyVersion },
+        }
+      }
+      const row = await store.findVerdict(tx, tenantId, digest)
+      const active = row === undefined ? undefined : await store.findActivePolicy(tx, tenantId)
+      return { ok: false, reason: classify(row, hash, now, active?.id) }
+    },
+  }
+}

@@ -1,0 +1,32 @@
+/** Wire schemas of the wallet routes (spec, "Tenant, user, wallet"). */
+import Type from 'typebox'
+import { NextCursor, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { prefixedIdPattern } from '../../kernel/ids.ts'
+import { walletPageRows } from './wallets.service.ts'
+
+export const LinkWalletBody = Strict({
+  address: Type.String({
+    pattern: '^0x[0-9a-fA-F]{40}$',
+    description: '0x + 40 hex digits, any case (a mixed-case address must have a valid EIP-55 checksum); stored lower-cased.',
+  }),
+  principal_type: Type.Enum(['human', 'agent'], { description: 'human: a member\'s wallet (an authorized policy signer while the member is active); agent: an agent\'s wallet.' }),
+  principal_id: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$',
+      description: 'agent: the agent id (required). human: a user id of a member of this tenant (default: the caller).',
+    }),
+  ),
+})
+
+export const Wallet = Strict({
+  id: Type.String({ pattern: prefixedIdPattern('wallet') }),
+  tenant_id: TenantId,
+  address: Type.String({ pattern: '^0x[0-9a-f]{40}$' }),
+  principal_type: Type.Enum(['human', 'agent']),
+  principal_id: Type.String(),
+  created_by: Type.String(),
+  created_at: Timestamp,
+})
+
+export const WalletListQuery = Strict(pageQuery(walletPageRows))
+export const WalletList = Strict({ wallets: Type.Array(Wallet), next_cursor: NextCursor })

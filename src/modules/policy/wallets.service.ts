@@ -1,0 +1,126 @@
+/**
+ * Wallets linked to a tenant (spec, "Tenant, user, wallet" and POST /v1/tenants/{tenant_id}/wallets).
+ *
+ * An address is linked to at most one tenant in the whole service (a wallet login must resolve to one
+ * tenant): linking it again, here or elsewhere, is 409 wallet_already_linked. A wallet linked as
+ * `human` to an active member is an authorized policy signer; linking needs policy:write (owner, admin).
+ */
+import { getAddress } from 'viem'
+import { auditedBy, requirePrincipal, type CommandContext } from '../auth/context.ts'
+import { isUniqueViolation } from '../../platform/db/errors.ts'
+import type { CoreDeps } from '../../platform/deps.ts'
+import type { CursorCodec, PageSizeBounds } from '../../kernel/cursor.ts'
+import { AppError } from '../../kernel/errors.ts'
+import type { PolicyStore, WalletRow } from './policy.store.ts'
+
+export const walletPageRows = { defaultRows: 50, maxRows: 500 } as const satisfies PageSizeBounds
+
+export interface WalletView {
+  id: string
+  tenant_id: string
+  address: string
+  principal_type: WalletRow['principalType']
+  principal_id: string
+  created_by: string
+  created_at: string
+}
+
+export interface LinkWalletInput {
+  readonly address: string
+  readonly principal_type: 'human' | 'agent'
+  readonly principal_id?: string | undefined
+}
+
+export interface WalletsService {
+  link(context: CommandContext, input: LinkWalletInput): Promise<WalletView>
+  list(tenantId: string, query: { limit?: number | undefined; cursor?: string | undefined }): Promise<{ wallets: WalletView[]; next_cursor: string | null }>
+}
+
+export function toWalletView(row: WalletRow): WalletView {
+  return {
+    id: row.id,
+    tenant_id: row.tenantId,
+    address: row.address,
+    principal_type: row.principalType,
+    principal_id: row.principalId,
+    created_by: row.createdBy,
+    created_at: row.createdAt.toISOString(),
+  }
+}
+
+const invalid = (path: string, message: string) => new AppError('request_body_invalid', `${path.slice(1)} ${message}.`, { issues: [{ path, message, keyword: 'wallet' }] })
+
+/**
+ * A mixed-case address must carry a valid EIP-55 checksum (a typo would otherwise link a wallet nobody
+ * holds); all-lower-case and all-upper-case addresses carry none and are accepted as they are.
+ */
+function normalizeAddress(address: string): string {
+  const digits = address.slice(2)
+  if (digits !== digits.toLowerCase() && digits !== digits.toUpperCase() && getAddress(address.toLowerCase()) !== address) {
+    throw invalid('/address', 'has an invalid EIP-55 checksum')
+  }
+  return address.toLowerCase()
+}
+
+export function createWalletsService(deps: CoreDeps & { store: PolicyStore; cursors: CursorCodec }): WalletsService {
+  const { db, store, audit, ids, clock, cursors } = deps
+  const alreadyLinked = () => new AppError('wallet_already_linked', 'This wallet address is already linked to a tenant.')
+
+  return {
+    /**
+     * Links a wallet to the caller's tenant. A human wallet's principal is a member's user (default: the
+     * caller); an agent wallet names its agent. Audits wallet.linked. 409 wallet_already_linked when the
+     * address is linked anywhere (the unique index settles races).
+     */
+    async link(context, input) {
+      const principal = requirePrincipal(context)
+      const tenantId = principal.tenantId
+      const address = normalizeAddress(input.address)
+      let principalId: string
+      if (input.principal_type === 'agent') {
+        if (input.principal_id === undefined) throw invalid('/principal_id', 'is required for an agent wallet')
+        principalId = input.principal_id
+      } else {
+        principalId = input.principal_id ?? principal.id
+        if (principal.type !== 'user' && input.principal_id === undefined) throw invalid('/principal_id', 'is required unless the caller is a user')
+      }
+      const now = clock.now()
+      const row: WalletRow = { id: ids.newId('wallet'), tenantId, address, principalType: input.principal_type, principalId, createdBy: principal.id, createdAt: now }
+      try {
+        await db.transaction(async (tx) => {
+          if (input.principal_type === 'human' && !(await store.isMemberUser(tx, tenantId, principalId))) {
+            throw invalid('/principal_id', 'is not a member of this tenant')
+          }
+          if ((await store.findWalletByAddress(tx, address)) !== undefined) throw alreadyLinked()
+          await store.insertWallet(tx, row)
+          await audit.record(
+            tx,
+            auditedBy(context, {
+              action: 'wallet.linked',
+              entity: { type: 'wallet', id: row.id },
+              inputs: { address, principal_type: input.principal_type, principal_id: principalId },
+              outputs: { wallet_id: row.id },
+            }),
+          )
+        })
+      } catch (error) {
+        if (isUniqueViolation(error, 'tenant_wallets_address_unique')) throw alreadyLinked()
+        throw error
+      }
+      return toWalletView(row)
+    },
+
+    async list(tenantId, query) {
+      const limit = query.limit ?? walletPageRows.defaultRows
+      const listing = `wallets:${tenantId}`
+      const afterId = query.cursor === undefined ? undefined : String(cursors.decode(listing, query.cursor).after_id)
+      const rows = await store.listWallets(db.orm, tenantId, { afterId, limit: limit + 1 })
+      const page = rows.slice(0, limit)
+      const last = page.at(-1)
+      return {
+        wallets: page.map(toWalletView),
+        next_cursor: rows.length > limit && last !== undefined ? cursors.encode(listing, { after_id: last.id }) : null,
+      }
+    },
+  }
+}

@@ -1,0 +1,132 @@
+/** Wire schemas of the Raw routes (spec, "Raw artifact and parsed row" and the Raw endpoint table). */
+import Type from 'typebox'
+import { NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { prefixedIdPattern } from '../../kernel/ids.ts'
+import { acceptedMediaTypes } from './domain/media-types.ts'
+import { signatureToleranceSeconds } from './domain/provider-signature.ts'
+import { ingestibleSourceTypes, providers, reservedSourceTypes } from './domain/source-types.ts'
+import { artifactBytesMax, parsedPageRows, sourceRefBytesMax } from './raw.service.ts'
+import { authHeaderCharsMax, urlCharsMax } from './url-fetch.ts'
+
+const SourceType = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description:
+    `One of ${ingestibleSourceTypes.join(', ')}. ${reservedSourceTypes.join(', ')} are reserved (403 raw_source_reserved): they arrive only through provider webhooks or the Wiki. ` +
+    'Any other value is 400 raw_source_unsupported.',
+})
+const MimeType = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description: `The media type to store. Accepted: ${acceptedMediaTypes.join(', ')} (415 request_media_type_unsupported otherwise). A generic type (application/octet-stream, text/plain) is refined by the file name's extension.`,
+})
+
+export const IngestUrlBody = Strict({
+  source_type: SourceType,
+  url: Type.String({
+    minLength: 1,
+    maxLength: urlCharsMax,
+    description:
+      'Fetched by the service: http or https (https in production); every resolved address, and every redirect (at most 5), must be public. 400 raw_fetch_refused or raw_fetch_failed with details.reason.',
+  }),
+  source_ref: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: `What the source is (free form, at most ${sourceRefBytesMax} bytes as JSON).` })),
+  auth_header: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: authHeaderCharsMax,
+      pattern: '^[\\x20-\\x7e]+$',
+      description: 'Sent as the Authorization header (e.g. "Bearer abc") to the URL\'s origin only, never across a redirect to another origin. Never stored or logged.',
+    }),
+  ),
+  mime_type: Type.Optional(MimeType),
+})
+
+/** Documentation of the multipart form; the handler reads and checks it part by part as it streams. */
+export const IngestMultipartBody = Type.Object(
+  {
+    source_type: SourceType,
+    mime_type: Type.Optional(Type.String({ description: 'As in the JSON form; absent: the file part\'s Content-Type.' })),
+    source_ref: Type.Optional(Type.String({ description: `A JSON object, as a string (at most ${sourceRefBytesMax} bytes).` })),
+    file: Type.String({ format: 'binary', description: `The file, at most ${artifactBytesMax} bytes (413 raw_artifact_too_large above). It must be the last part.` }),
+  },
+  { required: ['source_type', 'file'] },
+)
+
+export const IngestResponse = Strict({
+  raw_id: Type.String(),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  source_type: Type.String(),
+  bytes: Type.Integer({ minimum: 0 }),
+  ingested_at: Timestamp,
+  deduplicated: Type.Boolean({ description: 'true: the tenant already had these bytes; raw_id is the original artifact.' }),
+})
+
+export const RawIdParams = Strict({ raw_id: Type.String({ pattern: prefixedIdPattern('rawArtifact') }) })
+
+const ExtractionStatus = Type.Enum(['pending', 'running', 'succeeded', 'failed', 'skipped'])
+
+export const RawArtifact = Strict({
+  raw_id: Type.String(),
+  sha256: Type.String(),
+  signed_url: Type.String({ description: 'Serves the bytes as an attachment without a bearer until expires_at (10 minutes).' }),
+  expires_at: Timestamp,
+  mime_type: Type.String(),
+  bytes: Type.Integer({ minimum: 0 }),
+  source_type: Type.String(),
+  filename: Nullable(Type.String()),
+  ingested_at: Timestamp,
+  parent_raw_id: Nullable(Type.String({ description: 'The e-mail this attachment came from.' })),
+  extraction_status: ExtractionStatus,
+  extraction_error: Nullable(Type.String()),
+  parser: Nullable(Type.String()),
+  parser_version: Nullable(Type.String()),
+  extracted_at: Nullable(Timestamp),
+})
+
+export const ContentQuery = Strict({
+  tenant_id: TenantId,
+  expires: Type.Integer({ minimum: 0, description: 'Unix seconds.' }),
+  signature: Type.String({ minLength: 1, maxLength: 128 }),
+})
+
+export const ParsedQuery = Strict({
+  parser: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  parser_version: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+  ...pageQuery(parsedPageRows),
+})
+
+export const ParsedRow = Strict({
+  id: Type.String(),
+  raw_artifact_id: Type.String(),
+  parser: Type.String(),
+  parser_version: Type.String(),
+  row_index: Type.Integer({ minimum: 0 }),
+  extracted: Type.Record(Type.String(), Type.Unknown(), { description: 'An ExtractedRecord (account, transaction, balance, invoice, obligation or wallet_transfer).' }),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  extracted_at: Timestamp,
+})
+
+export const ParsedList = Strict({ raw_id: Type.String(), parsed: Type.Array(ParsedRow), next_cursor: NextCursor })
+
+export const NoContent = Type.Unsafe<unknown>({ description: 'Tombstoned; the response has no body.' })
+
+export const ProviderParams = Strict({ provider: Type.Enum(providers) })
+
+export const ProviderHeaders = Type.Object({
+  'x-provider-account': Type.Optional(Type.String({ description: 'The provider account the delivery is for (the connection\'s account).' })),
+  'x-provider-signature': Type.Optional(
+    Type.String({
+      description: `t=<unix seconds>,v1=<hex HMAC-SHA-256(secret, "<t>." + raw body)>; the timestamp must be within ${signatureToleranceSeconds} s of ours.`,
+    }),
+  ),
+})
+
+export const ProviderPayload = Type.Record(Type.String(), Type.Unknown(), { description: 'The provider\'s JSON payload, stored byte for byte.' })
+
+export const WebhookAccepted = Strict({
+  accepted: Type.Literal(true),
+  trace_id: Type.String({ description: 'The request id; it is in the audit record of the delivery.' }),
+  artifacts: Type.Integer({ minimum: 0, maximum: 1, description: 'New artifacts: 1, or 0 when the tenant already had these bytes (a replay).' }),
+})
+
+export const ArtifactBytes = Type.String({ description: 'The artifact\'s bytes, as an attachment.' })

@@ -1,0 +1,43 @@
+/**
+ * The durable job that purges a deleted tenant's stored bytes. Each outcome is audited on the deleted
+ * tenant's chain (which outlives the tenant): purge_completed, purge_retried on a failed attempt that
+ * will be retried, purge_exhausted on the last failed attempt.
+ */
+import type { AuditRecorder } from '../audit/audit.recorder.ts'
+import type { Database } from '../../platform/db/database.ts'
+import { retryLimitOf, type JobHandler } from '../../platform/jobs/job-queue.ts'
+import type { BlobStore } from '../../platform/storage/blob-store.ts'
+
+export function createBlobPurgeHandler(deps: { db: Database; audit: AuditRecorder; blobs: BlobStore }): JobHandler<'tenant-blob-purge'> {
+  const system = { type: 'system', id: 'tenant-blob-purge' } as const
+  return async (job) => {
+    const tenantId = job.data.tenant_id
+    const attempt = job.retryCount + 1
+    try {
+      const { objectsDeleted } = await deps.blobs.purgeTenant(tenantId)
+      await deps.db.transaction((tx) =>
+        deps.audit.record(tx, {
+          tenantId,
+          layer: 'audit',
+          actor: system,
+          action: 'tenant_blob.purge_completed',
+          entity: { type: 'tenant', id: tenantId },
+          outputs: { job_id: job.id, attempt, objects_deleted: objectsDeleted },
+        }),
+      )
+    } catch (error) {
+      const exhausted = job.retryCount >= retryLimitOf('tenant-blob-purge')
+      await deps.db.transaction((tx) =>
+        deps.audit.record(tx, {
+          tenantId,
+          layer: 'audit',
+          actor: system,
+          action: exhausted ? 'tenant_blob.purge_exhausted' : 'tenant_blob.purge_retried',
+          entity: { type: 'tenant', id: tenantId },
+          outputs: { job_id: job.id, attempt, error: error instanceof Error ? error.name : 'unknown' },
+        }),
+      )
+      throw error
+    }
+  }
+}

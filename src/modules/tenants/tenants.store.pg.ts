@@ -1,0 +1,113 @@
+/** The Drizzle implementation of TenantsStore (both engines). */
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
+import { queryRows } from '../../platform/db/database.ts'
+import { members, tenants, users, verificationTokens } from '../../platform/db/schema.ts'
+import { tableName, tenantTablesInDeletionOrder } from '../../platform/db/tenant-tables.ts'
+import type { MemberWithUser, TenantsStore } from './tenants.store.ts'
+
+export function createTenantsStore(): TenantsStore {
+  const memberQuery = (executor: Parameters<TenantsStore['findMember']>[0]) =>
+    executor.select({ member: members, user: users }).from(members).innerJoin(users, eq(users.id, members.userId))
+
+  return {
+    async insertTenant(tx, tenant) {
+      await tx.insert(tenants).values(tenant)
+    },
+    async findTenant(executor, tenantId) {
+      const [row] = await executor.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1)
+      return row
+    },
+    async findTenantByIdentity(executor, issuer, subject) {
+      const [row] = await executor
+        .select()
+        .from(tenants)
+        .where(and(eq(tenants.identityIssuer, issuer), eq(tenants.identitySubject, subject)))
+        .limit(1)
+      return row
+    },
+
+    async insertUser(tx, user) {
+      await tx.insert(users).values(user)
+    },
+    async findUserByEmail(executor, email) {
+      // Login names no tenant: email is unique across the service, so this lookup is global by design.
+      const [row] = await executor.select().from(users).where(eq(users.email, email)).limit(1)
+      return row
+    },
+    async activateUser(tx, tenantId, userId, values) {
+      await tx
+        .update(users)
+        .set({
+          status: 'active',
+          emailVerifiedAt: values.at,
+          updatedAt: values.at,
+          ...(values.passwordHash === undefined ? {} : { passwordHash: values.passwordHash }),
+        })
+        .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    },
+
+    async insertMember(tx, member) {
+      await tx.insert(members).values(member)
+    },
+    async findMember(executor, tenantId, memberId, options = {}) {
+      const query = memberQuery(executor).where(and(eq(members.tenantId, tenantId), eq(members.id, memberId))).limit(1)
+      const [row] = options.forUpdate ? await query.for('update', { of: members }) : await query
+      return row as MemberWithUser | undefined
+    },
+    async findMemberByUser(executor, tenantId, userId) {
+      const [row] = await memberQuery(executor)
+        .where(and(eq(members.tenantId, tenantId), eq(members.userId, userId)))
+        .limit(1)
+      return row
+    },
+    async listMembers(executor, tenantId, filter) {
+      return memberQuery(executor)
+        .where(
+          and(
+            eq(members.tenantId, tenantId),
+            filter.status === undefined ? undefined : eq(members.status, filter.status),
+            filter.role === undefined ? undefined : eq(members.role, filter.role),
+            filter.afterId === undefined ? undefined : gt(members.id, filter.afterId),
+          ),
+        )
+        .orderBy(asc(members.id))
+        .limit(filter.limit)
+    },
+    async updateMember(tx, tenantId, memberId, values) {
+      await tx.update(members).set(values).where(and(eq(members.tenantId, tenantId), eq(members.id, memberId)))
+    },
+
+    async insertVerificationToken(tx, token) {
+      await tx.insert(verificationTokens).values(token)
+    },
+    async consumeVerificationToken(tx, tenantId, purpose, tokenDigest, at) {
+      const [row] = await tx
+        .update(verificationTokens)
+        .set({ consumedAt: at })
+        .where(
+          and(
+            eq(verificationTokens.tenantId, tenantId),
+            eq(verificationTokens.purpose, purpose),
+            eq(verificationTokens.tokenDigest, tokenDigest),
+            isNull(verificationTokens.consumedAt),
+            gt(verificationTokens.expiresAt, at),
+          ),
+        )
+        .returning()
+      return row
+    },
+
+    async deleteTenantRows(tx, tenantId) {
+      const deletedRows: Record<string, number> = {}
+      for (const { table, tenantColumn } of tenantTablesInDeletionOrder) {
+        // Counted in the database: one round trip, and no rows shipped back however large the table.
+        const [result] = await queryRows<{ removed: number }>(
+          tx,
+          sql`with removed as (delete from ${table} where ${tenantColumn} = ${tenantId} returning 1) select count(*)::int as removed from removed`,
+        )
+        deletedRows[tableName(table)] = Number(result?.removed ?? 0)
+      }
+      return deletedRows
+    },
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The webhooks slice as the composition root sees it: the endpoint service for the routes, and the two
+ * delivery workers. Options exist so tests (and operators embedding Steward) can shorten the retry
+ * schedule and resolve names without real DNS; production uses the defaults.
+ */
+import type { CoreDeps } from '../../platform/deps.ts'
+import type { JobQueue } from '../../platform/jobs/job-queue.ts'
+import type { CursorCodec } from '../../kernel/cursor.ts'
+import { egressPolicyFor, systemResolver, type HostResolver } from '../../platform/net/egress.ts'
+import { retryBaseSecondsDefault } from './domain/delivery.ts'
+import { createDeliverHandler, createFanoutHandler } from './delivery.jobs.ts'
+import { createWebhookSender, deliveryTimeoutMsDefault } from './sender.ts'
+import { createWebhooksService, type WebhooksService } from './webhooks.service.ts'
+import { createWebhooksStore } from './webhooks.store.pg.ts'
+
+export { webhookRoutes } from './webhooks.routes.ts'
+export type { WebhooksService } from './webhooks.service.ts'
+
+/**
+ * Jobs in flight per queue in each process. Eight deliveries at once keep one slow receiver (10 s
+ * timeout) from holding up every other tenant's deliveries.
+ */
+export const fanoutConcurrencyDefault = 4
+export const deliverConcurrencyDefault = 8
+
+export interface WebhookOptions {
+  /** Resolves endpoint host names; defaults to the system resolver. */
+  readonly resolver?: HostResolver
+  /** Delay before the second attempt (later ones × 4); default 30 s. */
+  readonly retryBaseSeconds?: number
+  /** Timeout of one delivery attempt; default 10 s. */
+  readonly requestTimeoutMs?: number
+  readonly fanoutConcurrency?: number
+  readonly deliverConcurrency?: number
+}
+
+export interface Webhooks {
+  readonly service: WebhooksService
+  /** Registers the fan-out worker and the delivery workers. */
+  startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
+}
+
+export function createWebhooks(deps: CoreDeps & { cursors: CursorCodec }, options: WebhookOptions = {}): Webhooks {
+  const store = createWebhooksStore()
+  const egressPolicy = egressPolicyFor(deps.environment)
+  const resolver = options.resolver ?? systemResolver
+  const requestTimeoutMs = options.requestTimeoutMs ?? deliveryTimeoutMsDefault
+  const sender = createWebhookSender({ policy: egressPolicy, resolver, timeoutMs: requestTimeoutMs, clock: deps.clock })
+  const jobDeps = { ...deps, store, sender, retryBaseSeconds: options.retryBaseSeconds ?? retryBaseSecondsDefault }
+  return {
+    service: createWebhooksService({ ...deps, store, sender, egressPolicy, resolver, requestTimeoutMs }),
+    async startWorkers(jobs, { pollingIntervalSeconds }) {
+      await jobs.work('webhook-fanout', createFanoutHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.fanoutConcurrency ?? fanoutConcurrencyDefault })
+      await jobs.work('webhook-deliver', createDeliverHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.deliverConcurrency ?? deliverConcurrencyDefault })
+    },
+  }
+}

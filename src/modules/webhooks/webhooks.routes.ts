@@ -1,0 +1,165 @@
+/**
+ * Webhook routes. The tenant is the caller's (there is no tenant in these paths); another tenant's
+ * endpoint is 404 webhook_endpoint_not_found.
+ *
+ * Scopes: registering, reading and changing endpoints is tenant administration (`surfaces:admin`, user
+ * principals: owner and admin), because endpoints carry URLs and signing secrets; the dead-letter
+ * surface uses the spec's scopes, audit:read and audit:write.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { contextOf, principalOf } from '../../platform/http/context.ts'
+import { sendIdempotent, IdempotencyKeyHeaders, type Idempotency } from '../../platform/http/idempotency.ts'
+import { bearerRoute } from '../../platform/http/route-auth.ts'
+import { deliveryAttemptsMax, replayAttemptsMax } from './domain/delivery.ts'
+import { replayConcurrency, replayRowsMax, type WebhooksService } from './webhooks.service.ts'
+import {
+  CreateEndpointBody,
+  DeadLetterListQuery,
+  DeadLetterListResponse,
+  DeletedEndpointResponse,
+  EndpointListQuery,
+  EndpointListResponse,
+  EndpointPathParams,
+  EndpointWithSecretResponse,
+  ReplayBody,
+  ReplayResponse,
+  RotateSecretBody,
+  UpdateEndpointBody,
+  WebhookEndpoint,
+} from './webhooks.schemas.ts'
+
+export interface WebhookRoutesOptions {
+  readonly webhooks: WebhooksService
+  readonly idempotency: Idempotency
+}
+
+const tags = ['Webhooks']
+
+export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, { webhooks, idempotency }) => {
+  const endpointAdmin = bearerRoute(['surfaces:admin'], { principalTypes: ['user'] })
+
+  app.post(
+    '/v1/webhooks',
+    {
+      config: { auth: endpointAdmin },
+      schema: {
+        tags,
+        summary: 'Register a webhook endpoint',
+        description:
+          'Events of the listed types (all when event_types is empty or absent) are POSTed to the URL, signed per Standard Webhooks. The signing secret is in this response only. 400 webhook_url_refused when the URL breaks the egress rules.',
+        body: CreateEndpointBody,
+        response: { 201: EndpointWithSecretResponse },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await webhooks.create(principalOf(request).tenantId, request.body, contextOf(request))),
+  )
+
+  app.get(
+    '/v1/webhooks',
+    {
+      config: { auth: endpointAdmin },
+      schema: { tags, summary: 'List webhook endpoints', querystring: EndpointListQuery, response: { 200: EndpointListResponse } },
+    },
+    async (request) => webhooks.list(principalOf(request).tenantId, request.query),
+  )
+
+  app.get(
+    '/v1/webhooks/:endpoint_id',
+    {
+      config: { auth: endpointAdmin },
+      schema: { tags, summary: 'Read a webhook endpoint', params: EndpointPathParams, response: { 200: WebhookEndpoint } },
+    },
+    async (request) => webhooks.get(principalOf(request).tenantId, request.params.endpoint_id),
+  )
+
+  app.patch(
+    '/v1/webhooks/:endpoint_id',
+    {
+      config: { auth: endpointAdmin },
+      schema: {
+        tags,
+        summary: 'Change a webhook endpoint',
+        description: 'Changes the URL (checked again), event types, description (null clears it) or status. A disabled endpoint gets no new deliveries.',
+        params: EndpointPathParams,
+        body: UpdateEndpointBody,
+        response: { 200: WebhookEndpoint },
+      },
+    },
+    async (request) => webhooks.update(principalOf(request).tenantId, request.params.endpoint_id, request.body, contextOf(request)),
+  )
+
+  app.delete(
+    '/v1/webhooks/:endpoint_id',
+    {
+      config: { auth: endpointAdmin },
+      schema: {
+        tags,
+        summary: 'Delete a webhook endpoint',
+        description: 'Deletes the endpoint with its deliveries and dead letters; pending attempts are dropped.',
+        params: EndpointPathParams,
+        response: { 200: DeletedEndpointResponse },
+      },
+    },
+    async (request) => webhooks.remove(principalOf(request).tenantId, request.params.endpoint_id, contextOf(request)),
+  )
+
+  app.post(
+    '/v1/webhooks/:endpoint_id/rotate-secret',
+    {
+      config: { auth: endpointAdmin },
+      schema: {
+        tags,
+        summary: 'Rotate an endpoint\'s signing secret',
+        description:
+          'Returns the new secret once. With previous_secret_expires_in_seconds, deliveries carry signatures by both secrets (space-separated in webhook-signature) until the overlap ends.',
+        params: EndpointPathParams,
+        body: RotateSecretBody,
+        response: { 200: EndpointWithSecretResponse },
+      },
+    },
+    async (request) => webhooks.rotateSecret(principalOf(request).tenantId, request.params.endpoint_id, request.body, contextOf(request)),
+  )
+
+  app.get(
+    '/v1/webhooks/:endpoint_id/dead-letters',
+    {
+      config: { auth: bearerRoute(['audit:read']) },
+      schema: {
+        tags,
+        summary: 'List an endpoint\'s dead letters',
+        description: `Deliveries that failed ${deliveryAttemptsMax} automatic attempts, oldest first.`,
+        params: EndpointPathParams,
+        querystring: DeadLetterListQuery,
+        response: { 200: DeadLetterListResponse },
+      },
+    },
+    async (request) => webhooks.listDeadLetters(principalOf(request).tenantId, request.params.endpoint_id, request.query),
+  )
+
+  app.post(
+    '/v1/webhooks/:endpoint_id/replay',
+    {
+      config: { auth: bearerRoute(['audit:write']) },
+      schema: {
+        tags,
+        summary: 'Replay an endpoint\'s dead letters',
+        description:
+          `Re-attempts, synchronously, every dead letter with fewer than ${replayAttemptsMax} attempts, oldest first, at most ${replayRowsMax} per call and ${replayConcurrency} at a time. ` +
+          'Each attempt is counted when its dead letter is claimed, before the request leaves; a dead letter another replay is attempting, or attempted after this call began, is skipped (neither attempted nor remaining). ' +
+          'A success deletes the dead letter; a failure records the error. 409 webhook_endpoint_disabled for a disabled endpoint. ' +
+          'With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) and a different request with the same key is 409 idempotency_key_reused.',
+        params: EndpointPathParams,
+        headers: IdempotencyKeyHeaders,
+        body: ReplayBody,
+        response: { 200: ReplayResponse },
+      },
+    },
+    async (request, reply) => {
+      const tenantId = principalOf(request).tenantId
+      return sendIdempotent(idempotency, request, reply, tenantId, async () => ({
+        status: 200,
+        body: await webhooks.replay(tenantId, request.params.endpoint_id, contextOf(request)),
+      }))
+    },
+  )
+}

@@ -1,0 +1,103 @@
+/** Wire schemas of the webhook routes: endpoint registration, dead letters, replay. */
+import Type from 'typebox'
+import { NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { prefixedIdPattern } from '../../kernel/ids.ts'
+import { replayAttemptsMax } from './domain/delivery.ts'
+import { eventTypes } from '../../platform/outbox/events.ts'
+import {
+  deadLetterPageRows,
+  descriptionCharsMax,
+  endpointPageRows,
+  replayRowsMax,
+  secretOverlapSecondsMax,
+  urlCharsMax,
+} from './webhooks.service.ts'
+
+const literals = Type.Enum
+
+const Url = Type.String({
+  minLength: 1,
+  maxLength: urlCharsMax,
+  description:
+    'Where events are POSTed. http or https (https only in production), no user name or password; in production the host must resolve only to public internet addresses (docs/webhooks.md).',
+})
+const EventTypes = Type.Array(literals(eventTypes), {
+  uniqueItems: true,
+  maxItems: eventTypes.length,
+  description: 'Event types to deliver, from the fixed allowlist; empty means every type.',
+})
+const Description = Type.String({ minLength: 1, maxLength: descriptionCharsMax })
+const EndpointStatus = literals(['enabled', 'disabled'] as const)
+
+export const WebhookEndpoint = Strict({
+  id: Type.String(),
+  tenant_id: TenantId,
+  url: Type.String(),
+  description: Nullable(Type.String()),
+  event_types: Type.Array(Type.String(), { description: 'Empty means every type.' }),
+  status: EndpointStatus,
+  previous_secret_expires_at: Nullable(Timestamp),
+  created_by: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+
+export const EndpointWithSecretResponse = Strict({
+  endpoint: WebhookEndpoint,
+  secret: Type.String({ description: 'The signing secret (whsec_ + base64 of 32 bytes). Shown only in this response; store it now.' }),
+})
+
+export const CreateEndpointBody = Strict({
+  url: Url,
+  event_types: Type.Optional(EventTypes),
+  description: Type.Optional(Description),
+})
+
+export const UpdateEndpointBody = Strict(
+  {
+    url: Type.Optional(Url),
+    event_types: Type.Optional(EventTypes),
+    description: Type.Optional(Nullable(Description)),
+    status: Type.Optional(EndpointStatus),
+  },
+  { minProperties: 1 },
+)
+
+export const RotateSecretBody = Strict({
+  previous_secret_expires_in_seconds: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: secretOverlapSecondsMax,
+      description: 'Keep signing with the old secret too for this long (default 0: it stops at once). Deliveries then carry two signatures.',
+    }),
+  ),
+})
+
+export const EndpointPathParams = Strict({ endpoint_id: Type.String({ pattern: prefixedIdPattern('webhookEndpoint') }) })
+
+export const EndpointListQuery = Strict({ ...pageQuery(endpointPageRows) })
+export const EndpointListResponse = Strict({ endpoints: Type.Array(WebhookEndpoint), next_cursor: NextCursor })
+
+export const DeletedEndpointResponse = Strict({ endpoint_id: Type.String(), deleted: Type.Literal(true) })
+
+export const DeadLetter = Strict({
+  id: Type.String(),
+  event_id: Type.String(),
+  event_type: Type.String(),
+  last_error: Type.String(),
+  attempt_count: Type.Integer(),
+  created_at: Timestamp,
+  last_attempt_at: Timestamp,
+})
+
+export const DeadLetterListQuery = Strict({ ...pageQuery(deadLetterPageRows) })
+export const DeadLetterListResponse = Strict({ endpoint_id: Type.String(), dead_letters: Type.Array(DeadLetter), next_cursor: NextCursor })
+
+export const ReplayBody = Strict({})
+export const ReplayResponse = Strict({
+  endpoint_id: Type.String(),
+  attempted: Type.Integer({ description: `Dead letters re-attempted by this call (at most ${replayRowsMax}).` }),
+  redelivered: Type.Integer({ description: 'Of those, delivered now: their dead letters are gone.' }),
+  still_failing: Type.Integer({ description: 'Of those, failed again: attempt_count went up by one.' }),
+  remaining: Type.Integer({ description: `Dead letters under the cap of ${replayAttemptsMax} attempts that this call did not reach; call again.` }),
+})

@@ -1,0 +1,80 @@
+/**
+ * What the webhook services need from storage. Every method takes the tenant id and filters by it: an
+ * endpoint, delivery or dead letter of another tenant is, to the caller, one that does not exist.
+ */
+import type { Executor, Tx } from '../../platform/db/database.ts'
+import type { events, webhookDeadLetters, webhookDeliveries, webhookEndpoints } from '../../platform/db/schema.ts'
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect
+export type DeadLetterRow = typeof webhookDeadLetters.$inferSelect
+/** A new dead letter carries no replay claim. */
+export type NewDeadLetter = Omit<DeadLetterRow, 'claimToken' | 'claimedUntil'>
+export type EventRow = typeof events.$inferSelect
+
+export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'description' | 'eventTypes' | 'status' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt' | 'updatedAt'>>
+export type DeliveryChanges = Partial<Pick<DeliveryRow, 'status' | 'attemptCount' | 'nextAttemptAt' | 'lastAttemptAt' | 'lastStatusCode' | 'lastError' | 'updatedAt'>>
+
+export interface WebhooksStore {
+  /** Serializes endpoint creation per tenant (transaction-scoped), so the per-tenant cap holds under races. */
+  lockTenantEndpoints(tx: Tx, tenantId: string): Promise<void>
+  countEndpoints(executor: Executor, tenantId: string): Promise<number>
+  insertEndpoint(tx: Tx, endpoint: EndpointRow): Promise<void>
+  findEndpoint(executor: Executor, tenantId: string, endpointId: string, options?: { forUpdate?: boolean }): Promise<EndpointRow | undefined>
+  listEndpoints(executor: Executor, tenantId: string, page: { afterId?: string | undefined; limit: number }): Promise<EndpointRow[]>
+  updateEndpoint(tx: Tx, tenantId: string, endpointId: string, changes: EndpointChanges): Promise<void>
+  /** Deletes the endpoint with its deliveries and dead letters; returns how many of each went. */
+  deleteEndpoint(tx: Tx, tenantId: string, endpointId: string): Promise<{ deliveries: number; deadLetters: number }>
+
+  findEvent(executor: Executor, tenantId: string, eventId: string): Promise<EventRow | undefined>
+  /** The events among these ids that exist (in no particular order). */
+  findEvents(executor: Executor, tenantId: string, eventIds: readonly string[]): Promise<EventRow[]>
+  /** Enabled endpoints registered no later than `registeredBy`; the type filter is applied by the caller. */
+  listEnabledEndpoints(executor: Executor, tenantId: string, registeredBy: Date): Promise<EndpointRow[]>
+  /** Inserts deliveries, skipping any (endpoint, event) pair that exists; returns the ids inserted. */
+  insertDeliveries(tx: Tx, deliveries: readonly DeliveryRow[]): Promise<string[]>
+  findDelivery(executor: Executor, tenantId: string, deliveryId: string, options?: { forUpdate?: boolean }): Promise<DeliveryRow | undefined>
+  /**
+   * Counts one more attempt on a pending delivery that has fewer than `attemptsMax`, in one UPDATE;
+   * returns the row after the increment, or undefined if the delivery may not be attempted (finished,
+   * dead-lettered, at the cap, or gone). Two workers can never both take the last attempt.
+   */
+  claimAttempt(executor: Executor, tenantId: string, deliveryId: string, at: Date, attemptsMax: number): Promise<DeliveryRow | undefined>
+  updateDelivery(tx: Tx, tenantId: string, deliveryId: string, changes: DeliveryChanges): Promise<void>
+
+  /** Inserts the dead letter unless the delivery already has one. */
+  insertDeadLetter(tx: Tx, deadLetter: NewDeadLetter): Promise<void>
+  listDeadLetters(executor: Executor, tenantId: string, endpointId: string, page: { afterId?: string | undefined; limit: number }): Promise<DeadLetterRow[]>
+  /**
+   * Claims the oldest of the endpoint's dead letters that `selection` admits (see ReplaySelection),
+   * locking it with SKIP LOCKED so that concurrent callers never take the same row: it gets the claim's
+   * token until `claim.until`, and one more attempt is counted on it and on its delivery (last attempted
+   * at `selection.at`) before any request leaves. `expiredClaim` says an earlier claim on it ran out
+   * without an outcome. Undefined when no dead letter is left to claim.
+   */
+  claimDeadLetter(
+    tx: Tx,
+    tenantId: string,
+    endpointId: string,
+    selection: ReplaySelection,
+    claim: { token: string; until: Date },
+  ): Promise<{ deadLetter: DeadLetterRow; expiredClaim: boolean } | undefined>
+  /** How many dead letters `claimDeadLetter` could still take with this selection. */
+  countClaimableDeadLetters(executor: Executor, tenantId: string, endpointId: string, selection: ReplaySelection): Promise<number>
+  /** Deletes the dead letter if the claim `token` still holds it; false if not (it expired and another replay took it, or the endpoint is gone). */
+  deleteClaimedDeadLetter(tx: Tx, tenantId: string, deadLetterId: string, token: string): Promise<boolean>
+  /** Records the failure of the claimed attempt and releases the claim, if `token` still holds it; false if not. */
+  releaseClaimedDeadLetter(tx: Tx, tenantId: string, deadLetterId: string, token: string, failure: Pick<DeadLetterRow, 'lastError'>): Promise<boolean>
+}
+
+/** The dead letters a replay may claim. */
+export interface ReplaySelection {
+  /** Only dead letters with fewer attempts in all than this (the replay cap). */
+  readonly attemptsMax: number
+  /** Now: only dead letters without a claim in force at this time. */
+  readonly at: Date
+  /** Only dead letters last attempted before this time (before the replay call began). */
+  readonly attemptedBefore: Date
+  /** Never these (the ones the replay call attempted already). */
+  readonly excludedIds: readonly string[]
+}

@@ -1,0 +1,22 @@
+/**
+ * The collaborators services are built from. The composition root (`runtime.ts`) creates them once;
+ * each service factory takes the subset it uses.
+ */
+import type { AuditRecorder } from '../modules/audit/audit.recorder.ts'
+import type { StewardEnvironment } from '../main/config.ts'
+import type { Database } from './db/database.ts'
+import type { JobQueue } from './jobs/job-queue.ts'
+import type { Clock } from '../kernel/clock.ts'
+import type { IdSource } from '../kernel/ids.ts'
+import type { EventRecorder } from './outbox/events.ts'
+
+export interface CoreDeps {
+  readonly db: Database
+  readonly audit: AuditRecorder
+  readonly events: EventRecorder
+  readonly jobs: JobQueue
+  readonly ids: IdSource
+  readonly clock: Clock
+  readonly environment: StewardEnvironment
+  readonly publicBaseUrl: string
+}

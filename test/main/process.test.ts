@@ -1,0 +1,136 @@
+/**
+ * The service as an operator runs it: `src/main/server.ts` in its own process, configured only by the
+ * environment. Boots on an empty data directory (the quick start), keeps its generated sandbox secrets
+ * across restarts, refuses bad configuration with every problem listed, and on SIGTERM finishes the
+ * request in flight before exiting 0.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { testDatabaseUrl, testPassword, uniqueEmail } from '../support/harness.ts'
+
+const root = join(import.meta.dirname, '..')
+/** How `npm run server` runs a process: node with tsx as a loader, so signals reach the server itself. */
+const node = (script: string) => [process.execPath, ['--import', 'tsx', join(root, script)]] as const
+const dataDirs: string[] = []
+
+afterAll(() => {
+  for (const directory of dataDirs) rmSync(directory, { recursive: true, force: true })
+})
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0))
+    })
+  })
+}
+
+interface Running {
+  readonly child: ChildProcessWithoutNullStreams
+  readonly url: string
+  output(): string
+  exited: Promise<number | null>
+}
+
+async function startServer(env: Record<string, string>): Promise<Running> {
+  const port = await freePort()
+  const databaseUrl = testDatabaseUrl()
+  const child = spawn(...node('src/main/server.ts'), {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), LOG_LEVEL: 'info', ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }), ...env },
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited }
+}
+
+async function waitUntilServing(running: Running): Promise<void> {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if (running.child.exitCode !== null) throw new Error(`server exited early:\n${running.output()}`)
+    try {
+      if ((await fetch(`${running.url}/v1/health`)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`server did not start:\n${running.output()}`)
+}
+
+const post = (url: string, body: unknown, token?: string) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) })
+
+describe('the server process', () => {
+  it('boots on an empty data directory, keeps its sandbox secrets across a restart, and drains on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'steward-process-'))
+    dataDirs.push(dataDir)
+    const first = await startServer({ DATA_DIR: dataDir })
+    await waitUntilServing(first)
+    // The first start of a sandbox creates the demo business and saves its login in the data directory.
+    const demo = JSON.parse(readFileSync(join(dataDir, 'sandbox-demo.json'), 'utf8')) as { email: string; tenant_id: string }
+    expect(first.output()).toContain('sandbox demo business')
+
+    const email = uniqueEmail('process')
+    const signup = (await (await post(`${first.url}/v1/signup`, { email, password: testPassword })).json()) as { tenant_id: string; verification_token: string }
+    expect((await post(`${first.url}/v1/auth/verify-email`, { tenant_id: signup.tenant_id, token: signup.verification_token })).status).toBe(200)
+    const login = (await (await post(`${first.url}/v1/auth/login`, { email, password: testPassword })).json()) as { access_token: string; expires_in: number }
+    expect(login.expires_in).toBe(900)
+
+    // A second process on the same embedded database is refused instead of corrupting it.
+    if (testDatabaseUrl() === undefined) {
+      const migrate = spawn(...node('src/main/migrate.ts'), { cwd: root, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir } })
+      let migrateOutput = ''
+      migrate.stdout.on('data', (chunk: Buffer) => (migrateOutput += chunk.toString()))
+      migrate.stderr.on('data', (chunk: Buffer) => (migrateOutput += chunk.toString()))
+      expect(await new Promise((resolve) => migrate.on('exit', resolve)), migrateOutput).toBe(75)
+      expect(migrateOutput).toMatch(/open in another process \(pid \d+\)/)
+    }
+
+    // A login is in flight (scrypt takes a while) when SIGTERM arrives: it must still be answered.
+    const logins = () => (first.output().match(/"url":"\/v1\/auth\/login"/g) ?? []).length
+    const loginsBefore = logins()
+    const inFlight = post(`${first.url}/v1/auth/login`, { email, password: testPassword })
+    const deadline = Date.now() + 10_000
+    while (logins() <= loginsBefore) {
+      if (Date.now() > deadline) throw new Error('the second login never arrived')
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    first.child.kill('SIGTERM')
+    expect((await inFlight).status).toBe(200)
+    expect(await first.exited, first.output()).toBe(0)
+    expect(first.output()).toContain('shutting down')
+
+    // Same data directory: the token minted before the restart is still valid (the JWT secret persisted).
+    const second = await startServer({ DATA_DIR: dataDir })
+    try {
+      await waitUntilServing(second)
+      const whoami = await fetch(`${second.url}/v1/auth/whoami`, { headers: { authorization: `Bearer ${login.access_token}` } })
+      expect(whoami.status).toBe(200)
+      expect(((await whoami.json()) as { tenantId: string }).tenantId).toBe(signup.tenant_id)
+      // A restart does not create the demo business again.
+      expect(JSON.parse(readFileSync(join(dataDir, 'sandbox-demo.json'), 'utf8'))).toMatchObject(demo)
+      expect(second.output(), second.output()).not.toContain('sandbox demo business')
+    } finally {
+      second.child.kill('SIGTERM')
+      expect(await second.exited, second.output()).toBe(0)
+    }
+  }, 120_000)
+
+  it('refuses bad configuration with every problem listed and exit status 78', async () => {
+    const running = await startServer({ DATA_DIR: mkdtempSync(join(tmpdir(), 'steward-process-')), PORT: 'eighty', STEWARD_ENV: 'production' })
+    expect(await running.exited).toBe(78)
+    const output = running.output()
+    expect(output).toContain('Invalid configuration')
+    expect(output).toMatch(/PORT: "eighty" is not a whole number/)
+    expect(output).toMatch(/JWT_SECRET: required when STEWARD_ENV=production/)
+    expect(output).toMatch(/SMTP_URL: required/)
+  }, 60_000)
+})

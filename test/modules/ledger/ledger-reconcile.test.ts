@@ -1,0 +1,242 @@
+/**
+ * Reconciliation: invoice ↔ payment (full and partial), receipt ↔ charge, statement balances, wallet
+ * transfers between own wallets, subscription charges, possible duplicates; determinism (a second run
+ * writes nothing); the job route; consequences on transactions, invoices and obligations.
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '../../../src/platform/db/database.ts'
+import { addMember, createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
+import { bankTransaction, getOk, normalize, normalizerActor, seedArtifact } from '../../support/ledger.ts'
+
+let test: TestApp
+beforeAll(async () => {
+  test = await createTestApp()
+})
+afterAll(async () => test?.close())
+
+const get = (owner: TenantOwner, url: string) => getOk(test, owner.token, url)
+const reconcile = (tenantId: string) => test.runtime.ledger.reconcile(tenantId, { actor: normalizerActor })
+
+async function seedAndNormalize(owner: TenantOwner, records: Parameters<typeof seedArtifact>[2], sourceType?: 'pdf_upload' | 'chain_indexer_wallet') {
+  const seeded = await seedArtifact(test, owner.tenantId, records, sourceType === undefined ? {} : { sourceType })
+  await normalize(test, owner.tenantId, seeded.artifactId)
+  return seeded
+}
+
+const matchesOf = async (owner: TenantOwner, query = '') => (await get(owner, `/v1/ledger/reconciliation-matches?limit=500${query}`)).matches as Array<Record<string, any>>
+
+
+describe('invoices and their payments', () => {
+  it('matches a receivable paid in full and a bill paid in two parts, and updates them', async () => {
+    const owner = await signupOwner(test)
+    await seedAndNormalize(
+      owner,
+      [
+        { kind: 'invoice', direction: 'receivable', invoice_number: 'INV-1001', issue_date: '2026-03-01', due_date: '2026-03-31', currency: 'EUR', total: '1200', counterparty: { name: 'Northwind Traders' } },
+        { kind: 'invoice', direction: 'payable', invoice_number: 'BILL-88', issue_date: '2026-03-02', due_date: '2026-03-20', currency: 'EUR', total: '300', counterparty: { name: 'Paper Supply Co' } },
+      ],
+      'pdf_upload',
+    )
+    await seedAndNormalize(owner, [
+      bankTransaction({ amount: '1200.00', transaction_date: '2026-03-25', description: 'SEPA CREDIT NORTHWIND TRADERS', counterparty: { name: 'Northwind Traders Ltd' } }),
+      bankTransaction({ amount: '-100.00', transaction_date: '2026-03-10', description: 'TRANSFER PAPER SUPPLY BILL-88 PART 1' }),
+      bankTransaction({ amount: '-200.00', transaction_date: '2026-03-18', description: 'TRANSFER PAPER SUPPLY BILL 88 REST' }),
+      bankTransaction({ amount: '-300.00', transaction_date: '2026-03-19', description: 'UNRELATED SUPPLIER' }),
+    ])
+    const response = await test.request({ method: 'POST', url: '/v1/ledger/reconcile', token: owner.token })
+    expectError(response, 'auth_scope_insufficient') // owners hold no ledger:write (spec owner list)
+    const admin = await addMember(test, owner, 'admin')
+    const queued = await test.request({ method: 'POST', url: '/v1/ledger/reconcile', token: admin.token })
+    expect(queued.statusCode, queued.body).toBe(202)
+    expect(queued.json()).toMatchObject({ job_id: expect.stringMatching(/^ljb_/), kind: 'reconcile', status: 'queued' })
+
+    const summary = await reconcile(owner.tenantId)
+    expect(summary.matches).toMatchObject({ 'invoice_payment:matched': 2, 'invoice_payment:partially_matched': 1 })
+
+    const payments = await matchesOf(owner, '&match_type=invoice_payment')
+    expect(payments).toHaveLength(3)
+    const invoices = [...(await get(owner, '/v1/ledger/invoices')).invoices, ...(await get(owner, '/v1/ledger/invoices?direction=payable')).invoices]
+    expect(invoices.find((row: any) => row.invoice_number === 'INV-1001')).toMatchObject({ status: 'paid', amount_paid: '1200.00', amount_due: '0', version: 2 })
+    expect(invoices.find((row: any) => row.invoice_number === 'BILL-88')).toMatchObject({ status: 'paid', amount_paid: '300.00' })
+    const obligations = (await get(owner, '/v1/ledger/obligations')).obligations as Array<Record<string, any>>
+    expect(obligations.every((row) => row.status === 'settled')).toBe(true)
+    const transactions = (await get(owner, '/v1/ledger/transactions')).transactions as Array<Record<string, any>>
+    expect(transactions.find((row) => row.description === 'UNRELATED SUPPLIER')).toMatchObject({ reconciliation_status: 'unmatched' })
+    expect(transactions.filter((row) => row.reconciliation_status === 'matched')).toHaveLength(2)
+    expect(transactions.find((row) => row.amount === '-100.00')).toMatchObject({ reconciliation_status: 'partially_matched' })
+
+    // Deterministic: a second run finds the same matches and writes nothing.
+    const again = await reconcile(owner.tenantId)
+    expect(Object.values(again.counts).every((tally) => tally.created === 0 && tally.updated === 0)).toBe(true)
+    expect(await matchesOf(owner, '&match_type=invoice_payment')).toEqual(payments)
+
+    // Filter by subject.
+    const paid = transactions.find((row) => row.amount === '1200.00')!
+    expect((await matchesOf(owner, `&subject=transaction:${paid.id}`)).map((row) => row.match_type)).toEqual(['invoice_payment'])
+  })
+})
+
+describe('statement balances', () => {
+  it('agrees when opening + movements = closing, and reports the difference when not', async () => {
+    const owner = await signupOwner(test)
+    const account = { iban: 'GB33BUKB20201555555555', name: 'Main', currency: 'GBP' }
+    await seedAndNormalize(owner, [
+      { kind: 'balance', account, balance_type: 'opening', as_of: '2026-01-01', amount: '100.00', currency: 'GBP' },
+      bankTransaction({ account, currency: 'GBP', amount: '-30.00', transaction_date: '2026-01-01', description: 'A' }),
+      bankTransaction({ account, currency: 'GBP', amount: '50.00', transaction_date: '2026-01-15', description: 'B' }),
+      bankTransaction({ account, currency: 'GBP', amount: '-5.00', transaction_date: '2026-01-20', description: 'C PENDING', status: 'pending' }),
+      { kind: 'balance', account, balance_type: 'closing', as_of: '2026-01-31', amount: '120.00', currency: 'GBP' },
+      bankTransaction({ account, currency: 'GBP', amount: '-20.00', transaction_date: '2026-02-03', description: 'D' }),
+      // February's closing balance misses a 1.00 fee nobody has imported.
+      { kind: 'balance', account, balance_type: 'closing', as_of: '2026-02-28', amount: '99.00', currency: 'GBP' },
+    ])
+    await reconcile(owner.tenantId)
+    const matches = await matchesOf(owner, '&match_type=statement_balance')
+    expect(matches.map((row) => [row.status, row.difference, row.metadata.period_from, row.metadata.period_to])).toEqual(
+      expect.arrayContaining([
+        ['matched', '0.00', '2026-01-01', '2026-01-31'],
+        ['unmatched', '-1.00', '2026-02-01', '2026-02-28'],
+      ]),
+    )
+    expect(matches.find((row) => row.status === 'unmatched')!.explanation).toContain('-1.00 unexplained')
+  })
+
+  it('checks the same periods whichever statement was normalized first, retiring a check whose period a later statement split', async () => {
+    const account = { iban: 'GB94BARC10201530093459', name: 'Ops', currency: 'GBP' }
+    const row = (amount: string, day: string, description: string) => bankTransaction({ account, currency: 'GBP', amount, transaction_date: day, description })
+    const balance = (balanceType: 'opening' | 'closing', day: string, amount: string) => ({ kind: 'balance' as const, account, balance_type: balanceType, as_of: day, amount, currency: 'GBP' })
+    // March, and an export from 16 March to 10 April that repeats March's second half (the sandbox's layout).
+    const march = [balance('opening', '2026-03-02', '1000.00'), row('-100.00', '2026-03-05', 'RENT'), row('50.00', '2026-03-20', 'SALE 1'), balance('closing', '2026-03-31', '950.00')]
+    const overlap = [balance('opening', '2026-03-16', '900.00'), row('50.00', '2026-03-20', 'SALE 1'), row('-30.00', '2026-04-07', 'FEES'), balance('closing', '2026-04-10', '920.00')]
+    const periodsOf = async (owner: TenantOwner, asOf?: string) =>
+      ((await matchesOf(owner, `&match_type=statement_balance${asOf === undefined ? '' : `&as_of=${encodeURIComponent(asOf)}`}`)) as Array<Record<string, any>>)
+        .map((match) => `${match.metadata.period_from}..${match.metadata.period_to} ${match.status}`)
+        .sort()
+
+    const inOrder = await signupOwner(test)
+    await seedAndNormalize(inOrder, march)
+    await reconcile(inOrder.tenantId)
+    await seedAndNormalize(inOrder, overlap)
+    await reconcile(inOrder.tenantId)
+
+    const reversed = await signupOwner(test)
+    await seedAndNormalize(reversed, overlap)
+    await reconcile(reversed.tenantId)
+    // Alone, the export's opening reaches its own closing of 10 April.
+    expect(await periodsOf(reversed)).toEqual(['2026-03-16..2026-04-10 matched'])
+    const beforeMarch = new Date().toISOString()
+    await seedAndNormalize(reversed, march)
+    const summary = await reconcile(reversed.tenantId)
+    // With March, 16 March reaches 31 March, and 10 April is checked against 31 March: that period is gone.
+    expect(summary.retired).toBe(1)
+    // Audited with the run's other writes.
+    const [audited] = await queryRows<{ outputs: Record<string, number> }>(
+      test.runtime.db.orm,
+      sql`select outputs from (select outputs, created_at, id from audit_inbox where tenant_id = ${reversed.tenantId} and action = 'ledger.reconciled'
+                               union all select outputs, created_at, id from audit_events where tenant_id = ${reversed.tenantId} and action = 'ledger.reconciled') recorded
+          order by created_at desc, id desc limit 1`,
+    )
+    expect(audited!.outputs).toMatchObject({ reconciliation_match_retired: 1, reconciliation_match_created: 3 })
+
+    const expected = ['2026-03-02..2026-03-31 matched', '2026-03-16..2026-03-31 matched', '2026-04-01..2026-04-10 matched']
+    expect(await periodsOf(inOrder)).toEqual(expected)
+    expect(await periodsOf(reversed)).toEqual(expected)
+    // The retired check is history, not erased: a read as of before the second run still shows it.
+    expect(await periodsOf(reversed, beforeMarch)).toEqual(['2026-03-16..2026-04-10 matched'])
+    // And a further run changes nothing.
+    const again = await reconcile(reversed.tenantId)
+    expect([again.retired, again.counts.reconciliation_match?.created ?? 0, again.counts.reconciliation_match?.updated ?? 0]).toEqual([0, 0, 0])
+  })
+})
+
+describe('wallets, subscriptions, receipts and duplicates', () => {
+  it('pairs transfers between own wallets, charges of a subscription, a receipt with its charge, and flags possible duplicates', async () => {
+    const owner = await signupOwner(test)
+    const a = '0xaaaa000000000000000000000000000000000001'
+    const b = '0xbbbb000000000000000000000000000000000002'
+    const hash = `0x${'cd'.repeat(32)}`
+    const transfer = (wallet: string, amount: string) => ({
+      kind: 'wallet_transfer' as const,
+      account: { wallet_address: wallet },
+      chain_id: 8453,
+      tx_hash: hash,
+      log_index: 0,
+      block_number: 10,
+      timestamp: '2026-06-02T00:00:00Z',
+      from: a,
+      to: b,
+      token: 'USDC',
+      amount,
+    })
+    await seedAndNormalize(owner, [transfer(a, '-500'), transfer(b, '500')], 'chain_indexer_wallet')
+    await seedAndNormalize(
+      owner,
+      [
+        { kind: 'obligation', obligation_type: 'subscription', direction: 'payable', reference: 'sub-notion', amount: '16', currency: 'EUR', due_date: '2026-03-05', recurrence: 'monthly', counterparty: { name: 'Notion Labs Inc' } },
+        { kind: 'invoice', direction: 'payable', invoice_number: 'R-5521', issue_date: '2026-04-10', currency: 'EUR', total: '42.90', status: 'paid', counterparty: { name: 'Office Depot' } },
+      ],
+      'pdf_upload',
+    )
+    await seedAndNormalize(owner, [
+      bankTransaction({ amount: '-16.00', transaction_date: '2026-03-05', description: 'NOTION LABS INC SUBSCRIPTION' }),
+      bankTransaction({ amount: '-16.00', transaction_date: '2026-04-05', description: 'NOTION LABS INC SUBSCRIPTION' }),
+      bankTransaction({ amount: '-42.90', transaction_date: '2026-04-11', description: 'OFFICE DEPOT #1182' }),
+      bankTransaction({ amount: '-7.00', transaction_date: '2026-04-12', description: 'KIOSK A' }),
+      bankTransaction({ amount: '-7.00', transaction_date: '2026-04-12', description: 'KIOSK B' }),
+    ])
+    const provider = await seedArtifact(test, owner.tenantId, [bankTransaction({ amount: '-7.00', transaction_date: '2026-04-12', description: 'Newsstand', external_transaction_id: 'x1' })], {
+      sourceType: 'bank_provider',
+    })
+    await normalize(test, owner.tenantId, provider.artifactId)
+    await reconcile(owner.tenantId)
+
+    const byType = (type: string) => matchesOf(owner, `&match_type=${type}`)
+    expect(await byType('wallet_transfer')).toEqual([expect.objectContaining({ status: 'matched', amount: '500', currency: 'USDC', metadata: { tx_hash: hash } })])
+    expect(await byType('subscription_charge')).toHaveLength(2)
+    expect(await byType('transaction_receipt')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ status: 'matched', amount: '42.90' }),
+        expect.objectContaining({ status: 'duplicate_possible' }),
+      ]),
+    )
+    const duplicates = (await byType('transaction_receipt')).filter((row) => row.status === 'duplicate_possible')
+    expect(duplicates).toHaveLength(2)
+    const transactions = (await get(owner, '/v1/ledger/transactions')).transactions as Array<Record<string, any>>
+    expect(transactions.filter((row) => row.reconciliation_status === 'duplicate_possible')).toHaveLength(3)
+    // A subscription stays open: it is charged again next month.
+    expect((await get(owner, '/v1/ledger/obligations?type=subscription')).obligations[0]).toMatchObject({ status: 'open' })
+  })
+
+  it('pairs a card processor payout with the bank credit it becomes (card_charge)', async () => {
+    const owner = await signupOwner(test)
+    const processor = { external_account_id: 'acct_stripe_1', name: 'Stripe balance', currency: 'EUR' }
+    await seedAndNormalize(owner, [
+      { kind: 'account', account: processor, account_type: 'payment_processor' },
+      bankTransaction({ account: processor, amount: '120.00', transaction_date: '2026-03-02', description: 'Charge ch_1' }),
+      bankTransaction({ account: processor, amount: '-500.00', transaction_date: '2026-03-06', description: 'Payout po_1' }),
+      bankTransaction({ account: processor, amount: '-75.00', transaction_date: '2026-03-13', description: 'Payout po_2' }),
+    ])
+    await seedAndNormalize(owner, [
+      bankTransaction({ amount: '500.00', transaction_date: '2026-03-09', description: 'STRIPE PAYMENTS EUROPE PAYOUT' }),
+      bankTransaction({ amount: '75.00', transaction_date: '2026-03-25', description: 'STRIPE PAYMENTS EUROPE PAYOUT (too late)' }),
+    ])
+    await reconcile(owner.tenantId)
+    const payouts = await matchesOf(owner, '&match_type=card_charge')
+    expect(payouts).toEqual([expect.objectContaining({ status: 'matched', amount: '500.00', currency: 'EUR', difference: '0.00' })])
+  })
+
+  it('flags two open obligations that look like one recorded twice', async () => {
+    const owner = await signupOwner(test)
+    await seedAndNormalize(
+      owner,
+      [
+        { kind: 'obligation', obligation_type: 'bill', direction: 'payable', reference: 'EMAIL-INV-7', amount: '880', currency: 'EUR', due_date: '2026-05-10', counterparty: { name: 'Stark Logistics' } },
+        { kind: 'obligation', obligation_type: 'bill', direction: 'payable', reference: 'ERP-0007', amount: '880', currency: 'EUR', due_date: '2026-05-12', counterparty: { name: 'Stark Logistics GmbH' } },
+      ],
+      'pdf_upload',
+    )
+    await reconcile(owner.tenantId)
+    expect(await matchesOf(owner, '&match_type=obligation_duplicate')).toEqual([expect.objectContaining({ status: 'duplicate_possible', amount: '880.00' })])
+  })
+})

@@ -1,0 +1,113 @@
+/**
+ * Wallets linked to a tenant: POST and GET /v1/tenants/{tenant_id}/wallets. An address is linked to at
+ * most one tenant in the service; a human wallet belongs to a member; an agent wallet names its agent.
+ */
+import { sql } from 'drizzle-orm'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '../../../src/platform/db/database.ts'
+import { addMember, createTestApp, expectError, signupOwner, type TestApp } from '../../support/harness.ts'
+import { linkWallet } from '../../support/policy.ts'
+
+let test: TestApp
+beforeAll(async () => {
+  test = await createTestApp()
+})
+afterAll(async () => test?.close())
+
+const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address
+const post = (tenantId: string, token: string, payload: object) => test.request({ method: 'POST', url: `/v1/tenants/${tenantId}/wallets`, token, payload })
+
+describe('POST /v1/tenants/{tenant_id}/wallets', () => {
+  it('links a human wallet to the caller by default, stores it lower-cased, audits it, and lists it', async () => {
+    const owner = await signupOwner(test)
+    const address = freshAddress() // EIP-55 mixed case
+    const response = await post(owner.tenantId, owner.token, { address, principal_type: 'human' })
+    expect(response.statusCode, response.body).toBe(201)
+    const wallet = response.json()
+    expect(wallet).toEqual({
+      id: expect.stringMatching(/^wal_[0-9A-Z]{26}$/),
+      tenant_id: owner.tenantId,
+      address: address.toLowerCase(),
+      principal_type: 'human',
+      principal_id: owner.userId,
+      created_by: owner.userId,
+      created_at: expect.any(String),
+    })
+    const audit = await queryRows<{ action: string; inputs: Record<string, unknown>; entity_id: string }>(
+      test.runtime.db.orm,
+      sql`select action, inputs, entity_id from audit_event_log where tenant_id = ${owner.tenantId} and action = 'wallet.linked'`,
+    )
+    expect(audit).toEqual([{ action: 'wallet.linked', entity_id: wallet.id, inputs: { address: address.toLowerCase(), principal_type: 'human', principal_id: owner.userId } }])
+
+    const agent = await linkWallet(test, owner, { address: freshAddress().toLowerCase(), principal_type: 'agent', principal_id: 'agt_collections_1' })
+    expect(agent.principal_id).toBe('agt_collections_1')
+    const listed = await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/wallets?limit=1`, token: owner.token })
+    expect(listed.statusCode, listed.body).toBe(200)
+    expect(listed.json().wallets.map((row: { id: string }) => row.id)).toEqual([wallet.id])
+    const next = await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/wallets?cursor=${encodeURIComponent(listed.json().next_cursor)}`, token: owner.token })
+    expect(next.json()).toEqual({ wallets: [expect.objectContaining({ id: agent.id })], next_cursor: null })
+  })
+
+  it('links a member\'s wallet for them; refuses a user who is not a member of the tenant', async () => {
+    const owner = await signupOwner(test)
+    const approver = await addMember(test, owner, 'approver')
+    const linked = await linkWallet(test, owner, { address: freshAddress(), principal_type: 'human', principal_id: approver.userId })
+    expect(linked.principal_id).toBe(approver.userId)
+    const stranger = await signupOwner(test)
+    const refused = expectError(await post(owner.tenantId, owner.token, { address: freshAddress(), principal_type: 'human', principal_id: stranger.userId }), 'request_body_invalid')
+    expect(refused.details?.issues).toEqual([expect.objectContaining({ path: '/principal_id' })])
+  })
+
+  it('answers 409 wallet_already_linked for an address linked in this tenant or in another, in any case', async () => {
+    const owner = await signupOwner(test)
+    const other = await signupOwner(test)
+    const address = freshAddress()
+    await linkWallet(test, owner, { address, principal_type: 'human' })
+    expectError(await post(owner.tenantId, owner.token, { address: address.toLowerCase(), principal_type: 'human' }), 'wallet_already_linked')
+    expectError(await post(other.tenantId, other.token, { address: `0x${address.slice(2).toUpperCase()}`, principal_type: 'agent', principal_id: 'agt_1' }), 'wallet_already_linked')
+    const rows = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from tenant_wallets where address = ${address.toLowerCase()}`)
+    expect(rows[0]!.count).toBe(1)
+  })
+
+  it('answers 400 for a malformed address, a bad checksum, an agent without principal_id, unknown fields and a signature field', async () => {
+    const owner = await signupOwner(test)
+    const address = freshAddress()
+    const cases: object[] = [
+      { address: '0x1234', principal_type: 'human' },
+      { address: address.slice(2), principal_type: 'human' },
+      { address: `0x${'g'.repeat(40)}`, principal_type: 'human' },
+      { address, principal_type: 'robot' },
+      { address, principal_type: 'agent' },
+      { address, principal_type: 'human', signature: '0xabc' },
+      { principal_type: 'human' },
+    ]
+    for (const payload of cases) expectError(await post(owner.tenantId, owner.token, payload), 'request_body_invalid')
+    // Flip the case of one letter: a mixed-case address whose EIP-55 checksum no longer holds.
+    const letter = [...address.slice(2)].findIndex((character) => /[a-fA-F]/.test(character)) + 2
+    const flipped = address.slice(0, letter) + (address[letter] === address[letter]!.toUpperCase() ? address[letter]!.toLowerCase() : address[letter]!.toUpperCase()) + address.slice(letter + 1)
+    const checksum = expectError(await post(owner.tenantId, owner.token, { address: flipped, principal_type: 'human' }), 'request_body_invalid')
+    expect(checksum.details?.issues).toEqual([expect.objectContaining({ path: '/address', message: expect.stringMatching(/checksum/) })])
+    const agentless = expectError(await post(owner.tenantId, owner.token, { address, principal_type: 'agent' }), 'request_body_invalid')
+    expect(agentless.details?.issues).toEqual([expect.objectContaining({ path: '/principal_id' })])
+    expect((await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/wallets`, token: owner.token })).json().wallets).toEqual([])
+  })
+
+  it('needs policy:write and a user principal, on the caller\'s own tenant', async () => {
+    const owner = await signupOwner(test)
+    const viewer = await addMember(test, owner, 'viewer')
+    const approver = await addMember(test, owner, 'approver')
+    const admin = await addMember(test, owner, 'admin')
+    const other = await signupOwner(test)
+    expectError(await post(owner.tenantId, viewer.token, { address: freshAddress(), principal_type: 'human' }), 'auth_scope_insufficient')
+    expectError(await post(owner.tenantId, approver.token, { address: freshAddress(), principal_type: 'human' }), 'auth_scope_insufficient')
+    expectError(await post(owner.tenantId, other.token, { address: freshAddress(), principal_type: 'human' }), 'auth_tenant_mismatch')
+    expectError(await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/wallets`, token: other.token }), 'auth_tenant_mismatch')
+    expectError(await test.request({ method: 'POST', url: `/v1/tenants/${owner.tenantId}/wallets`, payload: { address: freshAddress(), principal_type: 'human' } }), 'auth_token_missing')
+    // An admin holds policy:write; the viewer may read the list (policy:read).
+    expect((await post(owner.tenantId, admin.token, { address: freshAddress(), principal_type: 'human' })).statusCode).toBe(201)
+    expect((await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/wallets`, token: viewer.token })).json().wallets).toHaveLength(1)
+    // Another tenant's wallets are not listed.
+    expect((await test.request({ method: 'GET', url: `/v1/tenants/${other.tenantId}/wallets`, token: other.token })).json().wallets).toEqual([])
+  })
+})

@@ -1,0 +1,352 @@
+/**
+ * The auth matrix, proved for every registered route (not a hand-kept list): a route added later is
+ * tested here automatically, and this file fails until it declares what it needs.
+ *
+ * For each bearer route: 401 auth_token_missing / auth_token_invalid / auth_token_expired /
+ * auth_invalid_key; 403 auth_scope_insufficient (missing scope, wrong principal type, wrong role);
+ * 403 auth_tenant_mismatch when the path names another tenant; 404 when the path names the caller's
+ * tenant but a resource of another tenant. Public routes must be on the allowlist below; platform routes
+ * need X-Platform-Service-Auth.
+ */
+import { randomBytes } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { roleScopes, type Scope } from '../../src/modules/auth/scopes.ts'
+import { createTokenSigner, tokenIssuer } from '../../src/modules/auth/tokens.ts'
+import { queryRows } from '../../src/platform/db/database.ts'
+import type { RegisteredRoute } from '../../src/platform/http/guard.ts'
+import type { RouteAuth } from '../../src/platform/http/route-auth.ts'
+import type { ErrorCode } from '../../src/kernel/errors.ts'
+import { addMember, createTestApp, expectError, issueApiKey, signupOwner, testPlatformSecret, type TenantOwner, type TestApp } from '../support/harness.ts'
+import { bankTransaction, normalize, seedArtifact } from '../support/ledger.ts'
+
+/** Every public route. Adding a public route means adding it here, on purpose. */
+const expectedPublicRoutes = new Set([
+  'GET /v1/health',
+  'GET /v1/ready',
+  'GET /v1/openapi.json',
+  'GET /v1/errors',
+  'GET /docs/errors',
+  'POST /v1/signup',
+  'POST /v1/auth/verify-email',
+  'POST /v1/auth/login',
+  'POST /v1/auth/accept-invitation',
+  'POST /v1/auth/service-token',
+  'POST /v1/audit/verify',
+  // The policy language's JSON Schema: documentation, like the OpenAPI document.
+  'GET /v1/schemas/policy-content.json',
+  // Raw: the signed content URL (its signature is the credential) and provider webhooks (an HMAC over the body).
+  'GET /v1/raw/:raw_id/content',
+  'POST /v1/raw/webhooks/:provider',
+  // Deprecated routes answer 404 whoever calls.
+  'POST /v1/agents/register',
+  'POST /v1/agents/:agent_id/propose',
+  ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => [`${method} /v1/actions`, `${method} /v1/actions/*`]),
+])
+
+interface ResourceFixture {
+  /** Creates the resource in `owner`'s tenant and returns the path parameters naming it. */
+  create(test: TestApp, owner: TenantOwner): Promise<Record<string, string>>
+  readonly notFound: ErrorCode
+}
+
+/** A small normalized Ledger in `owner`'s tenant: one transaction (with account and counterparty) and one invoice. */
+async function ledgerOf(test: TestApp, owner: TenantOwner) {
+  const { artifactId } = await seedArtifact(test, owner.tenantId, [
+    bankTransaction({ amount: '-1.00', transaction_date: '2026-01-02', description: `MATRIX ${randomBytes(4).toString('hex')}`, counterparty: { name: 'Matrix Vendor' } }),
+    { kind: 'invoice', direction: 'payable', invoice_number: `M-${randomBytes(4).toString('hex')}`, currency: 'EUR', total: '1', counterparty: { name: 'Matrix Vendor' } },
+  ])
+  await normalize(test, owner.tenantId, artifactId)
+  const [transaction] = await queryRows<{ id: string; account_id: string; counterparty_id: string }>(
+    test.runtime.db.orm,
+    sql`select id, account_id, counterparty_id from ledger_transactions where tenant_id = ${owner.tenantId} limit 1`,
+  )
+  const [invoice] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from ledger_invoices where tenant_id = ${owner.tenantId} limit 1`)
+  const [obligation] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from ledger_obligations where tenant_id = ${owner.tenantId} limit 1`)
+  return { transaction: transaction!, invoiceId: invoice!.id, obligationId: obligation!.id }
+}
+
+/** How to make a resource of tenant A for each route that names one; routes without an entry fail. */
+const resourceFixtures: Record<string, ResourceFixture> = {
+  transaction_id: {
+    create: async (test, owner) => ({ transaction_id: (await ledgerOf(test, owner)).transaction.id }),
+    notFound: 'ledger_transaction_not_found',
+  },
+  account_id: {
+    create: async (test, owner) => ({ account_id: (await ledgerOf(test, owner)).transaction.account_id }),
+    notFound: 'ledger_account_not_found',
+  },
+  counterparty_id: {
+    create: async (test, owner) => ({ counterparty_id: (await ledgerOf(test, owner)).transaction.counterparty_id }),
+    notFound: 'ledger_counterparty_not_found',
+  },
+  invoice_id: { create: async (test, owner) => ({ invoice_id: (await ledgerOf(test, owner)).invoiceId }), notFound: 'ledger_invoice_not_found' },
+  obligation_id: { create: async (test, owner) => ({ obligation_id: (await ledgerOf(test, owner)).obligationId }), notFound: 'obligation_not_found' },
+  job_id: {
+    create: async (test, owner) => {
+      const admin = await addMember(test, owner, 'admin')
+      const response = await test.request({ method: 'POST', url: '/v1/ledger/reconcile', token: admin.token })
+      expect(response.statusCode, response.body).toBe(202)
+      return { job_id: response.json().job_id as string }
+    },
+    notFound: 'ledger_job_not_found',
+  },
+  member_id: {
+    create: async (test, owner) => ({ member_id: (await addMember(test, owner, 'viewer')).memberId }),
+    notFound: 'member_not_found',
+  },
+  key_id: {
+    create: async (test, owner) => ({ key_id: (await issueApiKey(test, owner)).id }),
+    notFound: 'api_key_not_found',
+  },
+  // Webhooks: an endpoint of tenant A (the sandbox allows a loopback URL; nothing is delivered to it).
+  endpoint_id: {
+    create: async (test, owner) => {
+      const response = await test.request({ method: 'POST', url: '/v1/webhooks', token: owner.token, payload: { url: 'http://127.0.0.1:9/auth-matrix' } })
+      expect(response.statusCode, response.body).toBe(201)
+      return { endpoint_id: response.json().endpoint.id as string }
+    },
+    notFound: 'webhook_endpoint_not_found',
+  },
+  event_id: {
+    create: async (test, owner) => {
+      const [row] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_event_log where tenant_id = ${owner.tenantId} limit 1`)
+      return { event_id: row!.id }
+    },
+    notFound: 'audit_event_not_found',
+  },
+  entityType: { create: async () => ({ entityType: 'member' }), notFound: 'audit_entity_not_found' },
+  entityId: {
+    create: async (test, owner) => ({ entityId: (await addMember(test, owner, 'viewer')).memberId }),
+    notFound: 'audit_entity_not_found',
+  },
+  // Raw: an artifact of tenant A, uploaded as a small CSV (unique bytes, so never deduplicated into another's).
+  raw_id: {
+    create: async (test, owner) => {
+      const boundary = `auth-matrix-${randomBytes(6).toString('hex')}`
+      const payload = [
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="source_type"',
+        '',
+        'csv_upload',
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="file"; filename="matrix.csv"',
+        'Content-Type: text/csv',
+        '',
+        `date,amount,reference\n2024-01-01,1.00,${randomBytes(8).toString('hex')}`,
+        `--${boundary}--`,
+        '',
+      ].join('\r\n')
+      const response = await test.request({
+        method: 'POST',
+        url: '/v1/raw/ingest',
+        token: owner.token,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      })
+      expect(response.statusCode, response.body).toBe(201)
+      return { raw_id: response.json().raw_id as string }
+    },
+    notFound: 'raw_artifact_not_found',
+  },
+  export_id: {
+    create: async (test, owner) => {
+      const response = await test.request({ method: 'POST', url: '/v1/audit/export', token: owner.token, payload: { format: 'jsonl' } })
+      return { export_id: response.json().export_id as string }
+    },
+    notFound: 'audit_export_not_found',
+  },
+}
+
+let test: TestApp
+let tenantA: TenantOwner
+let tenantB: TenantOwner
+let adminB: string
+let apiKeyB: string
+let routes: RegisteredRoute[]
+
+beforeAll(async () => {
+  test = await createTestApp()
+  tenantA = await signupOwner(test)
+  tenantB = await signupOwner(test)
+  adminB = (await addMember(test, tenantB, 'admin')).token
+  apiKeyB = (await issueApiKey(test, tenantB)).secret
+  routes = test.app.registeredRoutes.filter((route) => route.documented)
+})
+afterAll(async () => test?.close())
+
+const routeName = (route: RegisteredRoute) => `${route.method} ${route.url}`
+const pathParams = (url: string) => [...url.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1]!)
+
+/** Fills the path: the tenant parameter with `tenantId`, other parameters with `values` or a placeholder. */
+function fillPath(url: string, auth: RouteAuth, tenantId: string, values: Record<string, string> = {}): string {
+  const tenantParam = auth.kind === 'bearer' ? auth.tenantParam : undefined
+  return url
+    .replace(/:([A-Za-z_]+)/g, (_match, name: string) => (name === tenantParam ? tenantId : (values[name] ?? `placeholder_${name}`)))
+    .replace('*', 'anything')
+}
+
+function request(route: RegisteredRoute, url: string, headers: Record<string, string> = {}) {
+  return test.app.inject({ method: route.method as 'GET', url, headers })
+}
+
+async function signed(claims: { sub: string; tenantId: string; scopes: readonly string[] }, options: { secret?: string; issuedSecondsAgo?: number; lifetimeSeconds?: number } = {}) {
+  const signer = options.secret === undefined ? test.tokens : createTokenSigner(options.secret, tokenIssuer(test.config.environment))
+  const issuedAt = new Date(Date.now() - (options.issuedSecondsAgo ?? 0) * 1000)
+  return signer.sign({ ...claims, type: 'user' }, options.lifetimeSeconds ?? 900, issuedAt, `tok_${randomBytes(8).toString('hex')}`)
+}
+
+/** A token of tenant B that passes the route's type, role and scope checks, or undefined if none can. */
+function authorizedTokenOfB(auth: Extract<RouteAuth, { kind: 'bearer' }>): string | undefined {
+  const candidates: Array<{ token: string; type: 'user' | 'api_key'; role?: 'owner' | 'admin'; scopes: readonly Scope[] }> = [
+    { token: tenantB.token, type: 'user', role: 'owner', scopes: roleScopes.owner },
+    { token: adminB, type: 'user', role: 'admin', scopes: roleScopes.admin },
+    { token: apiKeyB, type: 'api_key', scopes: ['ledger:read', 'audit:read', 'governance:read'] },
+  ]
+  return candidates.find(
+    (candidate) =>
+      (auth.principalTypes === undefined || auth.principalTypes.includes(candidate.type)) &&
+      (auth.roles === undefined || (candidate.role !== undefined && auth.roles.includes(candidate.role))) &&
+      auth.scopes.every((scope) => candidate.scopes.includes(scope)),
+  )?.token
+}
+
+describe('every route declares who may call it', () => {
+  it('has public routes only where intended', () => {
+    const publicRoutes = routes.filter((route) => route.auth.kind === 'public').map(routeName)
+    expect(publicRoutes.filter((name) => !expectedPublicRoutes.has(name))).toEqual([])
+  })
+
+  it('has a cross-tenant fixture for every resource a bearer route names', () => {
+    const missing = routes
+      .filter((route) => route.auth.kind === 'bearer')
+      .flatMap((route) => pathParams(route.url).filter((name) => name !== (route.auth as { tenantParam?: string }).tenantParam))
+      .filter((name) => resourceFixtures[name] === undefined)
+    expect([...new Set(missing)], 'add a resourceFixtures entry for each of these path parameters').toEqual([])
+  })
+
+  it('can authorize every bearer route with some principal (so the matrix below is not vacuous)', () => {
+    const unreachable = routes.filter((route) => route.auth.kind === 'bearer' && authorizedTokenOfB(route.auth) === undefined).map(routeName)
+    expect(unreachable).toEqual([])
+  })
+})
+
+describe('bearer routes', () => {
+  it('answer 401 to a missing, malformed, forged or expired credential', async () => {
+    for (const route of routes.filter((candidate) => candidate.auth.kind === 'bearer')) {
+      const url = fillPath(route.url, route.auth, tenantB.tenantId)
+      const name = routeName(route)
+      const claims = { sub: tenantB.userId, tenantId: tenantB.tenantId, scopes: roleScopes.owner }
+      const cases: Array<[string, Record<string, string>, ErrorCode]> = [
+        ['no Authorization header', {}, 'auth_token_missing'],
+        ['an empty Authorization header', { authorization: '' }, 'auth_token_missing'],
+        ['a non-Bearer scheme', { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }, 'auth_token_invalid'],
+        ['garbage', { authorization: 'Bearer not.a.jwt' }, 'auth_token_invalid'],
+        ['a JWT signed with another secret', { authorization: `Bearer ${await signed(claims, { secret: randomBytes(32).toString('hex') })}` }, 'auth_token_invalid'],
+        ['an expired JWT', { authorization: `Bearer ${await signed(claims, { issuedSecondsAgo: 1000 })}` }, 'auth_token_expired'],
+        ['a JWT for a user that does not exist', { authorization: `Bearer ${await signed({ ...claims, sub: 'usr_00000000000000000000000000' })}` }, 'auth_token_invalid'],
+        ['an unknown API key', { authorization: `Bearer svc_sk_test_${randomBytes(32).toString('base64url')}` }, 'auth_invalid_key'],
+        ['a live key in the sandbox', { authorization: `Bearer svc_sk_live_${randomBytes(32).toString('base64url')}` }, 'auth_invalid_key'],
+      ]
+      for (const [label, headers, code] of cases) {
+        const response = await request(route, url, headers)
+        expect(response.json().error?.code, `${name} with ${label}`).toBe(code)
+        expectError(response, code)
+      }
+    }
+  })
+
+  it('answer 403 auth_scope_insufficient when a scope, principal type or role is missing', async () => {
+    let checked = 0
+    for (const route of routes) {
+      const auth = route.auth
+      if (auth.kind !== 'bearer') continue
+      const url = fillPath(route.url, auth, tenantB.tenantId)
+      const name = routeName(route)
+      if (auth.scopes.length > 0) {
+        // The owner's own token with the required scopes removed.
+        const stripped = await signed({ sub: tenantB.userId, tenantId: tenantB.tenantId, scopes: roleScopes.owner.filter((scope) => !auth.scopes.includes(scope)) })
+        expect(expectError(await request(route, url, { authorization: `Bearer ${stripped}` }), 'auth_scope_insufficient').code, name).toBeDefined()
+        checked += 1
+      }
+      if (auth.principalTypes !== undefined && !auth.principalTypes.includes('api_key')) {
+        expectError(await request(route, url, { authorization: `Bearer ${apiKeyB}` }), 'auth_scope_insufficient')
+        checked += 1
+      }
+      if (auth.roles !== undefined && !auth.roles.includes('admin')) {
+        expectError(await request(route, url, { authorization: `Bearer ${adminB}` }), 'auth_scope_insufficient')
+        checked += 1
+      }
+    }
+    expect(checked).toBeGreaterThan(0)
+  })
+
+  it('answer 403 auth_tenant_mismatch when the path names another tenant', async () => {
+    let checked = 0
+    for (const route of routes) {
+      const auth = route.auth
+      if (auth.kind !== 'bearer' || auth.tenantParam === undefined) continue
+      const token = authorizedTokenOfB(auth)!
+      const response = await request(route, fillPath(route.url, auth, tenantA.tenantId), { authorization: `Bearer ${token}` })
+      expect(response.json().error?.code, routeName(route)).toBe('auth_tenant_mismatch')
+      expectError(response, 'auth_tenant_mismatch')
+      checked += 1
+    }
+    expect(checked).toBeGreaterThan(0)
+  })
+
+  it('answer 404 for a resource of another tenant, exactly as for a missing one', async () => {
+    let checked = 0
+    for (const route of routes) {
+      const auth = route.auth
+      if (auth.kind !== 'bearer') continue
+      const names = pathParams(route.url).filter((name) => name !== auth.tenantParam)
+      if (names.length === 0) continue
+      const values: Record<string, string> = {}
+      let notFound: ErrorCode | undefined
+      for (const name of names) {
+        const fixture = resourceFixtures[name]!
+        Object.assign(values, await fixture.create(test, tenantA))
+        notFound = fixture.notFound
+      }
+      const token = authorizedTokenOfB(auth)!
+      const foreign = await request(route, fillPath(route.url, auth, tenantB.tenantId, values), { authorization: `Bearer ${token}` })
+      const body = foreign.json()
+      // The body may be refused first (400) on routes that need one; send a valid minimal body then.
+      expect([404, 400], `${routeName(route)}: ${foreign.body}`).toContain(foreign.statusCode)
+      if (foreign.statusCode === 400) {
+        const retried = await test.app.inject({
+          method: route.method as 'POST',
+          url: fillPath(route.url, auth, tenantB.tenantId, values),
+          headers: { authorization: `Bearer ${token}` },
+          payload: minimalBodies[routeName(route)] ?? {},
+        })
+        expect(retried.json().error?.code, `${routeName(route)}: ${retried.body}`).toBe(notFound)
+      } else {
+        expect(body.error.code, routeName(route)).toBe(notFound)
+      }
+      checked += 1
+    }
+    expect(checked).toBeGreaterThan(0)
+  })
+})
+
+/** A valid body for routes whose body is validated before the resource is looked up. */
+const minimalBodies: Record<string, Record<string, unknown>> = {
+  'PATCH /v1/tenants/:tenant_id/members/:member_id': { role: 'viewer' },
+  'PATCH /v1/webhooks/:endpoint_id': { description: 'auth matrix' },
+}
+
+describe('platform routes', () => {
+  it('require X-Platform-Service-Auth', async () => {
+    const platform = routes.filter((route) => route.auth.kind === 'platform')
+    expect(platform.length).toBeGreaterThan(0)
+    for (const route of platform) {
+      const url = fillPath(route.url, route.auth, tenantA.tenantId, { orgId: 'org_1' })
+      expectError(await request(route, url), 'auth_token_missing')
+      expectError(await request(route, url, { 'x-platform-service-auth': `${testPlatformSecret}x` }), 'auth_token_invalid')
+      // A tenant's bearer token is not a platform credential.
+      expectError(await request(route, url, { authorization: `Bearer ${tenantA.token}` }), 'auth_token_missing')
+    }
+  })
+})
