@@ -3,7 +3,8 @@ import { defineConfig } from 'drizzle-kit'
 // Migrations are generated offline from the schema; no database connection is needed.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/platform/db/schema.ts',
+  // Every module's tables and the platform's own (outbox, idempotency): the one schema of both engines.
+  schema: ['./src/platform/**/*.tables.ts', './src/modules/*/*.tables.ts'],
   out: './src/platform/db/migrations',
   casing: 'snake_case',
 })

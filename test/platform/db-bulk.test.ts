@@ -10,7 +10,8 @@ import fc from 'fast-check'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { copyMany, copyText, insertMany } from '../../src/platform/db/bulk.ts'
-import { events, ledgerTransactions } from '../../src/platform/db/schema.ts'
+import { ledgerTransactions } from '../../src/modules/ledger/ledger.tables.ts'
+import { events } from '../../src/platform/outbox/outbox.tables.ts'
 import { createTestApp, engineName, type TestApp } from '../support/harness.ts'
 
 let test: TestApp

@@ -4,7 +4,7 @@
  * raw-ledger-pipeline.test.ts go through ingest and the real parsers instead.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { rawArtifacts, rawParsedRows } from '../../src/platform/db/schema.ts'
+import { rawArtifacts, rawParsedRows } from '../../src/modules/raw/raw.tables.ts'
 import { deterministicId } from '../../src/kernel/ids.ts'
 import type { ExtractedRecord } from '../../src/modules/raw/domain/extracted.ts'
 import { expect } from 'vitest'

@@ -1,7 +1,7 @@
 /** The Drizzle implementation of AuditStore (both engines). */
 import { and, asc, desc, eq, getViewSelectedFields, gt, gte, isNull, lte, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
-import { auditAnchorPublications, auditAnchors, auditChainHeads, auditEventLog, auditEvents, auditExports, auditInbox } from '../../platform/db/schema.ts'
+import { auditAnchorPublications, auditAnchors, auditChainHeads, auditEventLog, auditEvents, auditExports, auditInbox } from './audit.tables.ts'
 import { genesisHash } from './domain/chain.ts'
 import { nodeByteOffset, treeNodeBytes } from './domain/merkle.ts'
 import type { AuditStore, EventFilter } from './audit.store.ts'

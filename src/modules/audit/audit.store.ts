@@ -4,7 +4,7 @@
  * published root for the public verifier.
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
-import type { auditAnchorPublications, auditAnchors, auditEventLog, auditEvents, auditExports, auditInbox } from '../../platform/db/schema.ts'
+import type { auditAnchorPublications, auditAnchors, auditEventLog, auditEvents, auditExports, auditInbox } from './audit.tables.ts'
 
 /** An event as the read side sees it: linked (chain columns set) or not yet (null). */
 export type AuditEventRow = typeof auditEventLog.$inferSelect

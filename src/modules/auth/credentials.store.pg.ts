@@ -1,7 +1,8 @@
 /** The Drizzle implementation of CredentialsStore (both engines). */
 import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { Executor } from '../../platform/db/database.ts'
-import { apiKeys, members, serviceTokens, tenants, users } from '../../platform/db/schema.ts'
+import { apiKeys, serviceTokens } from './auth.tables.ts'
+import { members, tenants, users } from '../tenants/tenants.tables.ts'
 import type { ApiKeyStatus, CredentialsStore } from './credentials.store.ts'
 
 export function apiKeyStatusCondition(status: ApiKeyStatus, now: Date): SQL | undefined {

@@ -4,7 +4,7 @@
  * digest of its secret, and a user by the email given at login, because the caller names no tenant.
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
-import type { apiKeys, serviceTokens } from '../../platform/db/schema.ts'
+import type { apiKeys, serviceTokens } from './auth.tables.ts'
 import type { MemberRow, TenantRow, UserRow } from '../tenants/tenants.store.ts'
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect

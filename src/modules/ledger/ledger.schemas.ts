@@ -1,16 +1,6 @@
 /** Wire schemas of the Ledger routes. Enumerations come from the table definitions, so they cannot drift. */
 import Type from 'typebox'
-import {
-  ledgerAccounts,
-  ledgerBalances,
-  ledgerCounterparties,
-  ledgerInvoices,
-  ledgerJobs,
-  ledgerObligations,
-  ledgerTransactions,
-  reconciliationMatchTypes,
-  reconciliationStatuses,
-} from '../../platform/db/schema.ts'
+import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerInvoices, ledgerJobs, ledgerObligations, ledgerTransactions, reconciliationMatchTypes, reconciliationStatuses } from './ledger.tables.ts'
 import { Day, DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern, type IdKind } from '../../kernel/ids.ts'
 import { ledgerKinds } from './ledger.store.ts'

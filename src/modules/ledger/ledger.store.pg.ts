@@ -3,19 +3,8 @@ import { and, arrayContains, asc, desc, eq, getTableColumns, gt, gte, inArray, i
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import { copyMany, insertMany } from '../../platform/db/bulk.ts'
 import { queryRows } from '../../platform/db/database.ts'
-import {
-  ledgerAccounts,
-  ledgerBalances,
-  ledgerCounterparties,
-  ledgerEntityKeys,
-  ledgerInvoices,
-  ledgerJobs,
-  ledgerObligations,
-  ledgerReconciliationMatches,
-  ledgerTransactions,
-  rawArtifacts,
-  rawParsedRows,
-} from '../../platform/db/schema.ts'
+import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerJobs, ledgerObligations, ledgerReconciliationMatches, ledgerTransactions } from './ledger.tables.ts'
+import { rawArtifacts, rawParsedRows } from '../raw/raw.tables.ts'
 import type { AsOf, LedgerKind, LedgerRowByKind, LedgerStore, TransactionRow } from './ledger.store.ts'
 import { storedKey } from './domain/keys.ts'
 

@@ -4,18 +4,8 @@
  * and close the old ones (`superseded_at`), nothing else.
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
-import type {
-  ledgerAccounts,
-  ledgerBalances,
-  ledgerCounterparties,
-  ledgerInvoices,
-  ledgerJobs,
-  ledgerObligations,
-  ledgerReconciliationMatches,
-  ledgerTransactions,
-  rawArtifacts,
-  rawParsedRows,
-} from '../../platform/db/schema.ts'
+import type { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerInvoices, ledgerJobs, ledgerObligations, ledgerReconciliationMatches, ledgerTransactions } from './ledger.tables.ts'
+import type { rawArtifacts, rawParsedRows } from '../raw/raw.tables.ts'
 
 export type AccountRow = typeof ledgerAccounts.$inferSelect
 export type BalanceRow = typeof ledgerBalances.$inferSelect

@@ -1,6 +1,6 @@
 /** Wire schemas of the Policy routes (spec, "Policy"). The content schema is the domain's, published as JSON Schema. */
 import Type, { type TSchema } from 'typebox'
-import { policyStates } from '../../platform/db/schema.ts'
+import { policyStates } from './policy.tables.ts'
 import { DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { actionKinds, policyContentSchema, riskLevels, type PolicyContent } from './domain/index.ts'

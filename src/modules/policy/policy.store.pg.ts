@@ -1,7 +1,9 @@
 /** The Drizzle implementation of PolicyStore (both engines). */
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
-import { ledgerTransactions, members, policies, policySignatures, policyVerdicts, tenants, tenantWallets } from '../../platform/db/schema.ts'
+import { ledgerTransactions } from '../ledger/ledger.tables.ts'
+import { policies, policySignatures, policyVerdicts, tenantWallets } from './policy.tables.ts'
+import { members, tenants } from '../tenants/tenants.tables.ts'
 import type { PolicyStore } from './policy.store.ts'
 
 /** Advisory-lock class of a tenant's policy versions (the key is hashtext(tenant id)); distinct from the Ledger's. */

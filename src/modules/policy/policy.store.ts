@@ -4,7 +4,7 @@
  * the tenant id and filters by it, so another tenant's row reads as a missing one.
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
-import type { policies, policySignatures, policyVerdicts, tenantWallets } from '../../platform/db/schema.ts'
+import type { policies, policySignatures, policyVerdicts, tenantWallets } from './policy.tables.ts'
 
 export type PolicyRow = typeof policies.$inferSelect
 export type PolicySignatureRow = typeof policySignatures.$inferSelect

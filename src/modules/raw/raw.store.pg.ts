@@ -1,7 +1,10 @@
 /** The Drizzle implementation of RawStore (both engines). */
 import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import { copyMany, insertMany } from '../../platform/db/bulk.ts'
-import { auditExports, ledgerJobs, providerConnections, rawArtifacts, rawParsedRows, tenants } from '../../platform/db/schema.ts'
+import { auditExports } from '../audit/audit.tables.ts'
+import { ledgerJobs } from '../ledger/ledger.tables.ts'
+import { providerConnections, rawArtifacts, rawParsedRows } from './raw.tables.ts'
+import { tenants } from '../tenants/tenants.tables.ts'
 import type { RawStore } from './raw.store.ts'
 
 export function createRawStore(): RawStore {

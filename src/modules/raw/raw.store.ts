@@ -5,7 +5,8 @@
  * finds its connection by (provider, account) before it knows the tenant.
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
-import type { ledgerJobs, providerConnections, rawArtifacts, rawParsedRows } from '../../platform/db/schema.ts'
+import type { ledgerJobs } from '../ledger/ledger.tables.ts'
+import type { providerConnections, rawArtifacts, rawParsedRows } from './raw.tables.ts'
 
 export type ArtifactRow = typeof rawArtifacts.$inferSelect
 export type ParsedRowRow = typeof rawParsedRows.$inferSelect

@@ -1,7 +1,7 @@
 /** The Drizzle implementation of TenantsStore (both engines). */
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
-import { members, tenants, users, verificationTokens } from '../../platform/db/schema.ts'
+import { members, tenants, users, verificationTokens } from './tenants.tables.ts'
 import { tableName, tenantTablesInDeletionOrder } from '../../platform/db/tenant-tables.ts'
 import type { MemberWithUser, TenantsStore } from './tenants.store.ts'
 

@@ -3,7 +3,7 @@
  * tenant id and filters by it: a row of another tenant is, to the caller, a row that does not exist.
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
-import type { members, tenants, users, verificationTokens } from '../../platform/db/schema.ts'
+import type { members, tenants, users, verificationTokens } from './tenants.tables.ts'
 
 export type TenantRow = typeof tenants.$inferSelect
 export type UserRow = typeof users.$inferSelect

@@ -1,6 +1,7 @@
 /** The Drizzle implementation of WebhooksStore (both engines). */
 import { and, asc, count, eq, gt, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm'
-import { events, webhookDeadLetters, webhookDeliveries, webhookEndpoints } from '../../platform/db/schema.ts'
+import { webhookDeadLetters, webhookDeliveries, webhookEndpoints } from './webhooks.tables.ts'
+import { events } from '../../platform/outbox/outbox.tables.ts'
 import type { ReplaySelection, WebhooksStore } from './webhooks.store.ts'
 
 export function createWebhooksStore(): WebhooksStore {

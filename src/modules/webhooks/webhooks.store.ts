@@ -3,7 +3,8 @@
  * endpoint, delivery or dead letter of another tenant is, to the caller, one that does not exist.
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
-import type { events, webhookDeadLetters, webhookDeliveries, webhookEndpoints } from '../../platform/db/schema.ts'
+import type { webhookDeadLetters, webhookDeliveries, webhookEndpoints } from './webhooks.tables.ts'
+import type { events } from '../../platform/outbox/outbox.tables.ts'
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect

@@ -16,9 +16,11 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { fromPglite } from 'pg-boss'
-import * as schema from './schema.ts'
-
-export type Schema = typeof schema
+/**
+ * No relational schema is given to Drizzle: queries name their tables (each module's `*.tables.ts`), so
+ * the database layer needs to know none of them.
+ */
+export type Schema = Record<string, never>
 export type Orm = PgDatabase<PgQueryResultHKT, Schema>
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>
 /** Anything a store query can run on: the database itself or an open transaction. */
@@ -91,7 +93,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     releaseLock()
     throw error
   }
-  const orm = drizzlePglite({ client, schema }) as unknown as Orm
+  const orm = drizzlePglite({ client }) as unknown as Orm
   return {
     engine: 'pglite',
     orm,
@@ -159,7 +161,7 @@ async function openPostgres(url: string, poolConnectionsMax: number): Promise<Da
   const pool = new pg.Pool({ connectionString: url, max: poolConnectionsMax })
   // An idle client's network error must not crash the process; the pool replaces the client.
   pool.on('error', () => {})
-  const orm = drizzleNodePostgres({ client: pool, schema }) as unknown as Orm
+  const orm = drizzleNodePostgres({ client: pool }) as unknown as Orm
   return {
     engine: 'postgres',
     orm,
@@ -168,7 +170,7 @@ async function openPostgres(url: string, poolConnectionsMax: number): Promise<Da
       const client = await pool.connect()
       let failed = false
       try {
-        return await work(drizzleNodePostgres({ client, schema }) as unknown as Orm)
+        return await work(drizzleNodePostgres({ client }) as unknown as Orm)
       } catch (error) {
         failed = true
         throw error

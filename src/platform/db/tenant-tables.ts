@@ -5,41 +5,15 @@
  */
 import { getTableName } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
-import {
-  apiKeys,
-  auditAnchorPublications,
-  auditAnchors,
-  auditChainHeads,
-  auditEvents,
-  auditExports,
-  auditInbox,
-  events,
-  idempotencyKeys,
-  ledgerAccounts,
-  ledgerBalances,
-  ledgerCounterparties,
-  ledgerEntityKeys,
-  ledgerInvoices,
-  ledgerJobs,
-  ledgerObligations,
-  ledgerReconciliationMatches,
-  ledgerTransactions,
-  providerConnections,
-  rawArtifacts,
-  rawParsedRows,
-  members,
-  policies,
-  policySignatures,
-  policyVerdicts,
-  serviceTokens,
-  tenants,
-  tenantWallets,
-  users,
-  verificationTokens,
-  webhookDeadLetters,
-  webhookDeliveries,
-  webhookEndpoints,
-} from './schema.ts'
+import { auditAnchorPublications, auditAnchors, auditChainHeads, auditEvents, auditExports, auditInbox } from '../../modules/audit/audit.tables.ts'
+import { apiKeys, serviceTokens } from '../../modules/auth/auth.tables.ts'
+import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerJobs, ledgerObligations, ledgerReconciliationMatches, ledgerTransactions } from '../../modules/ledger/ledger.tables.ts'
+import { policies, policySignatures, policyVerdicts, tenantWallets } from '../../modules/policy/policy.tables.ts'
+import { providerConnections, rawArtifacts, rawParsedRows } from '../../modules/raw/raw.tables.ts'
+import { members, tenants, users, verificationTokens } from '../../modules/tenants/tenants.tables.ts'
+import { webhookDeadLetters, webhookDeliveries, webhookEndpoints } from '../../modules/webhooks/webhooks.tables.ts'
+import { idempotencyKeys } from '../http/idempotency.tables.ts'
+import { events } from '../outbox/outbox.tables.ts'
 
 export interface TenantTable {
   readonly table: PgTable

@@ -1,6 +1,6 @@
 /** The Drizzle implementation of IdempotencyStore (both engines), over `idempotency_keys`. */
 import { and, eq, lt } from 'drizzle-orm'
-import { idempotencyKeys } from '../db/schema.ts'
+import { idempotencyKeys } from './idempotency.tables.ts'
 import { pendingStatus, type IdempotencyKeyRef, type IdempotencyStore } from './idempotency.ts'
 
 export function createIdempotencyStore(): IdempotencyStore {

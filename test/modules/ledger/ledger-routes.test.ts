@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
-import { ledgerJobs } from '../../../src/platform/db/schema.ts'
+import { ledgerJobs } from '../../../src/modules/ledger/ledger.tables.ts'
 import { deterministicId } from '../../../src/kernel/ids.ts'
 import {
   addMember,

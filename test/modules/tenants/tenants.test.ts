@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream'
+import { allTables } from '../../support/schema.ts'
 import { getTableColumns, sql } from 'drizzle-orm'
 import { PgTable } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
-import * as schema from '../../../src/platform/db/schema.ts'
 import { preservedTenantTables, tableName, tenantTablesInDeletionOrder } from '../../../src/platform/db/tenant-tables.ts'
 import { addMember, createTestApp, expectError, issueApiKey, signupOwner, testPassword, testPlatformSecret, testServiceTokenSecret, uniqueEmail, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, normalize, normalizerActor, seedArtifact } from '../../support/ledger.ts'
@@ -184,9 +184,9 @@ describe('DELETE /v1/tenants/{id}', () => {
     expect((await test.request({ method: 'GET', url, token: owner.token })).statusCode).toBe(200)
   })
 
-  it('covers every tenant-scoped table of the schema: each is deleted or deliberately preserved', () => {
+  it('covers every tenant-scoped table of the schema: each is deleted or deliberately preserved', async () => {
     const listed = new Set([...tenantTablesInDeletionOrder.map(({ table }) => table), ...preservedTenantTables])
-    const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable => value instanceof PgTable)
+    const tables = await allTables()
     const tenantScoped = tables.filter((table) => 'tenantId' in getTableColumns(table) || tableName(table) === 'tenants')
     expect(tenantScoped.filter((table) => !listed.has(table)).map(tableName)).toEqual([])
   })

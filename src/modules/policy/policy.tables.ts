@@ -1,0 +1,127 @@
+/**
+ * The policy module's tables: versions, signatures, linked wallets and single-use verdicts.
+ *
+ * Part of the one schema of both engines (drizzle.config.ts collects every `*.tables.ts`): a change here
+ * becomes the next forward-only migration under src/platform/db/migrations/ (`npm run db:generate`).
+ */
+import { sql } from 'drizzle-orm'
+import { check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { timestamptz, createdAt } from '../../platform/db/columns.ts'
+import { tenants } from '../tenants/tenants.tables.ts'
+
+// ————————————————————————————————————————————————————————————————————————————————————————————————
+// Policy: signed, versioned rule documents, the wallets that sign them, and single-use verdicts.
+// ————————————————————————————————————————————————————————————————————————————————————————————————
+
+export const policyStates = ['pending_signatures', 'active', 'superseded'] as const
+
+/**
+ * A tenant's policy versions (1, 2, 3 … per tenant). A version is composed `pending_signatures`, becomes
+ * `active` when its signatures reach `quorum_required`, and `superseded` when a later version is
+ * activated (the active one gets `deactivated_at`; older pending ones can no longer be signed). Content
+ * never changes after compose: the signatures cover its hash. At most one version per tenant is active.
+ */
+export const policies = pgTable(
+  'policies',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    version: integer('version').notNull(),
+    state: text('state', { enum: policyStates }).notNull(),
+    content: jsonb('content').notNull(),
+    /** 0x-prefixed keccak256 of the RFC 8785 canonical JSON of `content`. */
+    contentHash: text('content_hash').notNull(),
+    quorumRequired: integer('quorum_required').notNull(),
+    /** Lower-cased addresses whose verified signatures are recorded, in signing order. */
+    signers: text('signers').array().notNull(),
+    activatedAt: timestamptz('activated_at'),
+    deactivatedAt: timestamptz('deactivated_at'),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('policies_state_check', sql`${table.state} in ('pending_signatures', 'active', 'superseded')`),
+    check('policies_version_check', sql`${table.version} >= 1`),
+    check('policies_quorum_check', sql`${table.quorumRequired} >= 1`),
+    // Pending: never activated. Active: activated, not deactivated. Superseded: both (it was active) or neither (it never was).
+    check(
+      'policies_activation_check',
+      sql`(${table.state} = 'pending_signatures' and ${table.activatedAt} is null and ${table.deactivatedAt} is null)
+        or (${table.state} = 'active' and ${table.activatedAt} is not null and ${table.deactivatedAt} is null)
+        or (${table.state} = 'superseded' and (${table.activatedAt} is null) = (${table.deactivatedAt} is null))`,
+    ),
+    uniqueIndex('policies_tenant_version_unique').on(table.tenantId, table.version),
+    // The database, not the service, guarantees one active policy per tenant.
+    uniqueIndex('policies_tenant_active_unique').on(table.tenantId).where(sql`${table.state} = 'active'`),
+  ],
+)
+
+/** Verified signatures of a policy version, one per signer address. */
+export const policySignatures = pgTable(
+  'policy_signatures',
+  {
+    policyId: text('policy_id')
+      .notNull()
+      .references(() => policies.id),
+    tenantId: uuid('tenant_id').notNull(),
+    /** Lower-cased. */
+    address: text('address').notNull(),
+    signature: text('signature').notNull(),
+    /** The principal that submitted the signature (who called sign), for attribution. */
+    submittedBy: text('submitted_by').notNull(),
+    signedAt: timestamptz('signed_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.policyId, table.address] }), index('policy_signatures_tenant_idx').on(table.tenantId, table.policyId)],
+)
+
+/**
+ * Wallets linked to a tenant. An address is linked to at most one tenant in the whole service (a wallet
+ * login must resolve to one tenant). A `human` wallet of an active member is an authorized policy signer.
+ */
+export const tenantWallets = pgTable(
+  'tenant_wallets',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    /** 0x + 40 hex digits, lower-cased. */
+    address: text('address').notNull(),
+    principalType: text('principal_type', { enum: ['human', 'agent'] }).notNull(),
+    /** A user id (human) or an agent id (agent). */
+    principalId: text('principal_id').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('tenant_wallets_principal_type_check', sql`${table.principalType} in ('human', 'agent')`),
+    check('tenant_wallets_address_check', sql`${table.address} ~ '^0x[0-9a-f]{40}$'`),
+    uniqueIndex('tenant_wallets_address_unique').on(table.address),
+    index('tenant_wallets_tenant_idx').on(table.tenantId, table.id),
+  ],
+)
+
+/**
+ * Policy verdicts: single-use tokens (stored only as a SHA-256 digest) binding one decision to one action
+ * (the hash of its canonical JSON) under one policy version, valid for 60 seconds.
+ */
+export const policyVerdicts = pgTable(
+  'policy_verdicts',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull(),
+    tokenDigest: text('token_digest').notNull(),
+    decision: jsonb('decision').notNull(),
+    actionHash: text('action_hash').notNull(),
+    policyId: text('policy_id')
+      .notNull()
+      .references(() => policies.id),
+    policyVersion: integer('policy_version').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    consumedAt: timestamptz('consumed_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('policy_verdicts_token_digest_unique').on(table.tokenDigest), index('policy_verdicts_tenant_idx').on(table.tenantId, table.id)],
+)

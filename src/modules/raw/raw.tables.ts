@@ -1,0 +1,103 @@
+/**
+ * The Raw module's tables: artifacts, parsed rows and provider connections.
+ *
+ * Part of the one schema of both engines (drizzle.config.ts collects every `*.tables.ts`): a change here
+ * becomes the next forward-only migration under src/platform/db/migrations/ (`npm run db:generate`).
+ */
+import { sql } from 'drizzle-orm'
+import { bigint, doublePrecision, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { timestamptz, createdAt, updatedAt } from '../../platform/db/columns.ts'
+import { sourceTypes } from './domain/source-types.ts'
+
+// ————————————————————————————————————————————————————————————————————————————————————————————————
+// Raw: lossless copies of what tenants and providers send, and what parsers read from them.
+// ————————————————————————————————————————————————————————————————————————————————————————————————
+
+/** The spec's source_type values (one list, src/modules/raw/domain/source-types.ts). */
+export const rawSourceTypes = sourceTypes
+
+/**
+ * One stored artifact: bytes in the blob store (content-addressed), identified per tenant by their
+ * SHA-256 (ingest is idempotent on it). Tombstoning keeps the row and refuses reads (410); the bytes are
+ * purged after the retention period or with the tenant.
+ */
+export const rawArtifacts = pgTable(
+  'raw_artifacts',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull(),
+    sha256: text('sha256').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    mimeType: text('mime_type').notNull(),
+    sourceType: text('source_type', { enum: rawSourceTypes }).notNull(),
+    sourceRef: jsonb('source_ref').notNull(),
+    filename: text('filename'),
+    /** The artifact this one was found in (an e-mail's attachment). */
+    parentArtifactId: text('parent_artifact_id'),
+    status: text('status', { enum: ['stored', 'tombstoned'] }).notNull(),
+    extractionStatus: text('extraction_status', { enum: ['pending', 'running', 'succeeded', 'failed', 'skipped'] }).notNull(),
+    extractionError: text('extraction_error'),
+    parser: text('parser'),
+    parserVersion: text('parser_version'),
+    extractedAt: timestamptz('extracted_at'),
+    createdBy: text('created_by').notNull(),
+    ingestedAt: timestamptz('ingested_at').notNull(),
+    tombstonedAt: timestamptz('tombstoned_at'),
+    bytesPurgedAt: timestamptz('bytes_purged_at'),
+  },
+  (table) => [
+    uniqueIndex('raw_artifacts_tenant_sha256_unique').on(table.tenantId, table.sha256),
+    index('raw_artifacts_tenant_idx').on(table.tenantId, table.id),
+    index('raw_artifacts_parent_idx').on(table.tenantId, table.parentArtifactId),
+    // The retention sweep: tombstoned artifacts whose bytes are still stored, oldest first.
+    index('raw_artifacts_retention_idx').on(table.tombstonedAt).where(sql`${table.status} = 'tombstoned' and ${table.bytesPurgedAt} is null`),
+  ],
+)
+
+/**
+ * What a parser read from an artifact: one row per record, append-only (a new parser version adds rows,
+ * never edits). Unique per (artifact, parser, version, row) so re-running an extraction adds nothing.
+ */
+export const rawParsedRows = pgTable(
+  'raw_parsed_rows',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull(),
+    rawArtifactId: text('raw_artifact_id').notNull(),
+    parser: text('parser').notNull(),
+    parserVersion: text('parser_version').notNull(),
+    rowIndex: integer('row_index').notNull(),
+    extracted: jsonb('extracted').notNull(),
+    confidence: doublePrecision('confidence').notNull(),
+    extractedAt: timestamptz('extracted_at').notNull(),
+  },
+  (table) => [
+    check('raw_parsed_rows_confidence_check', sql`${table.confidence} >= 0 and ${table.confidence} <= 1`),
+    // One index serves both uniqueness and reads (by tenant, artifact, parser version, in row order).
+    uniqueIndex('raw_parsed_rows_unique').on(table.tenantId, table.rawArtifactId, table.parser, table.parserVersion, table.rowIndex),
+  ],
+)
+
+export const providerNames = ['bank_provider', 'card_processor', 'chain_indexer', 'erp_provider', 'generic_hmac'] as const
+
+/**
+ * A provider account bound to a tenant, configured out of band (`npm run connectors`): provider webhooks
+ * name the account, and their HMAC is checked with its secret (kept in clear: verifying needs it).
+ */
+export const providerConnections = pgTable(
+  'provider_connections',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull(),
+    provider: text('provider', { enum: providerNames }).notNull(),
+    accountRef: text('account_ref').notNull(),
+    secret: text('secret').notNull(),
+    status: text('status', { enum: ['active', 'paused', 'revoked'] }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('provider_connections_account_unique').on(table.provider, table.accountRef),
+    index('provider_connections_tenant_idx').on(table.tenantId),
+  ],
+)

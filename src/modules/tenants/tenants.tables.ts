@@ -1,0 +1,121 @@
+/**
+ * The tenants module's tables: tenants, their users and members, email-verification and invitation tokens.
+ *
+ * Part of the one schema of both engines (drizzle.config.ts collects every `*.tables.ts`): a change here
+ * becomes the next forward-only migration under src/platform/db/migrations/ (`npm run db:generate`).
+ */
+import { sql } from 'drizzle-orm'
+import { check, index, integer, numeric, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { timestamptz, createdAt, updatedAt } from '../../platform/db/columns.ts'
+
+export const tenants = pgTable(
+  'tenants',
+  {
+    id: uuid('id').primaryKey(),
+    name: text('name').notNull(),
+    status: text('status', { enum: ['active', 'suspended'] }).notNull(),
+    environment: text('environment', { enum: ['sandbox', 'production'] }).notNull(),
+    orgId: text('org_id'),
+    identityIssuer: text('identity_issuer'),
+    identitySubject: text('identity_subject'),
+    rateLimitTier: text('rate_limit_tier', { enum: ['free', 'developer', 'production', 'enterprise'] }).notNull(),
+    rateLimitPerMinute: integer('rate_limit_per_minute'),
+    rateLimitBurst: integer('rate_limit_burst'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('tenants_status_check', sql`${table.status} in ('active', 'suspended')`),
+    check('tenants_environment_check', sql`${table.environment} in ('sandbox', 'production')`),
+    check('tenants_rate_limit_tier_check', sql`${table.rateLimitTier} in ('free', 'developer', 'production', 'enterprise')`),
+    check(
+      'tenants_rate_limit_custom_check',
+      sql`(${table.rateLimitPerMinute} is null or ${table.rateLimitPerMinute} > 0) and (${table.rateLimitBurst} is null or ${table.rateLimitBurst} > 0)`,
+    ),
+    check(
+      'tenants_identity_pair_check',
+      sql`(${table.identityIssuer} is null) = (${table.identitySubject} is null)`,
+    ),
+    uniqueIndex('tenants_identity_unique').on(table.identityIssuer, table.identitySubject),
+    index('tenants_org_idx').on(table.orgId),
+  ],
+)
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    /** Lower-cased and trimmed; unique across the service because login names no tenant. */
+    email: text('email').notNull(),
+    /** `scrypt$N$r$p$salt$hash`; null until an invited user sets a password. */
+    passwordHash: text('password_hash'),
+    status: text('status', { enum: ['pending', 'active'] }).notNull(),
+    emailVerifiedAt: timestamptz('email_verified_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('users_status_check', sql`${table.status} in ('pending', 'active')`),
+    uniqueIndex('users_email_unique').on(table.email),
+    index('users_tenant_idx').on(table.tenantId),
+  ],
+)
+
+export const members = pgTable(
+  'members',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    role: text('role', { enum: ['owner', 'admin', 'approver', 'viewer'] }).notNull(),
+    status: text('status', { enum: ['invited', 'active', 'deactivated'] }).notNull(),
+    approvalDomains: text('approval_domains').array().notNull(),
+    approvalLimitValue: numeric('approval_limit_value'),
+    approvalLimitCurrency: text('approval_limit_currency'),
+    invitedBy: text('invited_by'),
+    deactivatedAt: timestamptz('deactivated_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('members_role_check', sql`${table.role} in ('owner', 'admin', 'approver', 'viewer')`),
+    check('members_status_check', sql`${table.status} in ('invited', 'active', 'deactivated')`),
+    check(
+      'members_approval_limit_pair_check',
+      sql`(${table.approvalLimitValue} is null) = (${table.approvalLimitCurrency} is null)`,
+    ),
+    uniqueIndex('members_user_unique').on(table.userId),
+    index('members_tenant_idx').on(table.tenantId, table.id),
+  ],
+)
+
+export const verificationTokens = pgTable(
+  'verification_tokens',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    purpose: text('purpose', { enum: ['email_verification', 'invitation'] }).notNull(),
+    /** SHA-256 of the token; the token itself is never stored. */
+    tokenDigest: text('token_digest').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    consumedAt: timestamptz('consumed_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('verification_tokens_purpose_check', sql`${table.purpose} in ('email_verification', 'invitation')`),
+    uniqueIndex('verification_tokens_digest_unique').on(table.tokenDigest),
+    index('verification_tokens_tenant_idx').on(table.tenantId),
+  ],
+)

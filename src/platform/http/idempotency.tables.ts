@@ -1,0 +1,23 @@
+/**
+ * Idempotency keys of commands: the stored outcome replays for the same key and request.
+ *
+ * Part of the one schema of both engines (drizzle.config.ts collects every `*.tables.ts`): a change here
+ * becomes the next forward-only migration under src/platform/db/migrations/ (`npm run db:generate`).
+ */
+import { integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core'
+import { createdAt } from '../db/columns.ts'
+
+/** Idempotency keys: the stored response replays for the same key and request; another request is 409. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    responseStatus: integer('response_status').notNull(),
+    responseBody: jsonb('response_body').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.scope, table.key] })],
+)

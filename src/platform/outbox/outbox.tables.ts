@@ -1,0 +1,25 @@
+/**
+ * The business-event outbox: one row per event, written in the transaction of the change it describes.
+ *
+ * Part of the one schema of both engines (drizzle.config.ts collects every `*.tables.ts`): a change here
+ * becomes the next forward-only migration under src/platform/db/migrations/ (`npm run db:generate`).
+ */
+import { index, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core'
+import { createdAt } from '../db/columns.ts'
+
+/**
+ * Business events (the outbound webhook vocabulary), written in the transaction of the change they
+ * describe. Delivery to registered endpoints reads from here.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    tenantId: uuid('tenant_id').notNull(),
+    eventType: text('event_type').notNull(),
+    payload: jsonb('payload').notNull(),
+    auditEventId: text('audit_event_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('events_tenant_idx').on(table.tenantId, table.id)],
+)
