@@ -15,10 +15,11 @@ import type { AuditService } from '../modules/audit/audit.service.ts'
 import { authRoutes } from '../modules/auth/auth.routes.ts'
 import type { ApiKeysService } from '../modules/auth/api-keys.service.ts'
 import type { AuthService } from '../modules/auth/auth.service.ts'
-import type { RateLimitRule } from '../modules/auth/scopes.ts'
+import type { RateLimitRule } from '../kernel/principal.ts'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, pathParameterCharactersMax } from '../platform/http/errors.ts'
 import { installInputRules } from '../platform/http/input-rules.ts'
 import { installGuard } from '../platform/http/guard.ts'
+import { tierRules } from '../modules/auth/scopes.ts'
 import type { RateLimitStore } from '../platform/http/rate-limit/stores.ts'
 import { systemRoutes } from '../platform/http/system.routes.ts'
 import { validatorCompiler } from '../platform/http/validation.ts'
@@ -109,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   installGuard(app, {
     auth: options.services.auth,
+    platformRateLimit: tierRules.production,
     rateLimits: options.rateLimits,
     publicRateLimit: options.publicRateLimit,
     platformServiceSecret: options.platformServiceSecret,

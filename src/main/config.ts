@@ -5,7 +5,9 @@
  * fixes a deployment in one pass instead of one crash at a time.
  */
 
-export type StewardEnvironment = 'sandbox' | 'production'
+import type { StewardEnvironment } from '../kernel/context.ts'
+
+export type { StewardEnvironment }
 
 export interface Config {
   readonly port: number

@@ -2,8 +2,8 @@
  * The collaborators services are built from. The composition root (`runtime.ts`) creates them once;
  * each service factory takes the subset it uses.
  */
-import type { AuditRecorder } from '../modules/audit/audit.recorder.ts'
-import type { StewardEnvironment } from '../main/config.ts'
+import type { AuditRecorder } from './commands/audit-sink.ts'
+import type { StewardEnvironment } from '../kernel/context.ts'
 import type { Database } from './db/database.ts'
 import type { JobQueue } from './jobs/job-queue.ts'
 import type { Clock } from '../kernel/clock.ts'

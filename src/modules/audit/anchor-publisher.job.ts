@@ -8,7 +8,7 @@
  * again; the contract skips pairs it already holds, and for those the transaction and block that really
  * published them are read back from the contract's Anchored log, so every record names where its root is.
  */
-import type { AuditRecorder } from './audit.recorder.ts'
+import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { JobHandler } from '../../platform/jobs/job-queue.ts'
 import type { Clock } from '../../kernel/clock.ts'

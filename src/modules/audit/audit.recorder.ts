@@ -16,37 +16,12 @@ import { sql } from 'drizzle-orm'
 import type { Tx } from '../../platform/db/database.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { Clock } from '../../kernel/clock.ts'
-import {
-  assertAuditFields,
-  type ActorType,
-  type AuditFields,
-  type AuditLayer,
-} from './domain/chain.ts'
+import { assertAuditFields, type AuditRecord } from '../../kernel/audit-record.ts'
+import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 
-export interface AuditActor {
-  readonly type: ActorType
-  readonly id: string
-}
+export type { AuditRecorder, RecordedAuditEvent } from '../../platform/commands/audit-sink.ts'
 
-export interface AuditRecord {
-  readonly tenantId: string
-  readonly layer: AuditLayer
-  readonly actor: AuditActor
-  readonly action: string
-  readonly entity: { readonly type: string; readonly id: string }
-  readonly inputs?: AuditFields
-  readonly outputs?: AuditFields
-  readonly evidenceIds?: readonly string[]
-  readonly requestId?: string | null
-}
 
-export interface RecordedAuditEvent {
-  readonly id: string
-}
-
-export interface AuditRecorder {
-  record(tx: Tx, record: AuditRecord): Promise<RecordedAuditEvent>
-}
 
 /** The notification channel the sequencer listens on; the payload is the tenant id. */
 export const auditAppendedChannel = 'steward_audit_appended'

@@ -3,7 +3,7 @@ import Type from 'typebox'
 import { NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { auditEventPageRows } from './audit.service.ts'
-import { auditLayers } from './domain/chain.ts'
+import { auditLayers } from '../../kernel/audit-record.ts'
 
 const Hex32 = Type.String({ pattern: '^0x[0-9a-f]{64}$', description: '32 bytes, 0x-prefixed lowercase hex.' })
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, lowercase hex.' })

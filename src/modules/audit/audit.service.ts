@@ -3,8 +3,8 @@
  * proofs, listings, exports, and `verify` (does a proof lead from an event hash to a root, and is that
  * root anchored?).
  */
-import { digestOf } from './domain/chain.ts'
-import { type CommandContext, auditedBy, requirePrincipal } from '../auth/context.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
+import { type CommandContext, auditedBy, requirePrincipal } from '../../kernel/context.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'

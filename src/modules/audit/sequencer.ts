@@ -21,7 +21,8 @@ import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import { auditAppendedChannel } from './audit.recorder.ts'
 import type { AuditStore, ChainEventRow, ChainHead, EventSeal, InboxEventRow } from './audit.store.ts'
-import { hashAuditEvent, type ActorType, type AuditFields } from './domain/chain.ts'
+import { hashAuditEvent } from './domain/chain.ts'
+import { type ActorType, type AuditFields } from '../../kernel/audit-record.ts'
 import { buildTree, leafOf, packTree, rootOf } from './domain/merkle.ts'
 
 /** Events linked per transaction: bounds lock hold time and memory under a backlog. */

@@ -7,7 +7,8 @@
  * the proof leads from the leaf to the claimed root (OpenZeppelin sorted-pair keccak256); and, with a
  * chain, the AuditAnchor contract says the root is published for the tenant and accepts the proof.
  */
-import { hashAuditEvent, type ActorType, type AuditFields, type AuditLayer } from './domain/chain.ts'
+import { hashAuditEvent } from './domain/chain.ts'
+import { type ActorType, type AuditFields, type AuditLayer } from '../../kernel/audit-record.ts'
 import { leafOf, rootFromProof, type Hex32 } from './domain/merkle.ts'
 
 export interface ProofDocument {

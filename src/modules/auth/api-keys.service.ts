@@ -6,17 +6,18 @@
  * does not leak usable keys, and a pepper leak alone does not either. Live keys fail closed as
  * `auth_invalid_key` until key auth is enabled for production.
  */
-import { digestOf } from '../audit/domain/chain.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
 import type { Config } from '../../main/config.ts'
 import type { Tx } from '../../platform/db/database.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'
 import { hmacSha256Hex } from '../../kernel/hashing.ts'
-import { type CommandContext, auditedBy, requirePrincipal } from './context.ts'
+import { type CommandContext, auditedBy, requirePrincipal } from '../../kernel/context.ts'
 import type { ApiKeyRow, ApiKeyStatus, CredentialsStore } from './credentials.store.ts'
-import { apiKeyScopes, intersectScopes, resolveRateLimitRule, type ApiKeyScope, type Principal, type RateLimitTier } from './scopes.ts'
-import { isSecretShaped, newSecret } from './secrets.ts'
+import { apiKeyScopes, resolveRateLimitRule, type ApiKeyScope, type RateLimitTier } from './scopes.ts'
+import { intersectScopes, type Principal } from '../../kernel/principal.ts'
+import { isSecretShaped, newSecret } from '../../kernel/secrets.ts'
 
 export const apiKeyPrefixes = { test: 'svc_sk_test_', live: 'svc_sk_live_' } as const
 export const apiKeyPageRows = { defaultRows: 50, maxRows: 500 } as const

@@ -3,7 +3,8 @@ import Type from 'typebox'
 import { NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { apiKeyPageRows, previousSecretSecondsMax } from './api-keys.service.ts'
-import { apiKeyScopes, scopes, serviceTokenScopes } from './scopes.ts'
+import { apiKeyScopes, serviceTokenScopes } from './scopes.ts'
+import { scopes } from '../../kernel/principal.ts'
 
 const literals = Type.Enum
 

@@ -5,27 +5,19 @@
  * A token is a claim, not the truth: every request re-reads the principal's rows, so a deactivated
  * member, a downgraded role, a deleted tenant or a revoked key stops working at once, not at expiry.
  */
-import { digestOf } from '../audit/domain/chain.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
 import type { Config } from '../../main/config.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import { AppError } from '../../kernel/errors.ts'
+import { parseBearer } from '../../platform/http/guard.ts'
 import { constantTimeEqual } from '../../kernel/hashing.ts'
 import { normalizeEmail } from '../tenants/onboarding.service.ts'
 import type { ApiKeysService } from './api-keys.service.ts'
-import type { CommandContext } from './context.ts'
+import type { CommandContext } from '../../kernel/context.ts'
 import type { CredentialsStore } from './credentials.store.ts'
-import type { PasswordHasher } from './passwords.ts'
-import {
-  intersectScopes,
-  resolveRateLimitRule,
-  roleScopes,
-  serviceTokenScopes,
-  type MemberRole,
-  type Principal,
-  type RateLimitTier,
-  type Scope,
-  type ServiceTokenScope,
-} from './scopes.ts'
+import type { PasswordHasher } from '../../kernel/passwords.ts'
+import { intersectScopes, type MemberRole, type Principal, type Scope } from '../../kernel/principal.ts'
+import { resolveRateLimitRule, roleScopes, serviceTokenScopes, type RateLimitTier, type ServiceTokenScope } from './scopes.ts'
 import { ownerTokenSeconds, serviceTokenSeconds, type TokenSigner } from './tokens.ts'
 
 export interface PrincipalView {
@@ -61,12 +53,6 @@ export interface AuthService {
   authenticate(bearer: string): Promise<Principal>
 }
 
-const bearerPattern = /^Bearer[ ]+([^\s]+)[ ]*$/i
-
-/** The token of an `Authorization: Bearer <token>` header, or undefined when the header is not that. */
-export function parseBearer(authorization: string): string | undefined {
-  return bearerPattern.exec(authorization)?.[1]
-}
 
 export function principalView(principal: Principal): PrincipalView {
   return { id: principal.id, type: principal.type, tenantId: principal.tenantId, scopes: [...principal.scopes] }

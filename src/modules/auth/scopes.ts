@@ -1,32 +1,9 @@
-import type { MemberRole } from '../tenants/domain/members.ts'
-
 /**
- * Scopes, principals and roles. The scope vocabulary and the owner list are the spec's
- * ("Authentication"); the member role table is Steward's decision (docs/decisions.md).
+ * What each credential is granted: the owner list is the spec's ("Authentication"); the member role table is Steward's decision (docs/decisions.md).
  */
+import { type MemberRole, type RateLimitRule, type Scope } from '../../kernel/principal.ts'
 
-export const scopes = [
-  'ledger:read',
-  'ledger:write',
-  'wiki:read',
-  'raw:read',
-  'raw:write',
-  'policy:read',
-  'policy:write',
-  'policy:sign',
-  'audit:read',
-  'audit:write',
-  'execution:read',
-  'execution:admin',
-  'execution:propose',
-  'payment_intent:approve',
-  'payment_intent:propose',
-  'payment_intent:execute',
-  'surfaces:admin',
-  'governance:read',
-] as const
 
-export type Scope = (typeof scopes)[number]
 
 /** Exactly the owner JWT list of the spec; never payment_intent:propose, payment_intent:execute or execution:propose. */
 export const ownerScopes: readonly Scope[] = [
@@ -41,8 +18,6 @@ export const ownerScopes: readonly Scope[] = [
   'payment_intent:approve',
   'surfaces:admin',
 ]
-
-export { memberRoles, type MemberRole } from '../tenants/domain/members.ts'
 
 const readScopes: readonly Scope[] = ['ledger:read', 'wiki:read', 'raw:read', 'policy:read', 'audit:read', 'execution:read']
 
@@ -85,28 +60,8 @@ export const serviceTokenScopes = [
 ] as const satisfies readonly Scope[]
 export type ServiceTokenScope = (typeof serviceTokenScopes)[number]
 
-export type PrincipalType = 'user' | 'service' | 'api_key'
-
-/** Who is calling. The wire shape of the spec is `{ id, type, tenantId, scopes }`. */
-export interface Principal {
-  readonly id: string
-  readonly type: PrincipalType
-  readonly tenantId: string
-  readonly scopes: readonly Scope[]
-  /** The member role for user principals. */
-  readonly role?: MemberRole
-  /** The key, token or user the rate limit and audit attribution are keyed to. */
-  readonly credentialId: string
-  readonly rateLimit: RateLimitRule
-}
-
 export const rateLimitTiers = ['free', 'developer', 'production', 'enterprise'] as const
 export type RateLimitTier = (typeof rateLimitTiers)[number]
-
-export interface RateLimitRule {
-  readonly perMinute: number
-  readonly burst: number
-}
 
 /** The spec's tiers (Limits). Enterprise is custom: its figures come from the tenant row. */
 export const tierRules: Readonly<Record<Exclude<RateLimitTier, 'enterprise'>, RateLimitRule>> = {
@@ -131,10 +86,3 @@ export function resolveRateLimitRule(
   return tierRules[tier]
 }
 
-export function hasScopes(principal: Pick<Principal, 'scopes'>, required: readonly Scope[]): boolean {
-  return required.every((scope) => principal.scopes.includes(scope))
-}
-
-export function intersectScopes(granted: readonly string[], allowed: readonly Scope[]): Scope[] {
-  return allowed.filter((scope) => granted.includes(scope))
-}

@@ -11,7 +11,7 @@ import { createLedgerStore } from './ledger.store.pg.ts'
 import type { LedgerStore } from './ledger.store.ts'
 import { createNormalizer, type Normalizer } from './normalize/normalizer.ts'
 import { reconcileTenant, type ReconcileSummary } from './reconcile/reconcile.ts'
-import type { AuditActor } from '../audit/audit.recorder.ts'
+import type { AuditActor } from '../../kernel/audit-record.ts'
 
 export { ledgerRoutes } from './ledger.routes.ts'
 export type { LedgerService } from './ledger.service.ts'

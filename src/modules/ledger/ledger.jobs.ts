@@ -4,7 +4,8 @@
  * reason after the last retry) is audited in the transaction that records it; a normalization that
  * wrote anything queues a reconciliation run in that same transaction.
  */
-import type { AuditActor, AuditRecorder } from '../audit/audit.recorder.ts'
+import type { AuditActor } from '../../kernel/audit-record.ts'
+import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import { retryLimitOf, type JobHandler, type JobQueue, type QueueName } from '../../platform/jobs/job-queue.ts'
 import type { Clock } from '../../kernel/clock.ts'

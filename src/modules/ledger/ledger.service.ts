@@ -5,8 +5,8 @@
  * Every Ledger writer — normalization batches, reconciliation, trust transitions — takes the tenant's
  * normalization lock, so two writers never race to supersede the same current version.
  */
-import { digestOf } from '../audit/domain/chain.ts'
-import { type CommandContext, actorOf, auditedBy, requirePrincipal } from '../auth/context.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
+import { type CommandContext, actorOf, auditedBy, requirePrincipal } from '../../kernel/context.ts'
 import type { Tx } from '../../platform/db/database.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import type { PageSizeBounds, CursorCodec } from '../../kernel/cursor.ts'

@@ -10,7 +10,7 @@
  * start-up right after migrating (idempotent, safe with several processes at once), audited as
  * policy.default_activated: the content hash is computed in TypeScript, which a SQL migration cannot do.
  */
-import type { AuditRecorder } from '../audit/audit.recorder.ts'
+import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'

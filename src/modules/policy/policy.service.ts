@@ -7,8 +7,8 @@
  * Version numbers and activation are serialized per tenant by a transaction-scoped advisory lock, and
  * the database keeps at most one active version per tenant (a partial unique index).
  */
-import { digestOf } from '../audit/domain/chain.ts'
-import { auditedBy, requirePrincipal, type CommandContext } from '../auth/context.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
+import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import type { CursorCodec, PageSizeBounds } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'

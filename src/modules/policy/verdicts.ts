@@ -7,7 +7,7 @@
  * The gate calls these inside its own transaction; they record no audit event of their own (the gate's
  * event names the verdict). POST /evaluate never issues one: it "reserves nothing".
  */
-import { newSecret, tokenDigest } from '../auth/secrets.ts'
+import { newSecret, tokenDigest } from '../../kernel/secrets.ts'
 import type { Tx } from '../../platform/db/database.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import { canonicalJson, sha256Hex } from '../../kernel/hashing.ts'

@@ -6,7 +6,7 @@
  * `human` to an active member is an authorized policy signer; linking needs policy:write (owner, admin).
  */
 import { getAddress } from 'viem'
-import { auditedBy, requirePrincipal, type CommandContext } from '../auth/context.ts'
+import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import type { CursorCodec, PageSizeBounds } from '../../kernel/cursor.ts'

@@ -11,8 +11,9 @@
  * detected (503, retry) instead of leaving an artifact without bytes.
  */
 import { Readable } from 'node:stream'
-import type { AuditActor, AuditRecorder } from '../audit/audit.recorder.ts'
-import { digestOf } from '../audit/domain/chain.ts'
+import type { AuditActor } from '../../kernel/audit-record.ts'
+import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import type { JobQueue } from '../../platform/jobs/job-queue.ts'
 import type { Clock } from '../../kernel/clock.ts'

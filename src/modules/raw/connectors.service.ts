@@ -9,7 +9,7 @@
  * (layer raw, actor system `connectors-cli`) and emits raw.source.status_changed, in one transaction.
  */
 import { randomBytes } from 'node:crypto'
-import type { AuditRecorder } from '../audit/audit.recorder.ts'
+import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'

@@ -6,7 +6,7 @@
  * transaction.
  */
 import type { Readable } from 'node:stream'
-import { type CommandContext, actorOf, auditedBy, requirePrincipal } from '../auth/context.ts'
+import { type CommandContext, actorOf, auditedBy, requirePrincipal } from '../../kernel/context.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'

@@ -12,7 +12,7 @@
  * sweep runs at a time however many processes enqueue. A deleted tenant's bytes go with the tenant's
  * blob purge (tenants/blob-purge.job.ts), not here.
  */
-import type { AuditRecorder } from '../audit/audit.recorder.ts'
+import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { JobHandler } from '../../platform/jobs/job-queue.ts'
 import type { Clock } from '../../kernel/clock.ts'

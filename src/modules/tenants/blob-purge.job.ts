@@ -3,7 +3,7 @@
  * tenant's chain (which outlives the tenant): purge_completed, purge_retried on a failed attempt that
  * will be retried, purge_exhausted on the last failed attempt.
  */
-import type { AuditRecorder } from '../audit/audit.recorder.ts'
+import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database } from '../../platform/db/database.ts'
 import { retryLimitOf, type JobHandler } from '../../platform/jobs/job-queue.ts'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'

@@ -3,8 +3,8 @@
  * item. Approvals and proposal decisions check these records; every change is audited and emits
  * `member.changed`.
  */
-import { digestOf } from '../audit/domain/chain.ts'
-import { type CommandContext, auditedBy, requirePrincipal } from '../auth/context.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
+import { type CommandContext, auditedBy, requirePrincipal } from '../../kernel/context.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import type { CoreDeps } from '../../platform/deps.ts'

@@ -4,11 +4,11 @@
  * Each command runs in one transaction holding the change, its audit event and any business event or
  * mail job, so a failure leaves no partial tenant, user or token behind.
  */
-import { digestOf } from '../audit/domain/chain.ts'
-import type { PasswordHasher } from '../auth/passwords.ts'
-import { passwordByteLength, passwordBytesMax, passwordBytesMin } from '../auth/passwords.ts'
-import { tokenDigest } from '../auth/secrets.ts'
-import type { CommandContext } from '../auth/context.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
+import type { PasswordHasher } from '../../kernel/passwords.ts'
+import { passwordByteLength, passwordBytesMax, passwordBytesMin } from '../../kernel/passwords.ts'
+import { tokenDigest } from '../../kernel/secrets.ts'
+import type { CommandContext } from '../../kernel/context.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import { AppError } from '../../kernel/errors.ts'

@@ -2,8 +2,8 @@
  * New tenant, user and member rows, built in one place so that signup, platform provisioning and
  * invitations create them alike (status, defaults, timestamps).
  */
-import type { StewardEnvironment } from '../../main/config.ts'
-import type { MemberRole } from '../auth/scopes.ts'
+import type { StewardEnvironment } from '../../kernel/context.ts'
+import type { MemberRole } from '../../kernel/principal.ts'
 import { defaultApprovalDomains, type ApprovalDomain } from './domain/members.ts'
 import type { MemberRow, TenantRow, UserRow } from './tenants.store.ts'
 

@@ -1,6 +1,6 @@
 /** Wire schemas of the tenant routes: onboarding, tenants, members. */
 import Type from 'typebox'
-import { memberRoles } from '../auth/scopes.ts'
+import { memberRoles } from '../../kernel/principal.ts'
 import { Nullable, pageQuery, Strict, TenantId, Timestamp, NextCursor } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { approvalDomains, assignableRoles, currencyPattern, decimalAmountPattern } from './domain/members.ts'

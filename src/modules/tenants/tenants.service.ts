@@ -2,8 +2,8 @@
  * Tenant lifecycle beyond self-serve signup: provisioning by the platform (optionally linked to an
  * external identity and an org), reading, and deletion.
  */
-import { digestOf } from '../audit/domain/chain.ts'
-import { actorOf, requirePrincipal, type CommandContext } from '../auth/context.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
+import { actorOf, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { preservedTenantTables, tableName } from '../../platform/db/tenant-tables.ts'
 import type { CoreDeps } from '../../platform/deps.ts'

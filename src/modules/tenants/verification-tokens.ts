@@ -2,7 +2,7 @@
  * Issues single-use tokens for email verification (24 h) and invitations (7 days). The caller gets the
  * token once; only its SHA-256 is stored, scoped to the tenant.
  */
-import { newSecret, tokenDigest } from '../auth/secrets.ts'
+import { newSecret, tokenDigest } from '../../kernel/secrets.ts'
 import type { Tx } from '../../platform/db/database.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'

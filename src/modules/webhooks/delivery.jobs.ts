@@ -13,7 +13,7 @@
  * request leaves, no path makes a sixth automatic attempt, and a job that pg-boss runs again after a
  * crash finds a delivery that already succeeded and does nothing.
  */
-import type { AuditRecorder } from '../audit/audit.recorder.ts'
+import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import type { JobHandler, JobQueue } from '../../platform/jobs/job-queue.ts'
 import type { Clock } from '../../kernel/clock.ts'

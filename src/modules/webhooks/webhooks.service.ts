@@ -7,8 +7,8 @@
  * a digest and its host, the signing secret never.
  */
 import { randomUUID } from 'node:crypto'
-import { digestOf } from '../audit/domain/chain.ts'
-import { type CommandContext, auditedBy, requirePrincipal } from '../auth/context.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
+import { type CommandContext, auditedBy, requirePrincipal } from '../../kernel/context.ts'
 import type { Tx } from '../../platform/db/database.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
-import type { CommandContext } from '../../modules/auth/context.ts'
-import type { Principal } from '../../modules/auth/scopes.ts'
+import type { CommandContext } from '../../kernel/context.ts'
+import type { Principal } from '../../kernel/principal.ts'
 
 export function contextOf(request: FastifyRequest): CommandContext {
   return { requestId: request.id, principal: request.principal ?? undefined }

@@ -8,8 +8,7 @@
  * another tenant are answered 404 by the services, which filter every query by the caller's tenant.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { parseBearer, type AuthService } from '../../modules/auth/auth.service.ts'
-import { hasScopes, tierRules, type RateLimitRule } from '../../modules/auth/scopes.ts'
+import { hasScopes, type Principal, type RateLimitRule } from '../../kernel/principal.ts'
 import { AppError } from '../../kernel/errors.ts'
 import { constantTimeEqual } from '../../kernel/hashing.ts'
 import { ErrorEnvelope } from './errors.ts'
@@ -17,8 +16,28 @@ import type { RateLimitDecision } from './rate-limit/gcra.ts'
 import type { RateLimitStore } from './rate-limit/stores.ts'
 import type { RouteAuth } from './route-auth.ts'
 
+/** What the guard needs of the auth module: turning a bearer token into a principal. */
+export interface BearerAuthenticator {
+  /**
+   * The checks of `authenticate` that read nothing from the database (a JWT's signature and expiry, an
+   * API key's shape). Throws the 401 authenticate would throw for a bearer that fails them.
+   */
+  checkWithoutLookup(bearer: string): Promise<void>
+  /** The principal of a valid bearer; throws a 401 AppError otherwise. */
+  authenticate(bearer: string): Promise<Principal>
+}
+
+const bearerPattern = /^Bearer[ ]+([^\s]+)[ ]*$/i
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined when the header is not that. */
+export function parseBearer(authorization: string): string | undefined {
+  return bearerPattern.exec(authorization)?.[1]
+}
+
 export interface GuardOptions {
-  readonly auth: AuthService
+  readonly auth: BearerAuthenticator
+  /** The one budget every X-Platform-Service-Auth call shares. */
+  readonly platformRateLimit: RateLimitRule
   readonly rateLimits: RateLimitStore
   readonly publicRateLimit: RateLimitRule
   readonly platformServiceSecret: string | undefined
@@ -167,7 +186,7 @@ async function applyRateLimit(request: FastifyRequest, reply: FastifyReply, auth
     rule = options.publicRateLimit
   } else if (auth.kind === 'platform') {
     key = 'platform'
-    rule = tierRules.production
+    rule = options.platformRateLimit
   } else {
     return
   }

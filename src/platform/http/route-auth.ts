@@ -8,7 +8,7 @@
  *   caller's tenant (403 auth_tenant_mismatch otherwise).
  * - `platform`: the X-Platform-Service-Auth shared secret (platform provisioning and governance).
  */
-import type { MemberRole, Principal, PrincipalType, Scope } from '../../modules/auth/scopes.ts'
+import type { MemberRole, Principal, PrincipalType, Scope } from '../../kernel/principal.ts'
 
 export type RouteAuth =
   | { readonly kind: 'public'; readonly rateLimitGroup?: string }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { digestOf } from '../../../src/modules/audit/domain/chain.ts'
+import { digestOf } from '../../../src/kernel/audit-record.ts'
 import { serviceTokenScopes } from '../../../src/modules/auth/scopes.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import {

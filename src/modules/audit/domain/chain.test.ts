@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { assertAuditFields, canonicalAuditEvent, genesisHash, hashAuditEvent, type AuditEventBody } from './chain.ts'
+import { assertAuditFields } from '../../../kernel/audit-record.ts'
+import { canonicalAuditEvent, genesisHash, hashAuditEvent, type AuditEventBody } from './chain.ts'
 
 const event: AuditEventBody = {
   id: 'aev_01JD0000000000000000000000',

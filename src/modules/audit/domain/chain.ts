@@ -9,18 +9,10 @@
  * Pure: no I/O, no clock.
  */
 import { canonicalJson, sha256Hex } from '../../../kernel/hashing.ts'
+import type { ActorType, AuditFields, AuditLayer } from '../../../kernel/audit-record.ts'
 
-export const auditLayers = ['raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit'] as const
-export type AuditLayer = (typeof auditLayers)[number]
-
-export const actorTypes = ['user', 'service', 'api_key', 'agent', 'platform', 'system', 'anonymous'] as const
-export type ActorType = (typeof actorTypes)[number]
 
 export const genesisHash = '0'.repeat(64)
-
-/** Inputs and outputs hold hashes, ids and small scalars only: never payloads or personal data. */
-export type AuditValue = string | number | boolean | null | readonly string[]
-export type AuditFields = Readonly<Record<string, AuditValue>>
 
 export interface AuditEventBody {
   readonly id: string
@@ -61,17 +53,3 @@ export function hashAuditEvent(event: AuditEventBody): string {
   return sha256Hex(canonicalAuditEvent(event))
 }
 
-/** The digest to put in `inputs`/`outputs` in place of a value that must not be stored. */
-export function digestOf(value: unknown): string {
-  return `sha256:${sha256Hex(canonicalJson(value))}`
-}
-
-/** Programmer-error guard: audit fields must be flat and small, never a payload. */
-export function assertAuditFields(fields: AuditFields, label: string): void {
-  for (const [key, value] of Object.entries(fields)) {
-    const scalar = value === null || ['string', 'number', 'boolean'].includes(typeof value)
-    const idList = Array.isArray(value) && value.every((item) => typeof item === 'string')
-    if (!scalar && !idList) throw new TypeError(`audit ${label}.${key} must be a scalar or a list of ids`)
-    if (typeof value === 'string' && value.length > 256) throw new TypeError(`audit ${label}.${key} is too long to be a hash or id`)
-  }
-}

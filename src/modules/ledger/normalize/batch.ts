@@ -9,7 +9,8 @@
  * their account; (3) balances, invoices and obligations, whose ids follow from their keys; (4) apply;
  * (5) write.
  */
-import type { AuditActor, AuditRecorder } from '../../audit/audit.recorder.ts'
+import type { AuditActor } from '../../../kernel/audit-record.ts'
+import type { AuditRecorder } from '../../../platform/commands/audit-sink.ts'
 import type { Executor, Tx } from '../../../platform/db/database.ts'
 import { decimalCompare, decimalSign, decimalSubtract } from '../../../kernel/decimal.ts'
 import { deterministicId } from '../../../kernel/ids.ts'

@@ -18,7 +18,7 @@
  *   for the end of the run rather than for the end of a batch.
  */
 import { Compile } from 'typebox/compile'
-import type { AuditActor } from '../../audit/audit.recorder.ts'
+import type { AuditActor } from '../../../kernel/audit-record.ts'
 import type { Database, Executor, Tx } from '../../../platform/db/database.ts'
 import type { Clock } from '../../../kernel/clock.ts'
 import { ExtractedRecord } from '../../raw/domain/extracted.ts'

@@ -12,7 +12,8 @@
  *   status (paid amounts only ever grow); a fully paid one-off obligation becomes `settled`;
  * - one audit event (layer ledger) with the counts.
  */
-import type { AuditActor, AuditRecorder } from '../../audit/audit.recorder.ts'
+import type { AuditActor } from '../../../kernel/audit-record.ts'
+import type { AuditRecorder } from '../../../platform/commands/audit-sink.ts'
 import type { Database, Tx } from '../../../platform/db/database.ts'
 import type { Clock } from '../../../kernel/clock.ts'
 import { decimalCompare, decimalNegate, decimalSign, decimalSubtract, decimalSum } from '../../../kernel/decimal.ts'

@@ -5,8 +5,8 @@
 import { paymentActionTypes } from '../../../kernel/action-types.ts'
 import { AppError } from '../../../kernel/errors.ts'
 
-export const memberRoles = ['owner', 'admin', 'approver', 'viewer'] as const
-export type MemberRole = (typeof memberRoles)[number]
+import { type MemberRole } from '../../../kernel/principal.ts'
+
 
 /** Public proposal types (spec, "Proposal"). */
 export const proposalTypes = [

@@ -3,7 +3,8 @@
  * arithmetic runs on numbers around 1.8e12, where floating-point rounding is a real hazard.
  */
 import { describe, expect, it } from 'vitest'
-import { tierRules, type RateLimitRule } from '../../../modules/auth/scopes.ts'
+import { tierRules } from '../../../modules/auth/scopes.ts'
+import { type RateLimitRule } from '../../../kernel/principal.ts'
 import { emissionIntervalMs, gcraTake, type RateLimitDecision } from './gcra.ts'
 
 const t0 = Date.UTC(2026, 10, 21, 9, 0, 0, 0)

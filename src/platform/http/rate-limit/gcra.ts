@@ -3,7 +3,7 @@
  * Each key stores one number, its theoretical arrival time (TAT). A request at `now` is allowed when
  * the TAT it would push to stays within `burst` emission intervals of now. Pure: time is passed in.
  */
-import type { RateLimitRule } from '../../../modules/auth/scopes.ts'
+import type { RateLimitRule } from '../../../kernel/principal.ts'
 
 export interface RateLimitDecision {
   readonly allowed: boolean

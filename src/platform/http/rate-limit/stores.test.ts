@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { tierRules, type RateLimitRule } from '../../../modules/auth/scopes.ts'
+import { tierRules } from '../../../modules/auth/scopes.ts'
+import { type RateLimitRule } from '../../../kernel/principal.ts'
 import { emissionIntervalMs, gcraTake, type RateLimitDecision } from './gcra.ts'
 import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from './stores.ts'
 

@@ -4,7 +4,7 @@
  * clock, so processes with skewed clocks still agree.
  */
 import { Redis } from 'ioredis'
-import type { RateLimitRule } from '../../../modules/auth/scopes.ts'
+import type { RateLimitRule } from '../../../kernel/principal.ts'
 import { emissionIntervalMs, gcraTake, type RateLimitDecision } from './gcra.ts'
 
 export interface RateLimitStore {

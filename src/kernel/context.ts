@@ -2,8 +2,8 @@
  * What a command knows about its caller: who (the principal, if authenticated), and the request it came
  * in on, for audit attribution.
  */
-import type { AuditActor, AuditRecord } from '../audit/audit.recorder.ts'
-import type { Principal } from './scopes.ts'
+import type { AuditActor, AuditRecord } from './audit-record.ts'
+import type { Principal } from './principal.ts'
 
 export interface CommandContext {
   readonly requestId: string
@@ -38,3 +38,6 @@ export function auditedBy(
   const principal = requirePrincipal(context)
   return { tenantId: principal.tenantId, layer: 'audit', actor: actorOf(principal), requestId: context.requestId, ...event }
 }
+
+/** Where the service runs: the sandbox (test network, no real money) or production. */
+export type StewardEnvironment = 'sandbox' | 'production'

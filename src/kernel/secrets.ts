@@ -1,6 +1,6 @@
 /** Secrets handed to callers once (verification tokens, API keys): random, and stored only as digests. */
 import { randomBytes } from 'node:crypto'
-import { sha256Hex } from '../../kernel/hashing.ts'
+import { sha256Hex } from './hashing.ts'
 
 const secretBytes = 32
 /** A secret after its prefix: `secretBytes` in unpadded base64url, 43 characters. */

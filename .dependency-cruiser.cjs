@@ -1,0 +1,81 @@
+/**
+ * The import rules of docs/architecture.md, checked by `npm run lint:boundaries` (scripts/lint-boundaries.mjs)
+ * and in CI. Information flows up, control flows down:
+ *   kernel    imports nothing of ours;
+ *   platform  imports only kernel;
+ *   modules   import kernel, platform and other modules' index.ts only;
+ *   domain/   imports only kernel and its own module's domain/, and no database or HTTP library;
+ *   main      (process entries and composition) may import anything; nothing imports main;
+ *   and there are no import cycles.
+ * Paths are relative to the directory cruised (the repository, or a test's fixture tree).
+ */
+/** Libraries of I/O that pure code must not reach for. */
+const ioLibraries = '(^|/)node_modules/(drizzle-orm|fastify|@fastify|pg|pg-boss|pg-copy-streams|@electric-sql|ioredis|nodemailer|undici)(/|$)'
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'kernel-imports-nothing-of-ours',
+      comment: 'kernel/ is pure shared code: it imports no platform, module or entry code.',
+      severity: 'error',
+      from: { path: '^src/kernel/' },
+      to: { path: '^src/(platform|modules|main)/' },
+    },
+    {
+      name: 'platform-imports-only-kernel',
+      comment: 'platform/ is the machinery every module uses; it knows no module (modules plug in through interfaces it defines).',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/(modules|main)/' },
+    },
+    {
+      name: 'modules-meet-at-index',
+      comment: "A module reads another only through that module's index.ts (its public face).",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/', pathNot: '\\.tables\\.ts$' },
+      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'tables-reference-tables-only',
+      comment: "A module's tables may name another module's tables for a foreign key, and nothing else of it.",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/[^/]+\\.tables\\.ts$' },
+      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/[^/]+\\.tables\\.ts$'] },
+    },
+    {
+      name: 'nothing-imports-main',
+      comment: 'main/ wires everything together; kernel, platform and modules never depend on it.',
+      severity: 'error',
+      from: { path: '^src/(kernel|platform|modules)/' },
+      to: { path: '^src/main/' },
+    },
+    {
+      name: 'domain-is-pure',
+      comment: "domain/ imports only kernel/ and its own module's domain/ (no stores, services, platform or other modules).",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/domain/' },
+      to: { path: '^src/', pathNot: ['^src/kernel/', '^src/modules/$1/domain/'] },
+    },
+    {
+      name: 'pure-code-does-no-io',
+      comment: 'kernel/ and domain/ reach for no database, HTTP, queue or mail library.',
+      severity: 'error',
+      from: { path: '^src/(kernel/|modules/[^/]+/domain/)' },
+      to: { path: ioLibraries },
+    },
+    {
+      name: 'no-cycles',
+      comment: 'Import cycles make initialization order matter and boundaries meaningless.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.ts$|\\.testing\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+}

@@ -1,0 +1,15 @@
+/**
+ * Where commands record their audit events: inside their own transaction, so the record and the change
+ * it describes commit or roll back together. The audit module implements it (its recorder writes the
+ * inbox its sequencer chains); composition plugs it in, so no module needs the audit module to record.
+ */
+import type { AuditRecord } from '../../kernel/audit-record.ts'
+import type { Tx } from '../db/database.ts'
+
+export interface RecordedAuditEvent {
+  readonly id: string
+}
+
+export interface AuditRecorder {
+  record(tx: Tx, record: AuditRecord): Promise<RecordedAuditEvent>
+}
