@@ -29,6 +29,8 @@ import { ConnectorError, createConnectorsService, type ConnectionView } from '..
 import { providers, type Provider } from '../src/modules/raw/domain/source-types.ts'
 import { createRawStore } from '../src/modules/raw/raw.store.pg.ts'
 import { createEventRecorder } from '../src/platform/outbox/events.ts'
+import { allQueues } from '../src/main/compose.ts'
+import { createWebhookSubscriber } from '../src/modules/webhooks/index.ts'
 
 const commands = ['add', 'list', 'pause', 'resume', 'revoke', 'rotate-secret'] as const
 type Command = (typeof commands)[number]
@@ -87,14 +89,14 @@ try {
   await db.migrate()
   // Business events enqueue their webhook fan-out, so the job queue runs here too (its default schema, as the server's).
   const logger = pino({ level: 'warn' }, pino.destination(2))
-  jobs = createJobQueue(db, { schema: 'pgboss', logger })
+  jobs = createJobQueue(db, { schema: 'pgboss', logger, queues: allQueues })
   await jobs.start()
   const ids = createIdSource()
   const connectors = createConnectorsService({
     db,
     store: createRawStore(),
     audit: createAuditRecorder({ ids, clock: systemClock }),
-    events: createEventRecorder({ ids, clock: systemClock, jobs }),
+    events: createEventRecorder({ ids, clock: systemClock, subscriber: createWebhookSubscriber({ jobs }) }),
     ids,
     clock: systemClock,
   })

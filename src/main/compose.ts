@@ -21,10 +21,10 @@ import { systemClock, type Clock } from '../kernel/clock.ts'
 import { createCursorCodec } from '../kernel/cursor.ts'
 import { hmacSha256Hex } from '../kernel/hashing.ts'
 import { createIdSource, type IdSource } from '../kernel/ids.ts'
-import { createMailHandler } from '../platform/mail/mail.job.ts'
+import { createMailHandler, mailSendQueue } from '../platform/mail/mail.job.ts'
 import { createLogMailer, createSmtpMailer, type Mailer } from '../platform/mail/mailer.ts'
 import { createFileBlobStore, type BlobStore } from '../platform/storage/blob-store.ts'
-import { createBlobPurgeHandler } from '../modules/tenants/blob-purge.job.ts'
+import { createBlobPurgeHandler, tenantBlobPurgeQueue } from '../modules/tenants/blob-purge.job.ts'
 import { createMembersService } from '../modules/tenants/members.service.ts'
 import { createOnboardingService } from '../modules/tenants/onboarding.service.ts'
 import { createTenantsService } from '../modules/tenants/tenants.service.ts'
@@ -35,14 +35,18 @@ import { createAuditStore } from '../modules/audit/audit.store.pg.ts'
 import type { AnchorChainPublisher } from '../modules/audit/chain/anchor-chain.ts'
 import { createAnchorChain } from '../modules/audit/chain/anchor-contract.ts'
 import { createExportHandler } from '../modules/audit/export.job.ts'
+import { anchorPublishQueue, auditExportQueue, auditQueues } from '../modules/audit/audit.jobs.ts'
 import { createAuditSequencer, type SettleResult } from '../modules/audit/sequencer.ts'
 import { createEventRecorder } from '../platform/outbox/events.ts'
 import { createIdempotency } from '../platform/http/idempotency.ts'
 import { createIdempotencyStore } from '../platform/http/idempotency.store.pg.ts'
-import { createWebhooks, type WebhookOptions } from '../modules/webhooks/index.ts'
-import { createLedger, type Ledger } from '../modules/ledger/index.ts'
-import { createRaw, type RawOptions } from '../modules/raw/index.ts'
+import { createWebhookSubscriber, createWebhooks, webhookQueues, type WebhookOptions } from '../modules/webhooks/index.ts'
+import { createLedger, ledgerQueues, type Ledger } from '../modules/ledger/index.ts'
+import { createRaw, rawQueues, type RawOptions } from '../modules/raw/index.ts'
 import { createPolicy, type Policy } from '../modules/policy/index.ts'
+
+/** Every queue of every module: the job queue creates them at start. */
+export const allQueues = [mailSendQueue, tenantBlobPurgeQueue, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues] as const
 
 /** Configuration whose secrets have been resolved (from the environment, or generated for the sandbox). */
 export type ResolvedConfig = Config & { readonly jwtSecret: string; readonly apiKeyPepper: string }
@@ -104,7 +108,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const db = await openDatabase({ url: config.databaseUrl, pgliteDataDir: options.pgliteDataDir })
   await db.migrate()
-  const jobs = createJobQueue(db, { schema: options.jobSchema ?? 'pgboss', logger })
+  const jobs = createJobQueue(db, { schema: options.jobSchema ?? 'pgboss', logger, queues: allQueues })
   await jobs.start()
 
   const blobs = options.blobs ?? createFileBlobStore(options.blobRoot)
@@ -120,7 +124,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const core: CoreDeps = {
     db,
     audit: createAuditRecorder({ ids, clock }),
-    events: createEventRecorder({ ids, clock, jobs }),
+    events: createEventRecorder({ ids, clock, subscriber: createWebhookSubscriber({ jobs }) }),
     jobs,
     ids,
     clock,
@@ -153,7 +157,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const backfilled = await policy.defaultPolicy.backfill()
   if (backfilled > 0) logger.info({ tenants: backfilled }, 'default policy given to existing tenants')
   const raw = createRaw(
-    { ...core, cursors, blobs },
+    { ...core, cursors, blobs, ledgerIntake: ledger.intake },
     // Signed content URLs use their own key derived from JWT_SECRET, like cursors.
     { contentUrlKey: hmacSha256Hex(config.jwtSecret, 'steward:raw-content-url:v1'), fetchAllowLoopback: config.rawFetchAllowLoopback },
     options.raw,
@@ -199,13 +203,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       }),
     async startWorkers() {
       const pollingIntervalSeconds = options.jobPollingIntervalSeconds ?? 2
-      await jobs.work('tenant-blob-purge', createBlobPurgeHandler({ db, audit: core.audit, blobs }), { pollingIntervalSeconds })
-      await jobs.work('mail-send', createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 })
+      await jobs.work(tenantBlobPurgeQueue, createBlobPurgeHandler({ db, audit: core.audit, blobs }), { pollingIntervalSeconds })
+      await jobs.work(mailSendQueue, createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 })
       await webhooks.startWorkers(jobs, { pollingIntervalSeconds })
       await ledger.startWorkers(jobs, { pollingIntervalSeconds })
       await raw.startWorkers(jobs, { pollingIntervalSeconds })
-      await jobs.work('audit-export', createExportHandler({ db, store: auditStore, blobs, clock }), { pollingIntervalSeconds })
-      await jobs.work('audit-anchor-publish', createAnchorPublishHandler({ db, store: auditStore, audit: core.audit, chain: anchorChain, clock }), {
+      await jobs.work(auditExportQueue, createExportHandler({ db, store: auditStore, blobs, clock }), { pollingIntervalSeconds })
+      await jobs.work(anchorPublishQueue, createAnchorPublishHandler({ db, store: auditStore, audit: core.audit, chain: anchorChain, clock }), {
         pollingIntervalSeconds,
       })
       await sequencer.start()

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { testDatabaseUrl, testPassword, uniqueEmail } from '../support/harness.ts'
 
-const root = join(import.meta.dirname, '..')
+const root = join(import.meta.dirname, '../..')
 /** How `npm run server` runs a process: node with tsx as a loader, so signals reach the server itself. */
 const node = (script: string) => [process.execPath, ['--import', 'tsx', join(root, script)]] as const
 const dataDirs: string[] = []

@@ -15,15 +15,16 @@ import { sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../src/platform/db/database.ts'
 import { rawArtifacts, rawParsedRows } from '../../src/modules/raw/raw.tables.ts'
-import { jobHeartbeatRefreshSeconds, jobHeartbeatSeconds, queuePolicyOf, superviseIntervalSeconds } from '../../src/platform/jobs/job-queue.ts'
+import { jobHeartbeatRefreshSeconds, jobHeartbeatSeconds, superviseIntervalSeconds } from '../../src/platform/jobs/job-queue.ts'
+import { ledgerNormalizeQueue, ledgerReconcileQueue } from '../../src/modules/ledger/ledger.jobs.ts'
 import { createIdSource, deterministicId } from '../../src/kernel/ids.ts'
 import { createTestApp, engineName, signupOwner, testDatabaseUrl, type TestApp } from '../support/harness.ts'
 import { bankTransaction } from '../support/ledger.ts'
 
 const onPostgres = testDatabaseUrl() !== undefined
 const ids = createIdSource(() => Date.now())
-const root = join(import.meta.dirname, '..')
-const normalizePolicy = queuePolicyOf('ledger-normalize')
+const root = join(import.meta.dirname, '../..')
+const normalizePolicy = ledgerNormalizeQueue.policy
 /**
  * The configured bound on a dead worker's job being picked up again: its heartbeat goes stale, a
  * supervisor pass fails it for retry, the retry's delay (pg-boss's backoff: up to twice the base for a
@@ -134,7 +135,7 @@ async function queueNormalization(test: TestApp, tenantId: string, rows: number)
       startedAt: null,
       finishedAt: null,
     })
-    return test.runtime.jobs.enqueue(tx, 'ledger-normalize', { tenant_id: tenantId, job_id: ledgerJobId, artifact_id: artifactId })
+    return test.runtime.jobs.enqueue(tx, ledgerNormalizeQueue, { tenant_id: tenantId, job_id: ledgerJobId, artifact_id: artifactId })
   })
   return { artifactId, ledgerJobId, jobId, parsedRowIds: parsedRows.map((row) => row.id) }
 }
@@ -296,11 +297,11 @@ describe.skipIf(!onPostgres)('a worker process killed mid-job (PostgreSQL: a sec
       const released = new Promise<void>((resolve) => (release = resolve))
       const runs: number[] = []
       // A job that takes as long as the test says: longer than a heartbeat plus a supervisor pass.
-      await test.runtime.jobs.work('ledger-reconcile', async (job) => {
+      await test.runtime.jobs.work(ledgerReconcileQueue, async (job) => {
         runs.push(job.retryCount)
         await released
       })
-      const jobId = await test.runtime.db.transaction((tx) => test.runtime.jobs.enqueue(tx, 'ledger-reconcile', { tenant_id: randomBytes(16).toString('hex'), job_id: 'ljb_live' }))
+      const jobId = await test.runtime.db.transaction((tx) => test.runtime.jobs.enqueue(tx, ledgerReconcileQueue, { tenant_id: randomBytes(16).toString('hex'), job_id: 'ljb_live' }))
       await waitFor('the job to start', 30_000, async () => (runs.length > 0 ? true : undefined))
       const startedAt = Date.now()
       await new Promise((resolve) => setTimeout(resolve, (jobHeartbeatSeconds + superviseIntervalSeconds + 5) * 1000))

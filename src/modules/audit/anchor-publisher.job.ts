@@ -10,7 +10,8 @@
  */
 import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database } from '../../platform/db/database.ts'
-import type { JobHandler } from '../../platform/jobs/job-queue.ts'
+import type { JobHandler, PayloadOf } from '../../platform/jobs/job-queue.ts'
+import { anchorPublishQueue } from './audit.jobs.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { AuditStore } from './audit.store.ts'
 import type { AnchorChainPublisher, HexString } from './chain/anchor-chain.ts'
@@ -24,7 +25,7 @@ export function createAnchorPublishHandler(deps: {
   audit: AuditRecorder
   chain: AnchorChainPublisher | undefined
   clock: Clock
-}): JobHandler<'audit-anchor-publish'> {
+}): JobHandler<PayloadOf<typeof anchorPublishQueue>> {
   const { db, store, chain } = deps
   return async () => {
     if (chain === undefined) return

@@ -13,6 +13,7 @@ import { leafOf, proofNodeIndices, rootFromProof, type Hex32 } from './domain/me
 import type { AnchorChainReader } from './chain/anchor-chain.ts'
 import type { Readable } from 'node:stream'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'
+import { auditExportQueue } from './audit.jobs.ts'
 
 export const auditEventPageRows = { defaultRows: 100, maxRows: 1000 } as const
 /** How long a finished export can be downloaded. */
@@ -319,7 +320,7 @@ export function createAuditService(
       }
       await db.transaction(async (tx) => {
         await store.insertExport(tx, row)
-        await jobs.enqueue(tx, 'audit-export', { tenant_id: tenantId, export_id: exportId })
+        await jobs.enqueue(tx, auditExportQueue, { tenant_id: tenantId, export_id: exportId })
         await audit.record(tx, auditedBy(context, {
           action: 'audit.export_requested',
           entity: { type: 'audit_export', id: exportId },

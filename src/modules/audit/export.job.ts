@@ -6,7 +6,8 @@
 import { Readable } from 'node:stream'
 import { stringify } from 'csv-stringify/sync'
 import type { Database } from '../../platform/db/database.ts'
-import { retryLimitOf, type JobHandler } from '../../platform/jobs/job-queue.ts'
+import { retryLimitOf, type JobHandler, type PayloadOf } from '../../platform/jobs/job-queue.ts'
+import { auditExportQueue } from './audit.jobs.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'
 import type { AuditStore, EventFilter } from './audit.store.ts'
@@ -55,7 +56,7 @@ function csvRow(event: AuditEventView): Array<string | number | null> {
   ]
 }
 
-export function createExportHandler(deps: { db: Database; store: AuditStore; blobs: BlobStore; clock: Clock }): JobHandler<'audit-export'> {
+export function createExportHandler(deps: { db: Database; store: AuditStore; blobs: BlobStore; clock: Clock }): JobHandler<PayloadOf<typeof auditExportQueue>> {
   const { db, store } = deps
   return async (job) => {
     const { tenant_id: tenantId, export_id: exportId } = job.data
@@ -95,7 +96,7 @@ export function createExportHandler(deps: { db: Database; store: AuditStore; blo
         completedAt: deps.clock.now(),
       })
     } catch (error) {
-      const lastAttempt = job.retryCount >= retryLimitOf('audit-export')
+      const lastAttempt = job.retryCount >= retryLimitOf(auditExportQueue)
       await store.updateExport(db.orm, tenantId, exportId, {
         status: lastAttempt ? 'failed' : 'queued',
         error: error instanceof Error ? error.message.slice(0, 500) : 'export failed',

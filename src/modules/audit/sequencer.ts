@@ -24,6 +24,7 @@ import type { AuditStore, ChainEventRow, ChainHead, EventSeal, InboxEventRow } f
 import { hashAuditEvent } from './domain/chain.ts'
 import { type ActorType, type AuditFields } from '../../kernel/audit-record.ts'
 import { buildTree, leafOf, packTree, rootOf } from './domain/merkle.ts'
+import { anchorPublishQueue } from './audit.jobs.ts'
 
 /** Events linked per transaction: bounds lock hold time and memory under a backlog. */
 export const sequencedEventsPerTransactionMax = 2_000
@@ -154,7 +155,7 @@ export function createAuditSequencer(deps: {
         const closed = await closeBatches(tx, tenantId, linked.head, settleOptions.closeOpenBatch === true)
         if (linked.linked > 0 || closed.anchors > 0) await store.updateHead(tx, tenantId, closed.head)
         // Publication happens after commit, by the singleton publisher job enqueued with the anchors.
-        if (closed.anchors > 0 && options.anchoringMode === 'onchain_merkle_root') await deps.jobs.enqueue(tx, 'audit-anchor-publish', {})
+        if (closed.anchors > 0 && options.anchoringMode === 'onchain_merkle_root') await deps.jobs.enqueue(tx, anchorPublishQueue, {})
         return { linked: linked.linked, anchors: closed.anchors }
       })
       sequenced += step.linked

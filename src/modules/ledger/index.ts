@@ -3,18 +3,29 @@
  * Raw extraction job hands artifacts to it through the `ledger-normalize` queue), and the workers.
  */
 import type { CoreDeps } from '../../platform/deps.ts'
+import type { Tx } from '../../platform/db/database.ts'
 import type { JobQueue } from '../../platform/jobs/job-queue.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
-import { createNormalizeHandler, createReconcileHandler } from './ledger.jobs.ts'
+import { createNormalizeHandler, createReconcileHandler, queueNormalization } from './ledger.jobs.ts'
 import { createLedgerService, type LedgerService } from './ledger.service.ts'
 import { createLedgerStore } from './ledger.store.pg.ts'
 import type { LedgerStore } from './ledger.store.ts'
 import { createNormalizer, type Normalizer } from './normalize/normalizer.ts'
 import { reconcileTenant, type ReconcileSummary } from './reconcile/reconcile.ts'
 import type { AuditActor } from '../../kernel/audit-record.ts'
+import { ledgerNormalizeQueue, ledgerReconcileQueue } from './ledger.jobs.ts'
 
 export { ledgerRoutes } from './ledger.routes.ts'
+export { ledgerQueues } from './ledger.jobs.ts'
 export type { LedgerService } from './ledger.service.ts'
+
+/** The Ledger's intake port (Raw's `ports.ts` names what it needs of it). */
+export interface LedgerIntake {
+  /** In the caller's transaction: a normalization job for the artifact; returns its id. */
+  requestNormalization(tx: Tx, request: { tenantId: string; artifactId: string; createdBy: string }): Promise<string>
+  /** After the caller's commit: wake this process's normalization workers. */
+  nudge(): void
+}
 
 export interface Ledger {
   readonly service: LedgerService
@@ -22,6 +33,8 @@ export interface Ledger {
   readonly normalizer: Normalizer
   /** One reconciliation run now, in-process (the `ledger-reconcile` job runs the same). */
   reconcile(tenantId: string, options: { actor: AuditActor; jobId?: string }): Promise<ReconcileSummary>
+  /** How other modules hand work to the Ledger (Raw, once an artifact is extracted). */
+  readonly intake: LedgerIntake
   /** Registers the normalization and reconciliation workers. */
   startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
 }
@@ -35,10 +48,14 @@ export function createLedger(deps: CoreDeps & { cursors: CursorCodec }): Ledger 
     store,
     normalizer,
     reconcile: (tenantId, options) => reconcileTenant(jobDeps, tenantId, options),
+    intake: {
+      requestNormalization: (tx, request) => queueNormalization(jobDeps, tx, request),
+      nudge: () => deps.jobs.nudge(ledgerNormalizeQueue),
+    },
     async startWorkers(jobs, { pollingIntervalSeconds }) {
       // Normalizations of one tenant serialize on its Ledger lock; two at once keep tenants independent.
-      await jobs.work('ledger-normalize', createNormalizeHandler(jobDeps), { pollingIntervalSeconds, concurrency: 2 })
-      await jobs.work('ledger-reconcile', createReconcileHandler(jobDeps), { pollingIntervalSeconds })
+      await jobs.work(ledgerNormalizeQueue, createNormalizeHandler(jobDeps), { pollingIntervalSeconds, concurrency: 2 })
+      await jobs.work(ledgerReconcileQueue, createReconcileHandler(jobDeps), { pollingIntervalSeconds })
     },
   }
 }

@@ -7,7 +7,8 @@
 import type { AuditActor } from '../../kernel/audit-record.ts'
 import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
-import { retryLimitOf, type JobHandler, type JobQueue, type QueueName } from '../../platform/jobs/job-queue.ts'
+import Type from 'typebox'
+import { defineQueue, retryLimitOf, type AnyQueue, type JobHandler, type JobQueue, type PayloadOf } from '../../platform/jobs/job-queue.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { LedgerJobRow, LedgerStore } from './ledger.store.ts'
@@ -23,6 +24,27 @@ export interface LedgerJobDeps {
   readonly ids: IdSource
   readonly clock: Clock
 }
+
+/** Normalizes parsed rows into the Ledger: one artifact's current rows, or one parsed row. */
+export const ledgerNormalizeQueue = defineQueue({
+  name: 'ledger-normalize',
+  version: 1,
+  payload: Type.Object(
+    { tenant_id: Type.String(), job_id: Type.String(), artifact_id: Type.Optional(Type.String()), parsed_row_id: Type.Optional(Type.String()) },
+    { additionalProperties: false },
+  ),
+  policy: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 900 },
+})
+
+/** Runs reconciliation for a tenant. */
+export const ledgerReconcileQueue = defineQueue({
+  name: 'ledger-reconcile',
+  version: 1,
+  payload: Type.Object({ tenant_id: Type.String(), job_id: Type.String() }, { additionalProperties: false }),
+  policy: { retryLimit: 2, retryDelay: 10, expireInSeconds: 900 },
+})
+
+export const ledgerQueues = [ledgerNormalizeQueue, ledgerReconcileQueue] as const
 
 const normalizeActor: AuditActor = { type: 'system', id: 'ledger-normalize' }
 const reconcileActor: AuditActor = { type: 'system', id: 'ledger-reconcile' }
@@ -43,8 +65,36 @@ export async function queueReconcile(deps: { store: LedgerStore; jobs: Pick<JobQ
     finishedAt: null,
   }
   await deps.store.insertJob(tx, row)
-  await deps.jobs.enqueue(tx, 'ledger-reconcile', { tenant_id: tenantId, job_id: row.id })
+  await deps.jobs.enqueue(tx, ledgerReconcileQueue, { tenant_id: tenantId, job_id: row.id })
   return row
+}
+
+/**
+ * The Ledger's intake: another module (Raw, once an artifact is extracted) asks for an artifact to be
+ * normalized. In the caller's transaction: the job row (GET /v1/ledger/jobs/{job_id}) and its queue
+ * entry, so the request exists exactly when the caller's change commits. Returns the job id.
+ */
+export async function queueNormalization(
+  deps: { store: LedgerStore; jobs: Pick<JobQueue, 'enqueue'>; ids: IdSource; clock: Clock },
+  tx: Tx,
+  request: { tenantId: string; artifactId: string; createdBy: string },
+): Promise<string> {
+  const row: LedgerJobRow = {
+    id: deps.ids.newId('ledgerJob'),
+    tenantId: request.tenantId,
+    kind: 'normalize',
+    status: 'queued',
+    input: { artifact_id: request.artifactId },
+    result: null,
+    error: null,
+    createdBy: request.createdBy,
+    createdAt: deps.clock.now(),
+    startedAt: null,
+    finishedAt: null,
+  }
+  await deps.store.insertJob(tx, row)
+  await deps.jobs.enqueue(tx, ledgerNormalizeQueue, { tenant_id: request.tenantId, job_id: row.id, artifact_id: request.artifactId })
+  return row.id
 }
 
 /**
@@ -53,7 +103,7 @@ export async function queueReconcile(deps: { store: LedgerStore; jobs: Pick<JobQ
  */
 async function tracked<Result extends Record<string, unknown>>(
   deps: LedgerJobDeps,
-  queue: QueueName,
+  queue: AnyQueue,
   job: { retryCount: number },
   tenantId: string,
   jobId: string,
@@ -84,15 +134,15 @@ async function tracked<Result extends Record<string, unknown>>(
     await audit.record(tx, { tenantId, layer: 'ledger', actor, action: `ledger.${row.kind}_succeeded`, entity: { type: 'ledger_job', id: jobId } })
     await onSuccess?.(tx, result)
   })
-  deps.jobs.nudge('ledger-reconcile')
+  deps.jobs.nudge(ledgerReconcileQueue)
 }
 
-export function createNormalizeHandler(deps: LedgerJobDeps & { normalizer: Normalizer }): JobHandler<'ledger-normalize'> {
+export function createNormalizeHandler(deps: LedgerJobDeps & { normalizer: Normalizer }): JobHandler<PayloadOf<typeof ledgerNormalizeQueue>> {
   return async (job) => {
     const { tenant_id: tenantId, job_id: jobId, artifact_id: artifactId, parsed_row_id: parsedRowId } = job.data
     await tracked(
       deps,
-      'ledger-normalize',
+      ledgerNormalizeQueue,
       job,
       tenantId,
       jobId,
@@ -111,10 +161,10 @@ export function createNormalizeHandler(deps: LedgerJobDeps & { normalizer: Norma
   }
 }
 
-export function createReconcileHandler(deps: LedgerJobDeps): JobHandler<'ledger-reconcile'> {
+export function createReconcileHandler(deps: LedgerJobDeps): JobHandler<PayloadOf<typeof ledgerReconcileQueue>> {
   return async (job) => {
     const { tenant_id: tenantId, job_id: jobId } = job.data
-    await tracked(deps, 'ledger-reconcile', job, tenantId, jobId, reconcileActor, async () => ({
+    await tracked(deps, ledgerReconcileQueue, job, tenantId, jobId, reconcileActor, async () => ({
       ...(await reconcileTenant(deps, tenantId, { actor: reconcileActor, jobId })),
     }))
   }

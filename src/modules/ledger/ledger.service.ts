@@ -36,6 +36,7 @@ import { counterpartyEventPayload } from './ledger.events.ts'
 import { queueReconcile } from './ledger.jobs.ts'
 import type { EntityResult } from './normalize/batch.ts'
 import type { Normalizer } from './normalize/normalizer.ts'
+import { ledgerReconcileQueue } from './ledger.jobs.ts'
 
 export const transactionPageRows = { defaultRows: 100, maxRows: 1000 } as const satisfies PageSizeBounds
 export const accountPageRows = { defaultRows: 50, maxRows: 500 } as const satisfies PageSizeBounds
@@ -302,7 +303,7 @@ export function createLedgerService(deps: LedgerServiceDeps): LedgerService {
         await audit.record(tx, auditedBy(context, { layer: 'ledger', action: 'ledger.reconcile_requested', entity: { type: 'ledger_job', id: row.id } }))
         return row
       })
-      jobs.nudge('ledger-reconcile')
+      jobs.nudge(ledgerReconcileQueue)
       return jobView(job)
     },
 

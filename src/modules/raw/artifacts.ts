@@ -23,6 +23,7 @@ import type { BlobStore, StoredBlob } from '../../platform/storage/blob-store.ts
 import type { EventRecorder } from '../../platform/outbox/events.ts'
 import type { SourceType } from './domain/source-types.ts'
 import type { ArtifactRow, RawStore } from './raw.store.ts'
+import { rawExtractQueue } from './raw.jobs.ts'
 
 /** Who an artifact is recorded for and by: the tenant, the audit actor, the request (if any). */
 export interface Attribution {
@@ -148,7 +149,7 @@ export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactReco
           parent_raw_id: artifact.parentArtifactId,
         },
       })
-      await jobs.enqueue(tx, 'raw-extract', { tenant_id: tenantId, artifact_id: artifact.id })
+      await jobs.enqueue(tx, rawExtractQueue, { tenant_id: tenantId, artifact_id: artifact.id })
       return { kind: 'created', artifact }
     }
 
@@ -197,7 +198,7 @@ export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactReco
       }
       // A tombstoned artifact whose bytes were purged keeps them purged: this delivery's copy goes.
       if (outcome.kind === 'tombstoned' && outcome.artifact.bytesPurgedAt !== null) await discard(attribution.tenantId, stored.sha256)
-      if (outcome.kind === 'created') jobs.nudge('raw-extract')
+      if (outcome.kind === 'created') jobs.nudge(rawExtractQueue)
       return outcome
     },
     discard,

@@ -23,7 +23,8 @@
 import { Readable } from 'node:stream'
 import { Compile } from 'typebox/compile'
 import type { Tx } from '../../platform/db/database.ts'
-import type { JobHandler } from '../../platform/jobs/job-queue.ts'
+import type { JobHandler, PayloadOf } from '../../platform/jobs/job-queue.ts'
+import { rawExtractQueue } from './raw.jobs.ts'
 import { deterministicId } from '../../kernel/ids.ts'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'
 import { putBuffer, type ArtifactRecorder, type ArtifactRecorderDeps, type Attribution } from './artifacts.ts'
@@ -32,6 +33,7 @@ import { decideMediaType } from './domain/media-types.ts'
 import { ParseError, type Parser, type ParserInput } from './parsers/parser.ts'
 import { artifactBytesMax } from './raw.service.ts'
 import type { ArtifactRow, ParsedRowRow } from './raw.store.ts'
+import type { LedgerIntake } from './ports.ts'
 
 /**
  * Parsed rows per bulk write (a COPY on PostgreSQL, else one `json_to_recordset` INSERT; db/bulk.ts):
@@ -59,6 +61,7 @@ export class ParserContractError extends Error {
 export interface ExtractionDeps extends ArtifactRecorderDeps {
   readonly recorder: ArtifactRecorder
   readonly selectParser: ParserSelector
+  readonly ledgerIntake: LedgerIntake
 }
 
 const system = { type: 'system', id: 'raw-extract' } as const
@@ -141,8 +144,8 @@ function parserInput(blobs: BlobStore, artifact: ArtifactRow, head: Buffer): Par
   }
 }
 
-export function createExtractHandler(deps: ExtractionDeps): JobHandler<'raw-extract'> {
-  const { db, store, blobs, audit, events, jobs, ids, clock, recorder } = deps
+export function createExtractHandler(deps: ExtractionDeps): JobHandler<PayloadOf<typeof rawExtractQueue>> {
+  const { db, store, blobs, audit, events, jobs, ids, clock, recorder, ledgerIntake } = deps
 
   /** Moves the artifact to `status` with its audit event and business event, in the caller's transaction. */
   async function changeStatus(
@@ -295,21 +298,11 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<'raw-extr
       await db.transaction(async (tx) => {
         const counts = await extractInto(tx, artifact, parser, parserInput(blobs, artifact, head), storedAttachments)
         if (counts === undefined) return
-        const ledgerJobId = ids.newId('ledgerJob')
-        await store.insertLedgerJob(tx, {
-          id: ledgerJobId,
-          tenantId,
-          kind: 'normalize',
-          status: 'queued',
-          input: { artifact_id: artifactId },
-          createdBy: 'system:raw-extract',
-          createdAt: clock.now(),
-        })
-        await jobs.enqueue(tx, 'ledger-normalize', { tenant_id: tenantId, job_id: ledgerJobId, artifact_id: artifactId })
+        const ledgerJobId = await ledgerIntake.requestNormalization(tx, { tenantId, artifactId, createdBy: 'system:raw-extract' })
         await changeStatus(tx, artifact, 'succeeded', { parser, parsedRows: counts.parsedRows, attachments: counts.attachments, ledgerJobId })
       })
-      jobs.nudge('ledger-normalize')
-      if (storedAttachments.length > 0) jobs.nudge('raw-extract')
+      ledgerIntake.nudge()
+      if (storedAttachments.length > 0) jobs.nudge(rawExtractQueue)
     } catch (error) {
       artifact.extractionStatus = 'running'
       for (const sha256 of storedAttachments) await recorder.discard(tenantId, sha256).catch(() => undefined)

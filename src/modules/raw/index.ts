@@ -17,8 +17,11 @@ import { createRawService, type RawService } from './raw.service.ts'
 import { createRawStore } from './raw.store.pg.ts'
 import { createRetentionPurgeHandler, retentionSweepIntervalMsDefault } from './retention.job.ts'
 import { createUrlFetcher, rawFetchPolicy, urlFetchTotalMsDefault } from './url-fetch.ts'
+import { rawExtractQueue, rawRetentionPurgeQueue } from './raw.jobs.ts'
+import type { LedgerIntake } from './ports.ts'
 
 export { rawRoutes } from './raw.routes.ts'
+export { rawQueues } from './raw.jobs.ts'
 export type { RawService } from './raw.service.ts'
 export type { ConnectorsService } from './connectors.service.ts'
 
@@ -53,7 +56,7 @@ export interface Raw {
   stop(): void
 }
 
-export function createRaw(deps: CoreDeps & { cursors: CursorCodec; blobs: BlobStore }, settings: RawSettings, options: RawOptions = {}): Raw {
+export function createRaw(deps: CoreDeps & { cursors: CursorCodec; blobs: BlobStore; ledgerIntake: LedgerIntake }, settings: RawSettings, options: RawOptions = {}): Raw {
   const store = createRawStore()
   const recorder = createArtifactRecorder({ ...deps, store })
   const fetcher = createUrlFetcher({
@@ -66,13 +69,13 @@ export function createRaw(deps: CoreDeps & { cursors: CursorCodec; blobs: BlobSt
     service: createRawService({ ...deps, store, recorder, fetcher, contentUrlKey: settings.contentUrlKey }),
     connectors: createConnectorsService({ ...deps, store }),
     async startWorkers(jobs, { pollingIntervalSeconds }) {
-      await jobs.work('raw-extract', createExtractHandler({ ...deps, store, recorder, selectParser: options.selectParser ?? selectParser }), {
+      await jobs.work(rawExtractQueue, createExtractHandler({ ...deps, store, recorder, selectParser: options.selectParser ?? selectParser }), {
         pollingIntervalSeconds,
         concurrency: options.extractConcurrency ?? extractConcurrencyDefault,
       })
-      await jobs.work('raw-retention-purge', createRetentionPurgeHandler({ ...deps, store }), { pollingIntervalSeconds })
+      await jobs.work(rawRetentionPurgeQueue, createRetentionPurgeHandler({ ...deps, store }), { pollingIntervalSeconds })
       const enqueueSweep = () => {
-        deps.db.transaction((tx) => jobs.enqueue(tx, 'raw-retention-purge', {})).catch(() => undefined)
+        deps.db.transaction((tx) => jobs.enqueue(tx, rawRetentionPurgeQueue, {})).catch(() => undefined)
       }
       enqueueSweep()
       sweep = setInterval(enqueueSweep, options.retentionSweepIntervalMs ?? retentionSweepIntervalMsDefault)

@@ -2,7 +2,6 @@
 import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import { copyMany, insertMany } from '../../platform/db/bulk.ts'
 import { auditExports } from '../audit/audit.tables.ts'
-import { ledgerJobs } from '../ledger/ledger.tables.ts'
 import { providerConnections, rawArtifacts, rawParsedRows } from './raw.tables.ts'
 import { tenants } from '../tenants/tenants.tables.ts'
 import type { RawStore } from './raw.store.ts'
@@ -100,9 +99,6 @@ export function createRawStore(): RawStore {
       return Number(row?.total ?? 0)
     },
 
-    async insertLedgerJob(tx, job) {
-      await tx.insert(ledgerJobs).values(job)
-    },
 
     async tenantExists(executor, tenantId) {
       const [row] = await executor.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)

@@ -5,13 +5,11 @@
  * finds its connection by (provider, account) before it knows the tenant.
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
-import type { ledgerJobs } from '../ledger/ledger.tables.ts'
 import type { providerConnections, rawArtifacts, rawParsedRows } from './raw.tables.ts'
 
 export type ArtifactRow = typeof rawArtifacts.$inferSelect
 export type ParsedRowRow = typeof rawParsedRows.$inferSelect
 export type ConnectionRow = typeof providerConnections.$inferSelect
-export type LedgerJobRow = typeof ledgerJobs.$inferInsert
 
 export type ArtifactChanges = Partial<
   Pick<
@@ -60,7 +58,6 @@ export interface RawStore {
   countParsedRows(executor: Executor, tenantId: string, rawId: string): Promise<number>
 
   /** The Ledger's job row for a normalization of the artifact (the Ledger owns what happens next). */
-  insertLedgerJob(tx: Tx, job: LedgerJobRow): Promise<void>
 
   tenantExists(executor: Executor, tenantId: string): Promise<boolean>
   /** By (provider, account): the webhook route's lookup, before the tenant is known. */

@@ -14,7 +14,8 @@
  */
 import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database } from '../../platform/db/database.ts'
-import type { JobHandler } from '../../platform/jobs/job-queue.ts'
+import type { JobHandler, PayloadOf } from '../../platform/jobs/job-queue.ts'
+import { rawRetentionPurgeQueue } from './raw.jobs.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'
 import type { RawStore } from './raw.store.ts'
@@ -27,7 +28,7 @@ export const retentionSweepIntervalMsDefault = 60 * 60 * 1000
 
 const system = { type: 'system', id: 'raw-retention-purge' } as const
 
-export function createRetentionPurgeHandler(deps: { db: Database; store: RawStore; blobs: BlobStore; audit: AuditRecorder; clock: Clock }): JobHandler<'raw-retention-purge'> {
+export function createRetentionPurgeHandler(deps: { db: Database; store: RawStore; blobs: BlobStore; audit: AuditRecorder; clock: Clock }): JobHandler<PayloadOf<typeof rawRetentionPurgeQueue>> {
   const { db, store, blobs, audit, clock } = deps
   return async () => {
     const now = clock.now()

@@ -5,10 +5,19 @@
  */
 import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database } from '../../platform/db/database.ts'
-import { retryLimitOf, type JobHandler } from '../../platform/jobs/job-queue.ts'
+import Type from 'typebox'
+import { defineQueue, retryLimitOf, type JobHandler, type PayloadOf } from '../../platform/jobs/job-queue.ts'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'
 
-export function createBlobPurgeHandler(deps: { db: Database; audit: AuditRecorder; blobs: BlobStore }): JobHandler<'tenant-blob-purge'> {
+/** Purges a deleted tenant's stored bytes, every object version. */
+export const tenantBlobPurgeQueue = defineQueue({
+  name: 'tenant-blob-purge',
+  version: 1,
+  payload: Type.Object({ tenant_id: Type.String() }, { additionalProperties: false }),
+  policy: { retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 600 },
+})
+
+export function createBlobPurgeHandler(deps: { db: Database; audit: AuditRecorder; blobs: BlobStore }): JobHandler<PayloadOf<typeof tenantBlobPurgeQueue>> {
   const system = { type: 'system', id: 'tenant-blob-purge' } as const
   return async (job) => {
     const tenantId = job.data.tenant_id
@@ -26,7 +35,7 @@ export function createBlobPurgeHandler(deps: { db: Database; audit: AuditRecorde
         }),
       )
     } catch (error) {
-      const exhausted = job.retryCount >= retryLimitOf('tenant-blob-purge')
+      const exhausted = job.retryCount >= retryLimitOf(tenantBlobPurgeQueue)
       await deps.db.transaction((tx) =>
         deps.audit.record(tx, {
           tenantId,

@@ -15,6 +15,7 @@ import { newMember, newUser } from './records.ts'
 import { invitationMailText, normalizeEmail } from './onboarding.service.ts'
 import type { MemberRow, MemberWithUser, TenantsStore } from './tenants.store.ts'
 import { createTokenIssuer } from './verification-tokens.ts'
+import { mailSendQueue } from '../../platform/mail/mail.job.ts'
 
 export interface ApprovalLimit {
   readonly currency: string
@@ -160,7 +161,7 @@ export function createMembersService(deps: CoreDeps & { store: TenantsStore; cur
           const member = await reload(tx, tenantId, memberId)
           await recordChange(tx, context, member, 'member.invited', 'created', { request: digestOf(input) })
           if (production) {
-            await jobs.enqueue(tx, 'mail-send', {
+            await jobs.enqueue(tx, mailSendQueue, {
               to: email,
               subject: 'You are invited to Steward',
               text: invitationMailText(deps.publicBaseUrl, tenantId, token),

@@ -16,6 +16,7 @@ import type { DefaultPolicyProvisioner } from '../policy/index.ts'
 import { newMember, newTenant, newUser } from './records.ts'
 import type { TenantsStore } from './tenants.store.ts'
 import { createTokenIssuer } from './verification-tokens.ts'
+import { mailSendQueue } from '../../platform/mail/mail.job.ts'
 
 const defaultTenantName = 'Sandbox tenant'
 
@@ -99,7 +100,7 @@ export function createOnboardingService(
             auditEventId: recorded.id,
           })
           if (production) {
-            await jobs.enqueue(tx, 'mail-send', {
+            await jobs.enqueue(tx, mailSendQueue, {
               to: email,
               subject: 'Verify your Steward email address',
               text: verificationMailText(deps.publicBaseUrl, tenantId, token),

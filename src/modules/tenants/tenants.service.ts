@@ -13,6 +13,8 @@ import { newMember, newTenant, newUser } from './records.ts'
 import { invitationMailText, normalizeEmail } from './onboarding.service.ts'
 import type { DeletedRows, TenantRow, TenantsStore } from './tenants.store.ts'
 import { createTokenIssuer } from './verification-tokens.ts'
+import { mailSendQueue } from '../../platform/mail/mail.job.ts'
+import { tenantBlobPurgeQueue } from './blob-purge.job.ts'
 
 export interface TenantView {
   id: string
@@ -116,7 +118,7 @@ export function createTenantsService(deps: CoreDeps & { store: TenantsStore; def
             auditEventId: recorded.id,
           })
           if (production) {
-            await jobs.enqueue(tx, 'mail-send', { to: ownerEmail, subject: 'Your Steward tenant is ready', text: invitationMailText(deps.publicBaseUrl, tenantId, token) })
+            await jobs.enqueue(tx, mailSendQueue, { to: ownerEmail, subject: 'Your Steward tenant is ready', text: invitationMailText(deps.publicBaseUrl, tenantId, token) })
             return { tenant: toTenantView(tenant), owner: { user_id: userId, member_id: memberId, invitation_sent: true as const } }
           }
           return { tenant: toTenantView(tenant), owner: { user_id: userId, member_id: memberId, invitation_token: token } }
@@ -165,7 +167,7 @@ export function createTenantsService(deps: CoreDeps & { store: TenantsStore; def
           },
           requestId: context.requestId,
         })
-        const jobId = await jobs.enqueue(tx, 'tenant-blob-purge', { tenant_id: tenantId })
+        const jobId = await jobs.enqueue(tx, tenantBlobPurgeQueue, { tenant_id: tenantId })
         await audit.record(tx, {
           tenantId,
           layer: 'audit',

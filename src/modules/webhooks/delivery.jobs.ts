@@ -15,7 +15,8 @@
  */
 import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
-import type { JobHandler, JobQueue } from '../../platform/jobs/job-queue.ts'
+import type { JobHandler, JobQueue, PayloadOf } from '../../platform/jobs/job-queue.ts'
+import { webhookDeliverQueue, webhookFanoutQueue } from './webhooks.jobs.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import { afterFailedAttempt, boundedError, deliveryAttemptsMax, endpointAccepts } from './domain/delivery.ts'
@@ -70,7 +71,7 @@ export async function deadLetterDelivery(deps: Pick<DeliveryJobDeps, 'store' | '
   })
 }
 
-export function createFanoutHandler(deps: DeliveryJobDeps): JobHandler<'webhook-fanout'> {
+export function createFanoutHandler(deps: DeliveryJobDeps): JobHandler<PayloadOf<typeof webhookFanoutQueue>> {
   const { db, store, jobs, ids, clock } = deps
   return async (job) => {
     const tenantId = job.data.tenant_id
@@ -104,12 +105,12 @@ export function createFanoutHandler(deps: DeliveryJobDeps): JobHandler<'webhook-
         }
       }
       const inserted = await store.insertDeliveries(tx, deliveries)
-      for (const deliveryId of inserted) await jobs.enqueue(tx, 'webhook-deliver', { tenant_id: tenantId, delivery_id: deliveryId })
+      for (const deliveryId of inserted) await jobs.enqueue(tx, webhookDeliverQueue, { tenant_id: tenantId, delivery_id: deliveryId })
     })
   }
 }
 
-export function createDeliverHandler(deps: DeliveryJobDeps): JobHandler<'webhook-deliver'> {
+export function createDeliverHandler(deps: DeliveryJobDeps): JobHandler<PayloadOf<typeof webhookDeliverQueue>> {
   const { db, store, jobs, clock, sender } = deps
   return async (job) => {
     const tenantId = job.data.tenant_id
@@ -172,7 +173,7 @@ export function createDeliverHandler(deps: DeliveryJobDeps): JobHandler<'webhook
         nextAttemptAt: new Date(now.getTime() + next.delaySeconds * 1000),
         updatedAt: now,
       })
-      await jobs.enqueue(tx, 'webhook-deliver', { tenant_id: tenantId, delivery_id: deliveryId }, { startAfterSeconds: next.delaySeconds })
+      await jobs.enqueue(tx, webhookDeliverQueue, { tenant_id: tenantId, delivery_id: deliveryId }, { startAfterSeconds: next.delaySeconds })
     })
   }
 }

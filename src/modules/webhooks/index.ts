@@ -12,6 +12,9 @@ import { createDeliverHandler, createFanoutHandler } from './delivery.jobs.ts'
 import { createWebhookSender, deliveryTimeoutMsDefault } from './sender.ts'
 import { createWebhooksService, type WebhooksService } from './webhooks.service.ts'
 import { createWebhooksStore } from './webhooks.store.pg.ts'
+import { webhookDeliverQueue, webhookFanoutQueue } from './webhooks.jobs.ts'
+export { webhookQueues } from './webhooks.jobs.ts'
+export { createWebhookSubscriber } from './subscriber.ts'
 
 export { webhookRoutes } from './webhooks.routes.ts'
 export type { WebhooksService } from './webhooks.service.ts'
@@ -50,8 +53,8 @@ export function createWebhooks(deps: CoreDeps & { cursors: CursorCodec }, option
   return {
     service: createWebhooksService({ ...deps, store, sender, egressPolicy, resolver, requestTimeoutMs }),
     async startWorkers(jobs, { pollingIntervalSeconds }) {
-      await jobs.work('webhook-fanout', createFanoutHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.fanoutConcurrency ?? fanoutConcurrencyDefault })
-      await jobs.work('webhook-deliver', createDeliverHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.deliverConcurrency ?? deliverConcurrencyDefault })
+      await jobs.work(webhookFanoutQueue, createFanoutHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.fanoutConcurrency ?? fanoutConcurrencyDefault })
+      await jobs.work(webhookDeliverQueue, createDeliverHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.deliverConcurrency ?? deliverConcurrencyDefault })
     },
   }
 }

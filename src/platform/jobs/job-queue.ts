@@ -24,46 +24,56 @@
 import { sql } from 'drizzle-orm'
 import { fromDrizzle, PgBoss, type Job, type QueueOptions } from 'pg-boss'
 import type { Logger } from 'pino'
+import type { Static, TObject } from 'typebox'
+import { Compile } from 'typebox/compile'
 import type { Database, Tx } from '../db/database.ts'
 
-/** Every queue, its payload, and its retry policy. */
-export interface JobPayloads {
-  'tenant-blob-purge': { tenant_id: string }
-  'mail-send': { to: string; subject: string; text: string }
-  /** Publishes pending Merkle roots on chain, up to 50 per transaction; one runs at a time. */
-  'audit-anchor-publish': Record<string, never>
-  'audit-export': { tenant_id: string; export_id: string }
-  /** Creates one delivery per matching endpoint for each of a tenant's business events (up to 500). */
-  'webhook-fanout': { tenant_id: string; event_ids: string[] }
-  /** One delivery attempt; a failure schedules the next attempt itself, up to the cap. */
-  'webhook-deliver': { tenant_id: string; delivery_id: string }
-  /** Parses one Raw artifact into parsed rows (all in one transaction), then enqueues its normalization. */
-  'raw-extract': { tenant_id: string; artifact_id: string }
-  /** Normalizes parsed rows into the Ledger: one artifact's current rows, or one parsed row. */
-  'ledger-normalize': { tenant_id: string; job_id: string; artifact_id?: string; parsed_row_id?: string }
-  /** Runs reconciliation for a tenant. */
-  'ledger-reconcile': { tenant_id: string; job_id: string }
-  /** Deletes the stored bytes of artifacts tombstoned longer than the retention period. */
-  'raw-retention-purge': Record<string, never>
+/** How pg-boss runs a queue's jobs: retries, backoff, expiry, and `singleton` for one at a time. */
+export type QueuePolicy = QueueOptions & { readonly policy?: 'standard' | 'singleton' }
+
+/**
+ * A queue as the module that owns it declares it (in its `<module>.jobs.ts`): its name, its payload's
+ * schema and version, and its policy. Composition hands every module's queues to the job queue, which
+ * creates them at start; nothing outside the owning module names a queue.
+ *
+ * A job's data is its payload plus `v`, the payload version. A worker runs only jobs of its version that
+ * match the schema: anything else fails (and is retried per the policy), so during a rolling deploy a job
+ * of a newer version waits for a newer worker instead of being misread. Jobs enqueued before versions
+ * existed have no `v` and are read as version 1.
+ */
+export interface QueueDefinition<Payload> {
+  readonly name: string
+  readonly version: number
+  readonly payload: TObject
+  readonly policy: QueuePolicy
+  /** Type only: the payload as handlers see it. */
+  readonly __payload?: Payload
 }
 
-export type QueueName = keyof JobPayloads
-
-const queuePolicies: Readonly<Record<QueueName, QueueOptions & { policy?: 'standard' | 'singleton' }>> = {
-  'tenant-blob-purge': { retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 600 },
-  'mail-send': { retryLimit: 5, retryDelay: 10, retryBackoff: true, retryDelayMax: 900, expireInSeconds: 60 },
-  'audit-anchor-publish': { policy: 'singleton', retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 },
-  'audit-export': { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 1800 },
-  'webhook-fanout': { retryLimit: 10, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 60 },
-  // Attempts are counted by the delivery itself; pg-boss retries only a worker that died mid-attempt.
-  'webhook-deliver': { retryLimit: 3, retryDelay: 5, expireInSeconds: 60 },
-  'raw-extract': { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 900 },
-  'ledger-normalize': { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 900 },
-  'ledger-reconcile': { retryLimit: 2, retryDelay: 10, expireInSeconds: 900 },
-  'raw-retention-purge': { policy: 'singleton', retryLimit: 2, retryDelay: 60, expireInSeconds: 900 },
+export function defineQueue<Schema extends TObject>(definition: {
+  name: string
+  version: number
+  payload: Schema
+  policy: QueuePolicy
+}): QueueDefinition<Static<Schema>> {
+  return definition
 }
 
-export const queueNames = Object.keys(queuePolicies) as QueueName[]
+/** Any queue, whatever its payload. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyQueue = QueueDefinition<any>
+
+export type PayloadOf<Q> = Q extends QueueDefinition<infer Payload> ? Payload : never
+
+/** A job as a handler sees it: pg-boss's job with the payload checked and its version field removed. */
+export type QueuedJob<Payload> = Omit<Job<Payload>, 'data'> & { readonly data: Payload }
+
+export type JobHandler<Payload> = (job: QueuedJob<Payload>) => Promise<void>
+
+/** How many retries a queue allows after the first attempt; a job whose retryCount reaches it is on its last try. */
+export function retryLimitOf(queue: AnyQueue): number {
+  return queue.policy.retryLimit ?? 0
+}
 
 /**
  * PostgreSQL: a running job untouched this long is taken to have lost its worker (pg-boss's minimum is
@@ -81,41 +91,40 @@ export const jobHeartbeatRefreshSeconds = 5
  */
 export const superviseIntervalSeconds = 10
 
-/** A queue's policy as created; on PostgreSQL every queue also has jobHeartbeatSeconds. */
-export function queuePolicyOf(queue: QueueName): Readonly<QueueOptions> {
-  return queuePolicies[queue]
-}
-
 const nilUuid = '00000000-0000-0000-0000-000000000000'
 
-/** How many retries a queue allows after the first attempt; a job whose retryCount reaches it is on its last try. */
-export function retryLimitOf(queue: QueueName): number {
-  return queuePolicies[queue].retryLimit ?? 0
-}
-
-export type JobHandler<Q extends QueueName> = (job: Job<JobPayloads[Q]>) => Promise<void>
-
 export interface JobQueue {
-  /** Installs or upgrades the pg-boss schema and creates every queue. */
+  /** Installs or upgrades the pg-boss schema and creates every registered queue. */
   start(): Promise<void>
-  enqueue<Q extends QueueName>(tx: Tx, queue: Q, data: JobPayloads[Q], options?: { startAfterSeconds?: number; singletonKey?: string }): Promise<string>
+  /** Enqueues inside the caller's transaction: the job exists exactly when the transaction commits. */
+  enqueue<Payload>(tx: Tx, queue: QueueDefinition<Payload>, data: Payload, options?: { startAfterSeconds?: number; singletonKey?: string }): Promise<string>
   /**
    * Runs `handler` for the queue's jobs, up to `concurrency` at once (default 1). While fetches come
    * back full, the worker fetches again at once instead of waiting out the polling interval, so a
    * backlog drains at handler speed; each job succeeds or fails (and retries) on its own.
    */
-  work<Q extends QueueName>(queue: Q, handler: JobHandler<Q>, options?: { pollingIntervalSeconds?: number; concurrency?: number }): Promise<void>
+  work<Payload>(queue: QueueDefinition<Payload>, handler: JobHandler<Payload>, options?: { pollingIntervalSeconds?: number; concurrency?: number }): Promise<void>
   /**
    * Wakes this process's workers of the queue to fetch now instead of at their next poll. For a job
    * enqueued in a transaction that has committed, when its latency matters (a pipeline's next step);
    * a no-op for queues this process does not work.
    */
-  nudge(queue: QueueName): void
+  nudge(queue: AnyQueue): void
   /** Stops fetching, waits up to `timeoutMs` for running jobs to finish. */
   stop(options: { timeoutMs: number }): Promise<void>
 }
 
-export function createJobQueue(database: Database, options: { schema: string; logger: Logger }): JobQueue {
+export function createJobQueue(database: Database, options: { schema: string; logger: Logger; queues: readonly AnyQueue[] }): JobQueue {
+  const queues = new Map<string, { definition: AnyQueue; check: ReturnType<typeof Compile> }>()
+  for (const definition of options.queues) {
+    if (queues.has(definition.name)) throw new Error(`queue ${definition.name} is defined twice`)
+    queues.set(definition.name, { definition, check: Compile(definition.payload) })
+  }
+  const registered = (queue: AnyQueue) => {
+    const entry = queues.get(queue.name)
+    if (entry === undefined || entry.definition !== queue) throw new Error(`queue ${queue.name} is not registered with the job queue`)
+    return entry
+  }
   const connection = database.jobQueueConnection()
   // See the module comment: a heartbeat where several processes share the queue, a reclaim at start
   // where the one process that can open the database is this one.
@@ -128,13 +137,13 @@ export function createJobQueue(database: Database, options: { schema: string; lo
     schedule: false,
     ...(oneProcess ? {} : { superviseIntervalSeconds, monitorIntervalSeconds: superviseIntervalSeconds }),
   })
-  const workers = new Map<QueueName, string[]>()
+  const workers = new Map<string, string[]>()
   boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'))
   let started = false
 
   /** PGlite, at start: every job still active was taken by a process that is gone; each is failed for retry. */
   async function reclaimAbandonedJobs(): Promise<void> {
-    for (const queue of queueNames) {
+    for (const queue of queues.keys()) {
       const active = (await boss.findJobs(queue)).filter((job) => job.state === 'active').map((job) => job.id)
       if (active.length === 0) continue
       await boss.fail(queue, active, { message: 'the process running this job stopped; reclaimed when the job queue started again' })
@@ -146,9 +155,9 @@ export function createJobQueue(database: Database, options: { schema: string; lo
     async start() {
       await boss.start()
       started = true
-      for (const queue of queueNames) {
+      for (const [queue, { definition }] of queues) {
         const existing = await boss.getQueue(queue)
-        if (existing === null) await boss.createQueue(queue, { ...queuePolicies[queue], ...(heartbeatSeconds === null ? {} : { heartbeatSeconds }) })
+        if (existing === null) await boss.createQueue(queue, { ...definition.policy, ...(heartbeatSeconds === null ? {} : { heartbeatSeconds }) })
         // A queue created before heartbeats (or on another engine's policy) gets the heartbeat now; jobs
         // already queued keep the setting they were created with.
         else if ((existing.heartbeatSeconds ?? null) !== heartbeatSeconds) await boss.updateQueue(queue, { heartbeatSeconds })
@@ -167,18 +176,22 @@ export function createJobQueue(database: Database, options: { schema: string; lo
       }
     },
     async enqueue(tx, queue, data, sendOptions = {}) {
-      const id = await boss.send(queue, data, {
+      const { definition, check } = registered(queue)
+      // A payload that does not match its own schema is a programming error, caught where it is made.
+      if (!check.Check(data)) throw new Error(`job for ${queue.name} does not match its payload schema: ${[...check.Errors(data)].map((error) => `${error.instancePath} ${error.message}`).join('; ')}`)
+      const id = await boss.send(queue.name, { ...(data as object), v: definition.version }, {
         db: fromDrizzle(tx as never, sql as never),
         ...(sendOptions.startAfterSeconds === undefined ? {} : { startAfter: sendOptions.startAfterSeconds }),
         ...(sendOptions.singletonKey === undefined ? {} : { singletonKey: sendOptions.singletonKey }),
       })
-      if (id === null) throw new Error(`job queue refused a job for ${queue}`)
+      if (id === null) throw new Error(`job queue refused a job for ${queue.name}`)
       return id
     },
     async work(queue, handler, workOptions = {}) {
+      const { definition, check } = registered(queue)
       const concurrency = workOptions.concurrency ?? 1
-      const workerId = await boss.work<JobPayloads[typeof queue]>(
-        queue,
+      const workerId = await boss.work<Record<string, unknown>>(
+        queue.name,
         {
           // A batch of one is always "full", so burst mode needs at least two.
           batchSize: Math.max(2, concurrency),
@@ -191,19 +204,26 @@ export function createJobQueue(database: Database, options: { schema: string; lo
         (jobs) =>
           mapLimit(jobs, concurrency, async (job) => {
             try {
-              await handler(job)
+              const { v: version = 1, ...payload } = (job.data ?? {}) as { v?: unknown }
+              if (version !== definition.version) {
+                throw new Error(`job payload version ${String(version)} is not this worker's ${definition.version}; left for a worker of that version`)
+              }
+              if (!check.Check(payload)) {
+                throw new Error(`job payload does not match its schema: ${[...check.Errors(payload)].map((error) => `${error.instancePath} ${error.message}`).join('; ')}`)
+              }
+              await handler({ ...job, data: payload as never })
               return { id: job.id, status: 'completed' as const }
             } catch (error) {
-              options.logger.warn({ err: error, queue, job_id: job.id, attempt: job.retryCount + 1 }, 'job failed; pg-boss retries it per the queue policy')
+              options.logger.warn({ err: error, queue: queue.name, job_id: job.id, attempt: job.retryCount + 1 }, 'job failed; pg-boss retries it per the queue policy')
               return { id: job.id, status: 'failed' as const, output: { message: error instanceof Error ? error.message : String(error) } }
             }
           }),
       )
-      workers.set(queue, [...(workers.get(queue) ?? []), workerId])
+      workers.set(queue.name, [...(workers.get(queue.name) ?? []), workerId])
     },
     nudge(queue) {
       if (!started) return
-      for (const workerId of workers.get(queue) ?? []) boss.notifyWorker(workerId)
+      for (const workerId of workers.get(queue.name) ?? []) boss.notifyWorker(workerId)
     },
     async stop({ timeoutMs }) {
       if (!started) return

@@ -1,15 +1,13 @@
 /**
  * Business events: the spec's fixed outbound vocabulary, written in the transaction of the change they
- * describe so that an event exists exactly when its change committed. The same transaction enqueues
- * the `webhook-fanout` job that delivers it to the tenant's webhook endpoints (when one takes it), so no
- * committed event is ever left undelivered and no rolled-back one is ever sent.
+ * describe so that an event exists exactly when its change committed. The same transaction hands it to
+ * the subscriber (the webhooks module, which queues its fan-out to the tenant's endpoints when one takes
+ * it), so no committed event is ever left undelivered and no rolled-back one is ever sent.
  */
 import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Tx } from '../db/database.ts'
 import { copyMany } from '../db/bulk.ts'
-import { webhookEndpoints } from '../../modules/webhooks/webhooks.tables.ts'
 import { events } from './outbox.tables.ts'
-import type { JobQueue } from '../jobs/job-queue.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 
@@ -52,29 +50,26 @@ export interface EventRecorder {
   record(tx: Tx, event: BusinessEvent): Promise<{ id: string }>
   /**
    * Records many events of one tenant (a normalization run's created entities) with one insert and one
-   * fanout job per `fanoutChunk` events, in the caller's transaction.
+   * hand-over to the subscriber, in the caller's transaction.
    */
   recordMany(tx: Tx, tenantId: string, batch: ReadonlyArray<Omit<BusinessEvent, 'tenantId'>>): Promise<void>
 }
 
-/** Events per `webhook-fanout` job. */
-export const fanoutChunk = 500
-
 /**
- * Whether an enabled endpoint of the tenant takes any of `types` (an empty `event_types` takes every
- * type, as `endpointAccepts` decides at fan-out), as one SQL boolean. An endpoint receives only the
- * events recorded after it is registered, so when none takes an event the fan-out job could deliver
- * nothing: the event is still recorded, but no job is queued (one indexed read instead of a job written,
- * claimed and completed — most tenants have no endpoint).
+ * Who takes recorded events further (the webhooks module: its endpoints and fan-out job). The outbox
+ * knows no module; composition plugs the subscriber in.
  */
-function anyEndpointTakes(tenantId: string, types: readonly string[]): SQL {
-  return sql`exists (
-    select 1 from ${webhookEndpoints}
-     where ${webhookEndpoints.tenantId} = ${tenantId} and ${webhookEndpoints.status} = 'enabled'
-       and (cardinality(${webhookEndpoints.eventTypes}) = 0 or ${webhookEndpoints.eventTypes} && ${sql.param([...types])}::text[]))`
+export interface EventSubscriber {
+  /**
+   * Whether anything takes one of `types` for the tenant, as one SQL boolean: it is read in the same
+   * round trip as the insert, so an event nobody takes costs one statement (most tenants take none).
+   */
+  takesAny(tenantId: string, types: readonly string[]): SQL
+  /** In the recording transaction, when `takesAny` was true: hands the events over (queues their fan-out). */
+  handOver(tx: Tx, tenantId: string, eventIds: readonly string[]): Promise<void>
 }
 
-export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: Pick<JobQueue, 'enqueue'> }): EventRecorder {
+export function createEventRecorder(deps: { ids: IdSource; clock: Clock; subscriber: EventSubscriber }): EventRecorder {
   return {
     async record(tx, event) {
       const id = deps.ids.newId('event')
@@ -86,17 +81,15 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: P
                                      ${sql.identifier(events.payload.name)}, ${sql.identifier(events.auditEventId.name)}, ${sql.identifier(events.createdAt.name)})
               values (${id}, ${event.tenantId}, ${event.type}, ${JSON.stringify(event.payload)}::jsonb, ${event.auditEventId}, ${deps.clock.now().toISOString()}::timestamptz)
               returning 1)
-            select ${anyEndpointTakes(event.tenantId, [event.type])} as fan_out from inserted`,
+            select ${deps.subscriber.takesAny(event.tenantId, [event.type])} as fan_out from inserted`,
       )
-      if (recorded?.fan_out === true) {
-        await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: event.tenantId, event_ids: [id] })
-      }
+      if (recorded?.fan_out === true) await deps.subscriber.handOver(tx, event.tenantId, [id])
       return { id }
     },
     async recordMany(tx, tenantId, batch) {
       if (batch.length === 0) return
       const createdAt = deps.clock.now()
-      const [subscribed] = await queryRows<{ fan_out: boolean }>(tx, sql`select ${anyEndpointTakes(tenantId, [...new Set(batch.map((event) => event.type))])} as fan_out`)
+      const [subscribed] = await queryRows<{ fan_out: boolean }>(tx, sql`select ${deps.subscriber.takesAny(tenantId, [...new Set(batch.map((event) => event.type))])} as fan_out`)
       const rows = batch.map((event) => ({
         id: deps.ids.newId('event'),
         tenantId,
@@ -108,10 +101,7 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; jobs: P
       // One statement for the whole batch (a COPY on a server, see db/bulk.ts): every statement more is
       // a round trip the caller's transaction waits for.
       await copyMany(tx, events, rows)
-      if (subscribed?.fan_out !== true) return
-      for (let offset = 0; offset < rows.length; offset += fanoutChunk) {
-        await deps.jobs.enqueue(tx, 'webhook-fanout', { tenant_id: tenantId, event_ids: rows.slice(offset, offset + fanoutChunk).map((row) => row.id) })
-      }
+      if (subscribed?.fan_out === true) await deps.subscriber.handOver(tx, tenantId, rows.map((row) => row.id))
     },
   }
 }

@@ -18,7 +18,7 @@ import { systemClock } from '../../../src/kernel/clock.ts'
 import { createIdSource } from '../../../src/kernel/ids.ts'
 import { createTestApp, signupOwner, testDatabaseUrl } from '../../support/harness.ts'
 
-const root = join(import.meta.dirname, '..')
+const root = join(import.meta.dirname, '../../..')
 const tsx = join(root, 'node_modules', '.bin', 'tsx')
 const scratch = mkdtempSync(join(tmpdir(), 'steward-audit-cli-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))

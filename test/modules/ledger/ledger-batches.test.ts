@@ -15,6 +15,7 @@ import type { ExtractedRecord } from '../../../src/modules/raw/domain/extracted.
 import { createEventRecorder } from '../../../src/platform/outbox/events.ts'
 import { createTestApp, signupOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, normalizerActor, seedArtifact } from '../../support/ledger.ts'
+import { createWebhookSubscriber } from '../../../src/modules/webhooks/index.ts'
 
 let test: TestApp
 beforeAll(async () => {
@@ -33,7 +34,7 @@ function normalizerWith(options: Partial<NormalizerDeps> = {}) {
     store: runtime.ledger.store,
     clock: runtime.clock,
     audit: auditRecorder(),
-    events: createEventRecorder({ ids: createIdSource(() => runtime.clock.now().getTime()), clock: runtime.clock, jobs: runtime.jobs }),
+    events: createEventRecorder({ ids: createIdSource(() => runtime.clock.now().getTime()), clock: runtime.clock, subscriber: createWebhookSubscriber({ jobs: runtime.jobs }) }),
     batchRows: 3,
     ...options,
   })

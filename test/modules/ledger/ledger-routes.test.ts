@@ -20,6 +20,7 @@ import {
   type TestApp,
 } from '../../support/harness.ts'
 import { bankTransaction, getOk, normalize, seedArtifact } from '../../support/ledger.ts'
+import { ledgerNormalizeQueue } from '../../../src/modules/ledger/ledger.jobs.ts'
 
 let test: TestApp
 beforeAll(async () => {
@@ -221,7 +222,7 @@ describe('jobs', () => {
     const jobId = deterministicId('ledgerJob', randomUUID())
     await test.runtime.db.transaction(async (tx) => {
       await tx.insert(ledgerJobs).values({ id: jobId, tenantId: owner.tenantId, kind: 'normalize', status: 'queued', input: { artifact_id: artifactId }, createdBy: 'test', createdAt: new Date() })
-      await test.runtime.jobs.enqueue(tx, 'ledger-normalize', { tenant_id: owner.tenantId, job_id: jobId, artifact_id: artifactId })
+      await test.runtime.jobs.enqueue(tx, ledgerNormalizeQueue, { tenant_id: owner.tenantId, job_id: jobId, artifact_id: artifactId })
     })
     await expect.poll(async () => (await ok(owner.token, `/v1/ledger/jobs/${jobId}`)).status, { timeout: 20_000, interval: 100 }).toBe('succeeded')
     const job = await ok(owner.token, `/v1/ledger/jobs/${jobId}`)

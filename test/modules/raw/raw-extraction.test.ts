@@ -14,6 +14,7 @@ import { parsedRowBatchRows, recordProblem } from '../../../src/modules/raw/extr
 import { ParseError, type Parser, type ParserInput, type ParserOutput } from '../../../src/modules/raw/parsers/parser.ts'
 import { createTestApp, expectError, signupOwner, testDatabaseUrl, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { artifactRow, auditActions, eventsOf, fixture, ingestFile, settledExtraction, uniqueCsv } from '../../fixtures/raw/ingest/raw-test-kit.ts'
+import { rawExtractQueue } from '../../../src/modules/raw/raw.jobs.ts'
 
 /** Reads `Date,Description,Amount,Currency` lines one at a time from the artifact's stream. */
 function csvParser(version: string): Parser {
@@ -126,7 +127,7 @@ const parsedCount = async (rawId: string) =>
 /** Enqueues another raw-extract job for the artifact (after setting it back to pending, with `reset`) and waits until the job has run. */
 const reRun = async (rawId: string, options: { reset: boolean }) => {
   if (options.reset) await test.runtime.db.orm.execute(sql`update raw_artifacts set extraction_status = 'pending' where id = ${rawId}`)
-  const jobId = await test.runtime.db.transaction((tx) => test.runtime.jobs.enqueue(tx, 'raw-extract', { tenant_id: owner.tenantId, artifact_id: rawId }))
+  const jobId = await test.runtime.db.transaction((tx) => test.runtime.jobs.enqueue(tx, rawExtractQueue, { tenant_id: owner.tenantId, artifact_id: rawId }))
   const state = async () => (await queryRows<{ state: string }>(test.runtime.db.orm, sql`select state from ${sql.identifier(test.jobSchema)}.job where id = ${jobId}`))[0]?.state
   await expect.poll(state, { timeout: 30_000, interval: 100 }).toBe('completed')
 }
@@ -257,7 +258,7 @@ describe('raw-extract', () => {
         await tx.execute(sql`select 1 from raw_artifacts where id = ${rawId} for update`)
         const [holder] = await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`)
         for (let run = 0; run < 2; run += 1) {
-          jobIds.push(await test.runtime.db.transaction((enqueue) => test.runtime.jobs.enqueue(enqueue, 'raw-extract', { tenant_id: owner.tenantId, artifact_id: rawId })))
+          jobIds.push(await test.runtime.db.transaction((enqueue) => test.runtime.jobs.enqueue(enqueue, rawExtractQueue, { tenant_id: owner.tenantId, artifact_id: rawId })))
         }
         // Both jobs wait for this connection, the second behind the first (other test files share the
         // database: count only these).

@@ -24,6 +24,7 @@ import {
   streamingMultipart,
   uniqueCsv,
 } from '../../fixtures/raw/ingest/raw-test-kit.ts'
+import { rawRetentionPurgeQueue } from '../../../src/modules/raw/raw.jobs.ts'
 
 const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex')
 
@@ -312,7 +313,7 @@ describe('retention', () => {
       expect((await app.request({ method: 'DELETE', url: `/v1/raw/${recent.raw_id}`, token })).statusCode).toBe(204)
       clock.advance(2 * 24 * 60 * 60 * 1000)
 
-      await app.runtime.db.transaction((tx) => app.runtime.jobs.enqueue(tx, 'raw-retention-purge', {}))
+      await app.runtime.db.transaction((tx) => app.runtime.jobs.enqueue(tx, rawRetentionPurgeQueue, {}))
       await expect.poll(async () => (await artifactRow(app, old.raw_id))?.bytes_purged_at ?? null, { timeout: 20_000, interval: 100 }).not.toBeNull()
       expect(await app.runtime.blobs.open(tenant.tenantId, old.sha256)).toBeUndefined()
       expect((await artifactRow(app, old.raw_id))!.status).toBe('tombstoned')

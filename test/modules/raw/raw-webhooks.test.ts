@@ -16,7 +16,7 @@ import { providerWebhookBytesMax } from '../../../src/modules/raw/raw.service.ts
 import { createTestApp, expectError, signupOwner, testDatabaseUrl, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { artifactRow, auditActions, eventsOf } from '../../fixtures/raw/ingest/raw-test-kit.ts'
 
-const root = join(import.meta.dirname, '..')
+const root = join(import.meta.dirname, '../../..')
 const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex')
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 let accountCounter = 0

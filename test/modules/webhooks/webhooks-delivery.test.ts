@@ -22,6 +22,7 @@ import {
   type WebhookTestApp,
 } from '../../support/webhook-app.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts'
+import { createWebhookSubscriber } from '../../../src/modules/webhooks/index.ts'
 
 let test: WebhookTestApp
 let receiver: WebhookReceiver
@@ -317,7 +318,7 @@ describe('fan-out jobs', () => {
       expect(await fanOutJobs(taken)).toBe(1)
 
       // A batch (a normalization run's events) queues its jobs when an endpoint takes any of its types.
-      const recorder = createEventRecorder({ ids: createIdSource(), clock: systemClock, jobs: idle.runtime.jobs })
+      const recorder = createEventRecorder({ ids: createIdSource(), clock: systemClock, subscriber: createWebhookSubscriber({ jobs: idle.runtime.jobs }) })
       const recordBatch = async (types: EventType[]) => {
         await idle.runtime.db.transaction((tx) => recorder.recordMany(tx, owner.tenantId, types.map((type) => ({ type, payload: {}, auditEventId: 'aev_test' }))))
         const [row] = await queryRows<{ id: string }>(idle.runtime.db.orm, sql`select id from events where tenant_id = ${owner.tenantId} order by id desc limit 1`)
