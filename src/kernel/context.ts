@@ -8,6 +8,11 @@ import type { Principal } from './principal.ts'
 export interface CommandContext {
   readonly requestId: string
   readonly principal?: Principal | undefined
+  /**
+   * The caller's Idempotency-Key, when it sent one: a command that changes something runs once per key
+   * and input, and replays its outcome for a repeat (platform/commands/command.ts).
+   */
+  readonly idempotencyKey?: string | undefined
 }
 
 export function actorOf(principal: Principal): AuditActor {

@@ -28,7 +28,6 @@ import type { MembersService } from '../modules/tenants/members.service.ts'
 import type { OnboardingService } from '../modules/tenants/onboarding.service.ts'
 import { tenantRoutes } from '../modules/tenants/tenants.routes.ts'
 import type { TenantsService } from '../modules/tenants/tenants.service.ts'
-import type { Idempotency } from '../platform/http/idempotency.ts'
 import { webhookRoutes, type WebhooksService } from '../modules/webhooks/index.ts'
 import { ledgerRoutes, type LedgerService } from '../modules/ledger/index.ts'
 import { rawRoutes, type ConnectorsService, type RawService } from '../modules/raw/index.ts'
@@ -53,8 +52,6 @@ export interface AppServices {
   readonly connectors: ConnectorsService
   readonly policy: PolicyService
   readonly wallets: WalletsService
-  /** Idempotency-Key handling for the routes that accept it (webhook replay, policy compose). */
-  readonly idempotency: Idempotency
 }
 
 export interface AppOptions {
@@ -168,14 +165,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     selfServeSignup: options.selfServeSignup,
   })
   await app.register(authRoutes, { auth: options.services.auth, apiKeys: options.services.apiKeys })
-  await app.register(webhookRoutes, { webhooks: options.services.webhooks, idempotency: options.services.idempotency })
+  await app.register(webhookRoutes, { webhooks: options.services.webhooks })
   await app.register(auditRoutes, { audit: options.services.audit })
   await app.register(ledgerRoutes, { ledger: options.services.ledger })
   await app.register(rawRoutes, { raw: options.services.raw })
   await app.register(policyRoutes, {
     policy: options.services.policy,
     wallets: options.services.wallets,
-    idempotency: options.services.idempotency,
     publicBaseUrl: options.publicBaseUrl,
   })
 

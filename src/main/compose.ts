@@ -38,8 +38,8 @@ import { createExportHandler } from '../modules/audit/export.job.ts'
 import { anchorPublishQueue, auditExportQueue, auditQueues } from '../modules/audit/audit.jobs.ts'
 import { createAuditSequencer, type SettleResult } from '../modules/audit/sequencer.ts'
 import { createEventRecorder } from '../platform/outbox/events.ts'
-import { createIdempotency } from '../platform/http/idempotency.ts'
-import { createIdempotencyStore } from '../platform/http/idempotency.store.pg.ts'
+import { createCommandRunner } from '../platform/commands/command.ts'
+import { createIdempotencyStore } from '../platform/commands/idempotency.store.pg.ts'
 import { createWebhookSubscriber, createWebhooks, webhookQueues, type WebhookOptions } from '../modules/webhooks/index.ts'
 import { createLedger, ledgerQueues, type Ledger } from '../modules/ledger/index.ts'
 import { createRaw, rawQueues, type RawOptions } from '../modules/raw/index.ts'
@@ -121,10 +121,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Cursors are signed with a key derived from JWT_SECRET, so one secret to rotate covers both.
   const cursors = createCursorCodec(hmacSha256Hex(config.jwtSecret, 'steward:pagination-cursor:v1'))
 
+  const audit = createAuditRecorder({ ids, clock })
+  const events = createEventRecorder({ ids, clock, subscriber: createWebhookSubscriber({ jobs }) })
   const core: CoreDeps = {
     db,
-    audit: createAuditRecorder({ ids, clock }),
-    events: createEventRecorder({ ids, clock, subscriber: createWebhookSubscriber({ jobs }) }),
+    audit,
+    events,
+    commands: createCommandRunner({ db, clock, audit, events, jobs, idempotency: createIdempotencyStore() }),
     jobs,
     ids,
     clock,
@@ -174,7 +177,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     connectors: raw.connectors,
     policy: policy.service,
     wallets: policy.wallets,
-    idempotency: createIdempotency({ db, clock, store: createIdempotencyStore() }),
     audit: createAuditService({ ...core, store: auditStore, cursors, chain: anchorChain, blobs }),
   }
 

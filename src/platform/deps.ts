@@ -3,6 +3,7 @@
  * each service factory takes the subset it uses.
  */
 import type { AuditRecorder } from './commands/audit-sink.ts'
+import type { CommandRunner } from './commands/command.ts'
 import type { StewardEnvironment } from '../kernel/context.ts'
 import type { Database } from './db/database.ts'
 import type { JobQueue } from './jobs/job-queue.ts'
@@ -11,6 +12,8 @@ import type { IdSource } from '../kernel/ids.ts'
 import type { EventRecorder } from './outbox/events.ts'
 
 export interface CoreDeps {
+  /** Runs a command in one transaction and commits its audit, events, jobs and idempotency record. */
+  readonly commands: CommandRunner
   readonly db: Database
   readonly audit: AuditRecorder
   readonly events: EventRecorder

@@ -4,69 +4,23 @@
  * across restarts, refuses bad configuration with every problem listed, and on SIGTERM finishes the
  * request in flight before exiting 0.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { testDatabaseUrl, testPassword, uniqueEmail } from '../support/harness.ts'
+import { nodeCommand, postJson, repositoryRoot, startServer, waitUntilServing } from '../support/server-process.ts'
 
-const root = join(import.meta.dirname, '../..')
-/** How `npm run server` runs a process: node with tsx as a loader, so signals reach the server itself. */
-const node = (script: string) => [process.execPath, ['--import', 'tsx', join(root, script)]] as const
+const root = repositoryRoot
+const node = nodeCommand
 const dataDirs: string[] = []
 
 afterAll(() => {
   for (const directory of dataDirs) rmSync(directory, { recursive: true, force: true })
 })
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0))
-    })
-  })
-}
-
-interface Running {
-  readonly child: ChildProcessWithoutNullStreams
-  readonly url: string
-  output(): string
-  exited: Promise<number | null>
-}
-
-async function startServer(env: Record<string, string>): Promise<Running> {
-  const port = await freePort()
-  const databaseUrl = testDatabaseUrl()
-  const child = spawn(...node('src/main/server.ts'), {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), LOG_LEVEL: 'info', ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }), ...env },
-  })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited }
-}
-
-async function waitUntilServing(running: Running): Promise<void> {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (running.child.exitCode !== null) throw new Error(`server exited early:\n${running.output()}`)
-    try {
-      if ((await fetch(`${running.url}/v1/health`)).ok) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`server did not start:\n${running.output()}`)
-}
-
-const post = (url: string, body: unknown, token?: string) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) })
+const post = postJson
 
 describe('the server process', () => {
   it('boots on an empty data directory, keeps its sandbox secrets across a restart, and drains on SIGTERM', async () => {

@@ -8,7 +8,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { contextOf, principalOf } from '../../platform/http/context.ts'
-import { IdempotencyKeyHeaders, sendIdempotent, type Idempotency } from '../../platform/http/idempotency.ts'
+import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempotency.ts'
 import { bearerRoute, publicRoute } from '../../platform/http/route-auth.ts'
 import { TenantPathParams } from '../../platform/http/schemas.ts'
 import { policyContentSchema } from './domain/index.ts'
@@ -41,7 +41,6 @@ import type { WalletsService } from './wallets.service.ts'
 export interface PolicyRoutesOptions {
   readonly policy: PolicyService
   readonly wallets: WalletsService
-  readonly idempotency: Idempotency
   readonly publicBaseUrl: string
 }
 
@@ -56,7 +55,7 @@ const policySign = bearerRoute(['policy:sign'], { principalTypes: ['user'], tena
 const historyRead = bearerRoute(['policy:read', 'ledger:read'], { tenantParam })
 const walletRead = bearerRoute(['policy:read'], { principalTypes: ['user'], tenantParam })
 
-export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = async (app, { policy, wallets, idempotency, publicBaseUrl }) => {
+export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = async (app, { policy, wallets, publicBaseUrl }) => {
   // Served with its address as $id, so a validator can cache it and documents can $ref it.
   const publishedContentSchema = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -104,11 +103,10 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
         response: { 201: ComposeResponse },
       },
     },
-    async (request, reply) =>
-      sendIdempotent(idempotency, request, reply, principalOf(request).tenantId, async () => ({
-        status: 201,
-        body: await policy.compose(contextOf(request), request.body),
-      })),
+    async (request, reply) => {
+      const { outcome, replayed } = await policy.compose(contextOf(request), request.body)
+      return markReplayed(reply, replayed).code(201).send(outcome)
+    },
   )
 
   app.post(

@@ -32,6 +32,7 @@ import {
 import type { OutflowPosition, PolicyRow, PolicyStore } from './policy.store.ts'
 import { storedContent } from './stored-content.ts'
 import { actionHash, actionSummary } from './verdicts.ts'
+import type { CommandResult } from '../../platform/commands/command.ts'
 
 /** The most signers a policy can require, and the most signatures one sign call may carry. */
 export const quorumRequiredMax = 20
@@ -137,7 +138,7 @@ export interface DiffResult {
 
 export interface PolicyService {
   active(tenantId: string): Promise<PolicyView>
-  compose(context: CommandContext, input: { content: unknown; quorum_required?: number | undefined }): Promise<ComposeResult>
+  compose(context: CommandContext, input: { content: unknown; quorum_required?: number | undefined }): Promise<CommandResult<ComposeResult>>
   sign(context: CommandContext, input: { policy_id: string; signatures: ReadonlyArray<{ address: string; signature: string }> }): Promise<SignResult>
   versions(tenantId: string, query: { limit?: number | undefined; cursor?: string | undefined }): Promise<{ versions: VersionView[]; next_cursor: string | null }>
   evaluate(context: CommandContext, action: PolicyAction): Promise<EvaluateResult>
@@ -240,7 +241,7 @@ function contentInvalid(prefix: string, issues: ReadonlyArray<{ path: string; me
 }
 
 export function createPolicyService(deps: PolicyServiceDeps): PolicyService {
-  const { db, store, audit, events, ids, clock, cursors } = deps
+  const { db, store, audit, events, ids, clock, cursors, commands } = deps
 
   async function versionOrFail(tenantId: string, version: number): Promise<PolicyRow> {
     const row = await store.findPolicyByVersion(db.orm, tenantId, version)
@@ -292,15 +293,14 @@ export function createPolicyService(deps: PolicyServiceDeps): PolicyService {
       const content = validated.content
       const contentHash = policyContentHash(content)
       const quorumRequired = input.quorum_required ?? 1
-      const now = clock.now()
-      const id = ids.newId('policy')
-      const { version, signers } = await db.transaction(async (tx) => {
+      return commands.run(context, { name: 'policy.compose', tenantId, input }, async (tx) => {
+        const id = ids.newId('policy')
         await store.lockTenantPolicies(tx, tenantId)
-        const next = (await store.latestVersion(tx, tenantId)) + 1
+        const version = (await store.latestVersion(tx, tenantId)) + 1
         await store.insertPolicy(tx, {
           id,
           tenantId,
-          version: next,
+          version,
           state: 'pending_signatures',
           content,
           contentHash,
@@ -309,31 +309,32 @@ export function createPolicyService(deps: PolicyServiceDeps): PolicyService {
           activatedAt: null,
           deactivatedAt: null,
           createdBy: principal.id,
-          createdAt: now,
+          createdAt: clock.now(),
         })
-        await audit.record(
-          tx,
-          auditedBy(context, {
-            layer: 'policy',
-            action: 'policy.composed',
-            entity: { type: 'policy', id },
-            inputs: { content_hash: contentHash, quorum_required: quorumRequired },
-            outputs: { version: next, state: 'pending_signatures' },
-          }),
-        )
-        return { version: next, signers: await store.countAuthorizedSigners(tx, tenantId) }
+        const signers = await store.countAuthorizedSigners(tx, tenantId)
+        const warnings = attentionFindings(content)
+        if (signers < quorumRequired) warnings.push(quorumWarning(quorumRequired, signers))
+        return {
+          outcome: {
+            policy_id: id,
+            version,
+            state: 'pending_signatures' as const,
+            content_hash: contentHash,
+            quorum_required: quorumRequired,
+            signing_payload: signingPayloadView({ tenantId, policyId: id, version, contentHash, quorumRequired }),
+            warnings,
+          },
+          audit: [
+            auditedBy(context, {
+              layer: 'policy',
+              action: 'policy.composed',
+              entity: { type: 'policy', id },
+              inputs: { content_hash: contentHash, quorum_required: quorumRequired },
+              outputs: { version, state: 'pending_signatures' },
+            }),
+          ],
+        }
       })
-      const warnings = attentionFindings(content)
-      if (signers < quorumRequired) warnings.push(quorumWarning(quorumRequired, signers))
-      return {
-        policy_id: id,
-        version,
-        state: 'pending_signatures',
-        content_hash: contentHash,
-        quorum_required: quorumRequired,
-        signing_payload: signingPayloadView({ tenantId, policyId: id, version, contentHash, quorumRequired }),
-        warnings,
-      }
     },
 
     /**

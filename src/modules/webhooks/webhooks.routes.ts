@@ -8,7 +8,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { contextOf, principalOf } from '../../platform/http/context.ts'
-import { sendIdempotent, IdempotencyKeyHeaders, type Idempotency } from '../../platform/http/idempotency.ts'
+import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempotency.ts'
 import { bearerRoute } from '../../platform/http/route-auth.ts'
 import { deliveryAttemptsMax, replayAttemptsMax } from './domain/delivery.ts'
 import { replayConcurrency, replayRowsMax, type WebhooksService } from './webhooks.service.ts'
@@ -30,12 +30,11 @@ import {
 
 export interface WebhookRoutesOptions {
   readonly webhooks: WebhooksService
-  readonly idempotency: Idempotency
 }
 
 const tags = ['Webhooks']
 
-export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, { webhooks, idempotency }) => {
+export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, { webhooks }) => {
   const endpointAdmin = bearerRoute(['surfaces:admin'], { principalTypes: ['user'] })
 
   app.post(
@@ -155,11 +154,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
       },
     },
     async (request, reply) => {
-      const tenantId = principalOf(request).tenantId
-      return sendIdempotent(idempotency, request, reply, tenantId, async () => ({
-        status: 200,
-        body: await webhooks.replay(tenantId, request.params.endpoint_id, contextOf(request)),
-      }))
+      const { outcome, replayed } = await webhooks.replay(contextOf(request), { endpointId: request.params.endpoint_id })
+      return markReplayed(reply, replayed).send(outcome)
     },
   )
 }

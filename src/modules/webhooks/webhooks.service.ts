@@ -107,7 +107,12 @@ export interface WebhooksService {
     endpointId: string,
     query: { limit?: number | undefined; cursor?: string | undefined },
   ): Promise<{ endpoint_id: string; dead_letters: DeadLetterView[]; next_cursor: string | null }>
-  replay(tenantId: string, endpointId: string, context: CommandContext): Promise<ReplayResult>
+  /**
+   * Claims and re-attempts the endpoint's replayable dead letters (see the route). With the context's
+   * Idempotency-Key the whole call runs once per key: its key is reserved before and completed after,
+   * since its attempts are network calls between short transactions.
+   */
+  replay(context: CommandContext, input: { endpointId: string }): Promise<{ outcome: ReplayResult; replayed: boolean }>
 }
 
 export function toEndpointView(endpoint: EndpointRow): EndpointView {
@@ -403,38 +408,42 @@ export function createWebhooksService(
      * succeeded; a failure records the error and releases the claim. Holds no lock across a request.
      * Audits every attempt as webhook.dead_letter_replayed, with its outcome in the same transaction.
      */
-    async replay(tenantId, endpointId, context) {
-      requirePrincipal(context)
-      const endpoint = await findOrFail(tenantId, endpointId)
-      if (endpoint.status === 'disabled') throw new AppError('webhook_endpoint_disabled')
-      const token = randomUUID()
-      const startedAt = clock.now()
-      const attemptedIds: string[] = []
-      const selection = (): ReplaySelection => ({ attemptsMax: replayAttemptsMax, at: clock.now(), attemptedBefore: startedAt, excludedIds: attemptedIds })
-      let reserved = 0
-      let redelivered = 0
-      const lane = async () => {
-        // A slot is reserved before the claim, so the lanes together never claim more than replayRowsMax.
-        while (reserved < replayRowsMax) {
-          reserved += 1
-          const deadLetter = await claimNext(endpoint, selection(), token)
-          if (deadLetter === undefined) {
-            reserved -= 1
-            return
-          }
-          attemptedIds.push(deadLetter.id)
-          if (await attemptClaimed(endpoint, deadLetter, token, context)) redelivered += 1
-        }
-      }
-      await Promise.all(Array.from({ length: replayConcurrency }, lane))
-      const remaining = await store.countClaimableDeadLetters(db.orm, tenantId, endpointId, selection())
-      return {
-        endpoint_id: endpointId,
-        attempted: attemptedIds.length,
-        redelivered,
-        still_failing: attemptedIds.length - redelivered,
-        remaining,
-      }
+    async replay(context, input) {
+      const tenantId = requirePrincipal(context).tenantId
+      return deps.commands.runReserved(context, { name: 'webhooks.replay', tenantId, input }, () => replayDeadLetters(context, tenantId, input.endpointId))
     },
+  }
+
+  async function replayDeadLetters(context: CommandContext, tenantId: string, endpointId: string): Promise<ReplayResult> {
+    const endpoint = await findOrFail(tenantId, endpointId)
+    if (endpoint.status === 'disabled') throw new AppError('webhook_endpoint_disabled')
+    const token = randomUUID()
+    const startedAt = clock.now()
+    const attemptedIds: string[] = []
+    const selection = (): ReplaySelection => ({ attemptsMax: replayAttemptsMax, at: clock.now(), attemptedBefore: startedAt, excludedIds: attemptedIds })
+    let reserved = 0
+    let redelivered = 0
+    const lane = async () => {
+      // A slot is reserved before the claim, so the lanes together never claim more than replayRowsMax.
+      while (reserved < replayRowsMax) {
+        reserved += 1
+        const deadLetter = await claimNext(endpoint, selection(), token)
+        if (deadLetter === undefined) {
+          reserved -= 1
+          return
+        }
+        attemptedIds.push(deadLetter.id)
+        if (await attemptClaimed(endpoint, deadLetter, token, context)) redelivered += 1
+      }
+    }
+    await Promise.all(Array.from({ length: replayConcurrency }, lane))
+    const remaining = await store.countClaimableDeadLetters(db.orm, tenantId, endpointId, selection())
+    return {
+      endpoint_id: endpointId,
+      attempted: attemptedIds.length,
+      redelivered,
+      still_failing: attemptedIds.length - redelivered,
+      remaining,
+    }
   }
 }

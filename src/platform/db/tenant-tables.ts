@@ -12,7 +12,7 @@ import { policies, policySignatures, policyVerdicts, tenantWallets } from '../..
 import { providerConnections, rawArtifacts, rawParsedRows } from '../../modules/raw/raw.tables.ts'
 import { members, tenants, users, verificationTokens } from '../../modules/tenants/tenants.tables.ts'
 import { webhookDeadLetters, webhookDeliveries, webhookEndpoints } from '../../modules/webhooks/webhooks.tables.ts'
-import { idempotencyKeys } from '../http/idempotency.tables.ts'
+import { idempotencyKeys } from '../commands/idempotency.tables.ts'
 import { events } from '../outbox/outbox.tables.ts'
 
 export interface TenantTable {

@@ -7,7 +7,11 @@
 import { integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core'
 import { createdAt } from '../db/columns.ts'
 
-/** Idempotency keys: the stored response replays for the same key and request; another request is 409. */
+/**
+ * Idempotency keys of commands: `response_status` is 0 while reserved and 1 once the command committed,
+ * with its outcome in `response_body` (rows written before commands stored outcomes hold the HTTP status
+ * and body of the response, under scope `http`, which no command reads).
+ */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {

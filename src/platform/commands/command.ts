@@ -1,0 +1,165 @@
+/**
+ * One shape for every command: `name(context, input)` runs one transaction that ends in one commit of
+ * everything the command produced: its audit events, business events, jobs and — when the caller sent
+ * an Idempotency-Key — the idempotency record with the command's outcome.
+ *
+ * Idempotency lives inside the command's transaction (Stripe's semantics, formance's log): the key is
+ * claimed by an INSERT at the start of the transaction and completed with the outcome at its end, so
+ * - the same key and the same input replays the stored outcome and runs nothing;
+ * - the same key with a different input is 409 `idempotency_key_reused`;
+ * - a crash anywhere before the commit leaves no record (the retry runs the command afresh), and a crash
+ *   after the commit leaves the record (the retry gets the stored outcome: the command ran once);
+ * - two identical requests at once: the second waits on the first's claim (the key's unique index),
+ *   then replays what the first committed, or runs if the first rolled back.
+ *
+ * The outcome is a domain value, never an HTTP response: the route (or an agent-protocol tool) maps it
+ * to a status and body, and does the same with a replayed one. A keyed outcome is stored as JSON and
+ * returned as read back from JSON, so a first run and its replays return the same value.
+ *
+ * A diagnostics_channel message (`steward:command:committed`) follows every commit: a place for
+ * instrumentation to see a command land, and for the crash test to stop the process at that moment.
+ */
+import diagnostics from 'node:diagnostics_channel'
+import type { AuditRecord } from '../../kernel/audit-record.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import type { CommandContext } from '../../kernel/context.ts'
+import { AppError } from '../../kernel/errors.ts'
+import { canonicalJson, sha256Hex } from '../../kernel/hashing.ts'
+import type { Database, Tx } from '../db/database.ts'
+import type { JobQueue, QueueDefinition } from '../jobs/job-queue.ts'
+import type { EventRecorder, EventType } from '../outbox/events.ts'
+import type { AuditRecorder } from './audit-sink.ts'
+import { idempotencyKeyCharsMax, idempotencyKeyPattern, runReserved, type IdempotencyStore } from './idempotency.ts'
+
+/** Published after every commit, with `{ name, tenantId, replayed }`. */
+export const commandCommittedChannel = diagnostics.channel('steward:command:committed')
+
+export interface CommandRequest<Input> {
+  /** The command's name (`policy.compose`): part of the idempotency fingerprint and of the key's scope. */
+  readonly name: string
+  readonly tenantId: string
+  /** What the command was asked: the idempotency fingerprint is its canonical JSON with the name. */
+  readonly input: Input
+}
+
+/** A business event the command emits; it names the audit event recording the same change. */
+export interface PendingEvent {
+  readonly type: EventType
+  readonly payload: Readonly<Record<string, unknown>>
+  /** Which of the command's audit events records this change (index into `audit`); default the first. */
+  readonly auditIndex?: number
+  /** Defaults to the command's tenant. */
+  readonly tenantId?: string
+}
+
+export interface PendingJob<Payload = unknown> {
+  readonly queue: QueueDefinition<Payload>
+  readonly payload: Payload
+  readonly options?: { startAfterSeconds?: number; singletonKey?: string }
+}
+
+/** What the command's work produced: the outcome and what its commit must carry. */
+export interface CommandWork<Outcome> {
+  readonly outcome: Outcome
+  readonly audit?: readonly AuditRecord[]
+  readonly events?: readonly PendingEvent[]
+  readonly jobs?: readonly PendingJob[]
+}
+
+export interface CommandResult<Outcome> {
+  readonly outcome: Outcome
+  /** True when the outcome is the stored one of an earlier run with the same Idempotency-Key. */
+  readonly replayed: boolean
+  /** The ids of the audit events the commit recorded, in order (empty on a replay). */
+  readonly auditEventIds: readonly string[]
+}
+
+export interface CommandRunner {
+  /**
+   * Runs `work` in one transaction and commits what it returns, with the idempotency record when the
+   * context carries an Idempotency-Key. Throws 400 for a malformed key, 409 `idempotency_key_reused`.
+   */
+  run<Input, Outcome>(context: CommandContext, request: CommandRequest<Input>, work: (tx: Tx) => Promise<CommandWork<Outcome>>): Promise<CommandResult<Outcome>>
+  /**
+   * For a command that cannot run in one transaction (network calls between short transactions): the
+   * key is reserved before `work` and completed after it (idempotency.ts, runReserved).
+   */
+  runReserved<Input, Outcome>(context: CommandContext, request: CommandRequest<Input>, work: () => Promise<Outcome>): Promise<Omit<CommandResult<Outcome>, 'auditEventIds'>>
+  /**
+   * Commits a command's effects inside a transaction the caller runs (for commands whose transaction
+   * shape the runner cannot own, such as a retry loop). Returns the audit event ids.
+   */
+  commit(tx: Tx, tenantId: string, effects: Omit<CommandWork<unknown>, 'outcome'>): Promise<string[]>
+}
+
+const keyPattern = new RegExp(idempotencyKeyPattern)
+
+export function assertIdempotencyKey(key: string): void {
+  if (key.length < 1 || key.length > idempotencyKeyCharsMax || !keyPattern.test(key)) {
+    throw new AppError('request_params_invalid', `Idempotency-Key must be 1 to ${idempotencyKeyCharsMax} visible ASCII characters.`, {
+      issues: [{ path: '/idempotency-key', message: 'is not a valid idempotency key', keyword: 'pattern' }],
+    })
+  }
+}
+
+/** What makes two requests "the same request": the command and its input, as canonical JSON. */
+export function commandFingerprint(name: string, input: unknown): string {
+  return sha256Hex(canonicalJson({ command: name, input: input ?? null }))
+}
+
+export function createCommandRunner(deps: {
+  db: Database
+  clock: Clock
+  audit: AuditRecorder
+  events: EventRecorder
+  jobs: Pick<JobQueue, 'enqueue'>
+  idempotency: IdempotencyStore
+}): CommandRunner {
+  async function commit(tx: Tx, tenantId: string, effects: Omit<CommandWork<unknown>, 'outcome'>): Promise<string[]> {
+    const auditEventIds: string[] = []
+    for (const record of effects.audit ?? []) auditEventIds.push((await deps.audit.record(tx, record)).id)
+    for (const event of effects.events ?? []) {
+      const auditEventId = auditEventIds[event.auditIndex ?? 0]
+      if (auditEventId === undefined) throw new Error(`event ${event.type} names audit event ${event.auditIndex ?? 0}, which the command did not record`)
+      await deps.events.record(tx, { tenantId: event.tenantId ?? tenantId, type: event.type, payload: event.payload, auditEventId })
+    }
+    for (const job of effects.jobs ?? []) await deps.jobs.enqueue(tx, job.queue, job.payload, job.options)
+    return auditEventIds
+  }
+
+  return {
+    commit,
+    async runReserved(context, request, work) {
+      const key = context.idempotencyKey
+      if (key === undefined) return { outcome: await work(), replayed: false }
+      assertIdempotencyKey(key)
+      const ref = { tenantId: request.tenantId, scope: `command:${request.name}`, key }
+      return runReserved({ db: deps.db, clock: deps.clock, store: deps.idempotency }, ref, commandFingerprint(request.name, request.input), work)
+    },
+    async run(context, request, work) {
+      const key = context.idempotencyKey
+      if (key !== undefined) assertIdempotencyKey(key)
+      const ref = key === undefined ? undefined : { tenantId: request.tenantId, scope: `command:${request.name}`, key }
+      const fingerprint = ref === undefined ? undefined : commandFingerprint(request.name, request.input)
+      const result = await deps.db.transaction(async (tx) => {
+        if (ref !== undefined && fingerprint !== undefined) {
+          const claimed = await deps.idempotency.claim(tx, ref, fingerprint, deps.clock.now())
+          if (claimed.kind === 'stored') {
+            if (claimed.requestHash !== fingerprint) throw new AppError('idempotency_key_reused')
+            return { outcome: claimed.outcome as never, replayed: true, auditEventIds: [] }
+          }
+        }
+        const done = await work(tx)
+        const auditEventIds = await commit(tx, request.tenantId, done)
+        if (ref === undefined) return { outcome: done.outcome, replayed: false, auditEventIds }
+        const stored = JSON.parse(JSON.stringify(done.outcome ?? null)) as typeof done.outcome
+        await deps.idempotency.complete(tx, ref, stored)
+        return { outcome: stored, replayed: false, auditEventIds }
+      })
+      if (commandCommittedChannel.hasSubscribers) {
+        commandCommittedChannel.publish({ name: request.name, tenantId: request.tenantId, replayed: result.replayed, requestId: context.requestId })
+      }
+      return result
+    },
+  }
+}
