@@ -31,6 +31,7 @@ import { createRawStore } from '../src/modules/raw/raw.store.pg.ts'
 import { createEventRecorder } from '../src/platform/outbox/events.ts'
 import { allQueues } from '../src/main/compose.ts'
 import { createWebhookSubscriber } from '../src/modules/webhooks/index.ts'
+import { createTenantDirectory } from '../src/modules/tenants/index.ts'
 
 const commands = ['add', 'list', 'pause', 'resume', 'revoke', 'rotate-secret'] as const
 type Command = (typeof commands)[number]
@@ -95,6 +96,7 @@ try {
   const connectors = createConnectorsService({
     db,
     store: createRawStore(),
+    tenants: createTenantDirectory(),
     audit: createAuditRecorder({ ids, clock: systemClock }),
     events: createEventRecorder({ ids, clock: systemClock, subscriber: createWebhookSubscriber({ jobs }) }),
     ids,

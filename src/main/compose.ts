@@ -42,11 +42,39 @@ import { createCommandRunner } from '../platform/commands/command.ts'
 import { createIdempotencyStore } from '../platform/commands/idempotency.store.pg.ts'
 import { createWebhookSubscriber, createWebhooks, webhookQueues, type WebhookOptions } from '../modules/webhooks/index.ts'
 import { createLedger, ledgerQueues, type Ledger } from '../modules/ledger/index.ts'
-import { createRaw, rawQueues, type RawOptions } from '../modules/raw/index.ts'
+import { createRaw, createRawRecords, rawQueues, type RawOptions } from '../modules/raw/index.ts'
 import { createPolicy, type Policy } from '../modules/policy/index.ts'
+import type { TenantDataPlan } from '../platform/db/tenant-data.ts'
+import { ledgerTenantData } from '../modules/ledger/ledger.tables.ts'
+import { rawTenantData } from '../modules/raw/raw.tables.ts'
+import { webhooksTenantData } from '../modules/webhooks/webhooks.tables.ts'
+import { idempotencyTenantData } from '../platform/commands/idempotency.tables.ts'
+import { auditTenantData } from '../modules/audit/audit.tables.ts'
+import { authTenantData } from '../modules/auth/auth.tables.ts'
+import { outboxTenantData } from '../platform/outbox/outbox.tables.ts'
+import { policyTenantData } from '../modules/policy/policy.tables.ts'
+import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
+import { createTenantDirectory } from '../modules/tenants/index.ts'
+import { createAuditBlobReferences } from '../modules/audit/index.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
 export const allQueues = [mailSendQueue, tenantBlobPurgeQueue, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues] as const
+
+/**
+ * Tenant deletion runs the modules' plans in this order: a module's rows go before the rows they
+ * reference in another module (policies, keys and members reference their tenant, which goes last).
+ */
+export const tenantDataPlans: readonly TenantDataPlan[] = [
+  ledgerTenantData,
+  rawTenantData,
+  webhooksTenantData,
+  idempotencyTenantData,
+  auditTenantData,
+  authTenantData,
+  outboxTenantData,
+  policyTenantData,
+  tenantsTenantData,
+]
 
 /** Configuration whose secrets have been resolved (from the environment, or generated for the sandbox). */
 export type ResolvedConfig = Config & { readonly jwtSecret: string; readonly apiKeyPepper: string }
@@ -151,25 +179,26 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
   })
   const tenantsStore = createTenantsStore()
-  const credentialsStore = createCredentialsStore()
+  const tenantDirectory = createTenantDirectory()
+  const credentialsStore = createCredentialsStore(tenantDirectory)
   const apiKeys = createApiKeysService({ ...core, store: credentialsStore, cursors, config, log: logger })
   const webhooks = createWebhooks({ ...core, cursors }, options.webhooks)
-  const ledger = createLedger({ ...core, cursors })
-  const policy = createPolicy({ ...core, cursors })
+  const ledger = createLedger({ ...core, cursors, raw: createRawRecords() })
+  const policy = createPolicy({ ...core, cursors, tenants: tenantDirectory, ledger: ledger.queries })
   // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
   const backfilled = await policy.defaultPolicy.backfill()
   if (backfilled > 0) logger.info({ tenants: backfilled }, 'default policy given to existing tenants')
   const raw = createRaw(
-    { ...core, cursors, blobs, ledgerIntake: ledger.intake },
+    { ...core, cursors, blobs, ledgerIntake: ledger.intake, blobReferences: createAuditBlobReferences(), tenants: tenantDirectory },
     // Signed content URLs use their own key derived from JWT_SECRET, like cursors.
     { contentUrlKey: hmacSha256Hex(config.jwtSecret, 'steward:raw-content-url:v1'), fetchAllowLoopback: config.rawFetchAllowLoopback },
     options.raw,
   )
   const services = {
     apiKeys,
-    auth: createAuthService({ ...core, store: credentialsStore, passwords, tokens, apiKeys, config }),
+    auth: createAuthService({ ...core, store: credentialsStore, tenants: tenantDirectory, passwords, tokens, apiKeys, config }),
     onboarding: createOnboardingService({ ...core, store: tenantsStore, passwords, defaultPolicy: policy.defaultPolicy }),
-    tenants: createTenantsService({ ...core, store: tenantsStore, defaultPolicy: policy.defaultPolicy }),
+    tenants: createTenantsService({ ...core, store: tenantsStore, defaultPolicy: policy.defaultPolicy, tenantData: tenantDataPlans }),
     members: createMembersService({ ...core, store: tenantsStore, cursors }),
     webhooks: webhooks.service,
     ledger: ledger.service,

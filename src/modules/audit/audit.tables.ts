@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm'
 import { bigint, check, index, integer, jsonb, pgTable, pgView, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { bytea, timestamptz, createdAt, updatedAt } from '../../platform/db/columns.ts'
+import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 
 /** The content columns every audit event has, in the inbox and in the chain alike. */
 const auditEventContent = () => ({
@@ -156,3 +157,11 @@ export const auditExports = pgTable(
   },
   (table) => [index('audit_exports_tenant_idx').on(table.tenantId, table.id)],
 )
+
+/** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order, the audit chain kept. */
+export const auditTenantData: TenantDataPlan = {
+  deleted: [
+    { table: auditExports, tenantColumn: auditExports.tenantId },
+  ],
+  preserved: [auditInbox, auditEvents, auditChainHeads, auditAnchors, auditAnchorPublications],
+}

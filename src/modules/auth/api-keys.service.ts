@@ -7,7 +7,6 @@
  * `auth_invalid_key` until key auth is enabled for production.
  */
 import { digestOf } from '../../kernel/audit-record.ts'
-import type { Config } from '../../main/config.ts'
 import type { Tx } from '../../platform/db/database.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
@@ -94,7 +93,8 @@ export function createApiKeysService(
   deps: CoreDeps & {
     store: CredentialsStore
     cursors: CursorCodec
-    config: Pick<Config, 'apiKeyAuthProductionEnabled'> & { apiKeyPepper: string }
+    /** API_KEY_AUTH_PRODUCTION_ENABLED and API_KEY_PEPPER (the HMAC key of stored key digests). */
+    config: { readonly apiKeyAuthProductionEnabled: boolean; readonly apiKeyPepper: string }
     log: { warn(object: object, message: string): void }
   },
 ): ApiKeysService {

@@ -6,12 +6,11 @@
  * member, a downgraded role, a deleted tenant or a revoked key stops working at once, not at expiry.
  */
 import { digestOf } from '../../kernel/audit-record.ts'
-import type { Config } from '../../main/config.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import { AppError } from '../../kernel/errors.ts'
 import { parseBearer } from '../../platform/http/guard.ts'
 import { constantTimeEqual } from '../../kernel/hashing.ts'
-import { normalizeEmail } from '../tenants/onboarding.service.ts'
+import { normalizeEmail, type TenantDirectory } from '../tenants/index.ts'
 import type { ApiKeysService } from './api-keys.service.ts'
 import type { CommandContext } from '../../kernel/context.ts'
 import type { CredentialsStore } from './credentials.store.ts'
@@ -67,10 +66,13 @@ function tenantRule(tenant: TenantLimits) {
 export function createAuthService(
   deps: CoreDeps & {
     store: CredentialsStore
+    /** Users, members and tenants: read through the tenants module. */
+    tenants: TenantDirectory
     passwords: PasswordHasher
     tokens: TokenSigner
     apiKeys: ApiKeysService
-    config: Pick<Config, 'serviceTokenSecret'>
+    /** SERVICE_TOKEN_SECRET: the break-glass mint's shared secret; undefined disables the mint. */
+    config: { readonly serviceTokenSecret: string | undefined }
   },
 ): AuthService {
   const { db, store, audit, ids, clock, tokens } = deps
@@ -83,7 +85,7 @@ export function createAuthService(
      */
     async login(input, context) {
       const email = normalizeEmail(input.email)
-      const record = await store.findLoginRecord(db.orm, email)
+      const record = await deps.tenants.findLoginRecord(db.orm, email)
       const passwordMatches = await deps.passwords.verify(input.password, record?.user.passwordHash)
       if (record === undefined) throw new AppError('auth_invalid_credentials')
       const { user, member, tenant } = record
@@ -139,7 +141,7 @@ export function createAuthService(
       if (presented === undefined) throw new AppError('auth_token_invalid', 'The Authorization header must be "Bearer <SERVICE_TOKEN_SECRET>".')
       if (!constantTimeEqual(presented, expected)) throw new AppError('auth_invalid_credentials', 'The service-token secret is wrong.')
 
-      const tenant = await store.findTenant(db.orm, input.tenant_id)
+      const tenant = await deps.tenants.findTenant(db.orm, input.tenant_id)
       if (tenant === undefined) throw new AppError('tenant_not_found')
       if (tenant.status === 'suspended') throw new AppError('tenant_suspended')
 
@@ -200,14 +202,14 @@ export function createAuthService(
         return {
           id: found.token.id,
           type: 'service',
-          tenantId: found.tenant.id,
+          tenantId: found.token.tenantId,
           // The token's scopes, narrowed to what its record was minted with.
           scopes: intersectScopes(claims.scopes, mintedScopes),
           credentialId: found.token.id,
           rateLimit: tenantRule(found.tenant),
         }
       }
-      const found = await store.findUserPrincipal(db.orm, claims.tenantId, claims.sub)
+      const found = await deps.tenants.findUserPrincipal(db.orm, claims.tenantId, claims.sub)
       if (found === undefined || found.user.status !== 'active') throw new AppError('auth_token_invalid')
       if (found.tenant.status === 'suspended') throw new AppError('tenant_suspended')
       if (found.member.status !== 'active') throw new AppError('tenant_access_denied', 'This membership is deactivated.')

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm'
 import { check, index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestamptz, createdAt, updatedAt } from '../../platform/db/columns.ts'
 import { tenants } from '../tenants/tenants.tables.ts'
+import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 
 export const apiKeys = pgTable(
   'api_keys',
@@ -57,3 +58,11 @@ export const serviceTokens = pgTable(
   },
   (table) => [index('service_tokens_tenant_idx').on(table.tenantId)],
 )
+
+/** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */
+export const authTenantData: TenantDataPlan = {
+  deleted: [
+    { table: apiKeys, tenantColumn: apiKeys.tenantId },
+    { table: serviceTokens, tenantColumn: serviceTokens.tenantId },
+  ],
+}

@@ -1,8 +1,7 @@
 /** The Drizzle implementation of CredentialsStore (both engines). */
 import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm'
-import type { Executor } from '../../platform/db/database.ts'
 import { apiKeys, serviceTokens } from './auth.tables.ts'
-import { members, tenants, users } from '../tenants/tenants.tables.ts'
+import type { TenantDirectory } from '../tenants/index.ts'
 import type { ApiKeyStatus, CredentialsStore } from './credentials.store.ts'
 
 export function apiKeyStatusCondition(status: ApiKeyStatus, now: Date): SQL | undefined {
@@ -16,38 +15,15 @@ export function apiKeyStatusCondition(status: ApiKeyStatus, now: Date): SQL | un
   }
 }
 
-export function createCredentialsStore(): CredentialsStore {
-  const principalQuery = (executor: Executor) =>
-    executor
-      .select({ user: users, member: members, tenant: tenants })
-      .from(users)
-      .innerJoin(members, and(eq(members.userId, users.id), eq(members.tenantId, users.tenantId)))
-      .innerJoin(tenants, eq(tenants.id, users.tenantId))
-
+export function createCredentialsStore(tenants: Pick<TenantDirectory, 'standingOf'>): CredentialsStore {
   return {
-    async findUserPrincipal(executor, tenantId, userId) {
-      const [row] = await principalQuery(executor)
-        .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
-        .limit(1)
-      return row
-    },
-    async findLoginRecord(executor, email) {
-      const [row] = await principalQuery(executor).where(eq(users.email, email)).limit(1)
-      return row
-    },
-
-    async findTenant(executor, tenantId) {
-      const [row] = await executor.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1)
-      return row
-    },
     async insertServiceToken(tx, token) {
       await tx.insert(serviceTokens).values(token)
     },
     async findServiceToken(executor, tenantId, tokenId) {
       const [row] = await executor
-        .select({ token: serviceTokens, tenant: tenants })
+        .select({ token: serviceTokens, tenant: tenants.standingOf(serviceTokens.tenantId) })
         .from(serviceTokens)
-        .innerJoin(tenants, eq(tenants.id, serviceTokens.tenantId))
         .where(and(eq(serviceTokens.tenantId, tenantId), eq(serviceTokens.id, tokenId)))
         .limit(1)
       return row
@@ -84,9 +60,8 @@ export function createCredentialsStore(): CredentialsStore {
     },
     async findApiKeyBySecretDigest(executor, digest, now) {
       const [row] = await executor
-        .select({ key: apiKeys, tenant: tenants })
+        .select({ key: apiKeys, tenant: tenants.standingOf(apiKeys.tenantId) })
         .from(apiKeys)
-        .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
         .where(
           or(
             eq(apiKeys.secretDigest, digest),

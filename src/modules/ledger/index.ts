@@ -14,9 +14,12 @@ import { createNormalizer, type Normalizer } from './normalize/normalizer.ts'
 import { reconcileTenant, type ReconcileSummary } from './reconcile/reconcile.ts'
 import type { AuditActor } from '../../kernel/audit-record.ts'
 import { ledgerNormalizeQueue, ledgerReconcileQueue } from './ledger.jobs.ts'
+import { createLedgerQueries, type LedgerQueries } from './queries.ts'
+import type { RawRecords } from './ports.ts'
 
 export { ledgerRoutes } from './ledger.routes.ts'
 export { ledgerQueues } from './ledger.jobs.ts'
+export type { LedgerQueries, OutflowRecord } from './queries.ts'
 export type { LedgerService } from './ledger.service.ts'
 
 /** The Ledger's intake port (Raw's `ports.ts` names what it needs of it). */
@@ -35,12 +38,14 @@ export interface Ledger {
   reconcile(tenantId: string, options: { actor: AuditActor; jobId?: string }): Promise<ReconcileSummary>
   /** How other modules hand work to the Ledger (Raw, once an artifact is extracted). */
   readonly intake: LedgerIntake
+  /** What other modules may ask of the Ledger (Policy's historical outflows). */
+  readonly queries: LedgerQueries
   /** Registers the normalization and reconciliation workers. */
   startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
 }
 
-export function createLedger(deps: CoreDeps & { cursors: CursorCodec }): Ledger {
-  const store = createLedgerStore()
+export function createLedger(deps: CoreDeps & { cursors: CursorCodec; raw: RawRecords }): Ledger {
+  const store = createLedgerStore(deps.raw)
   const normalizer = createNormalizer({ ...deps, store })
   const jobDeps = { ...deps, store, normalizer }
   return {
@@ -48,6 +53,7 @@ export function createLedger(deps: CoreDeps & { cursors: CursorCodec }): Ledger 
     store,
     normalizer,
     reconcile: (tenantId, options) => reconcileTenant(jobDeps, tenantId, options),
+    queries: createLedgerQueries(),
     intake: {
       requestNormalization: (tx, request) => queueNormalization(jobDeps, tx, request),
       nudge: () => deps.jobs.nudge(ledgerNormalizeQueue),

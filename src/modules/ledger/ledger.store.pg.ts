@@ -4,7 +4,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import { copyMany, insertMany } from '../../platform/db/bulk.ts'
 import { queryRows } from '../../platform/db/database.ts'
 import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerJobs, ledgerObligations, ledgerReconciliationMatches, ledgerTransactions } from './ledger.tables.ts'
-import { rawArtifacts, rawParsedRows } from '../raw/raw.tables.ts'
+import type { RawRecords } from './ports.ts'
 import type { AsOf, LedgerKind, LedgerRowByKind, LedgerStore, TransactionRow } from './ledger.store.ts'
 import { storedKey } from './domain/keys.ts'
 
@@ -37,10 +37,6 @@ const tables: Readonly<Record<LedgerKind, VersionedTable>> = {
   reconciliation_match: versioned(ledgerReconciliationMatches),
 }
 
-/** An artifact's parsed rows of one parser version (the unique index's leading columns). */
-const rowsOfParserVersion = (tenantId: string, artifactId: string, parser: string, parserVersion: string) =>
-  and(eq(rawParsedRows.tenantId, tenantId), eq(rawParsedRows.rawArtifactId, artifactId), eq(rawParsedRows.parser, parser), eq(rawParsedRows.parserVersion, parserVersion))
-
 /** Rows per bulk INSERT (one json parameter whatever the row count, so only memory bounds it). */
 const bulkChunkRows = 5_000
 
@@ -56,10 +52,7 @@ const anyOf = (column: PgColumn, values: readonly string[]): SQL => sql`${column
 /** A fixed key for the advisory lock class of ledger normalization. */
 const ledgerLockClass = 7_264_110
 
-/** The columns of a page of parsed rows: not `extracted_at` (a timestamp parsed into a Date per row, and nothing reads it). */
-const { extractedAt: _extractedAt, ...parsedRowColumns } = getTableColumns(rawParsedRows)
-
-export function createLedgerStore(): LedgerStore {
+export function createLedgerStore(raw: RawRecords): LedgerStore {
   return {
     async lockTenant(tx, tenantId) {
       await tx.execute(sql`select pg_advisory_xact_lock(${ledgerLockClass}, hashtext(${tenantId}))`)
@@ -129,44 +122,11 @@ export function createLedgerStore(): LedgerStore {
       )).map(toTransactionRow)
     },
 
-    async findArtifact(executor, tenantId, artifactId) {
-      const [row] = await executor
-        .select()
-        .from(rawArtifacts)
-        .where(and(eq(rawArtifacts.tenantId, tenantId), eq(rawArtifacts.id, artifactId)))
-        .limit(1)
-      return row
-    },
-    async parsedRows(executor, tenantId, artifactId, parser, parserVersion, afterRowIndex, limit) {
-      return executor
-        .select(parsedRowColumns)
-        .from(rawParsedRows)
-        .where(and(rowsOfParserVersion(tenantId, artifactId, parser, parserVersion), gt(rawParsedRows.rowIndex, afterRowIndex)))
-        .orderBy(asc(rawParsedRows.rowIndex))
-        .limit(limit)
-    },
-    async parsedRecordsOfDay(executor, tenantId, artifactId, parser, parserVersion, day, beforeRowIndex) {
-      const rows = await executor
-        .select({ extracted: rawParsedRows.extracted })
-        .from(rawParsedRows)
-        .where(
-          and(
-            rowsOfParserVersion(tenantId, artifactId, parser, parserVersion),
-            lt(rawParsedRows.rowIndex, beforeRowIndex),
-            or(sql`${rawParsedRows.extracted}->>'transaction_date' = ${day}`, sql`left(${rawParsedRows.extracted}->>'timestamp', 10) = ${day}`),
-          ),
-        )
-        .orderBy(asc(rawParsedRows.rowIndex))
-      return rows.map((row) => row.extracted)
-    },
-    async findParsedRow(executor, tenantId, parsedRowId) {
-      const [row] = await executor
-        .select()
-        .from(rawParsedRows)
-        .where(and(eq(rawParsedRows.tenantId, tenantId), eq(rawParsedRows.id, parsedRowId)))
-        .limit(1)
-      return row
-    },
+    // Raw's records, read through Raw's port (the Ledger reads no Raw table).
+    findArtifact: raw.findArtifact,
+    parsedRows: raw.parsedRows,
+    parsedRecordsOfDay: raw.parsedRecordsOfDay,
+    findParsedRow: raw.findParsedRow,
 
     async findEntity(executor, kind, tenantId, id, asOf) {
       const table = tables[kind]

@@ -5,7 +5,6 @@
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerInvoices, ledgerJobs, ledgerObligations, ledgerReconciliationMatches, ledgerTransactions } from './ledger.tables.ts'
-import type { rawArtifacts, rawParsedRows } from '../raw/raw.tables.ts'
 
 export type AccountRow = typeof ledgerAccounts.$inferSelect
 export type BalanceRow = typeof ledgerBalances.$inferSelect
@@ -16,8 +15,8 @@ export type ObligationRow = typeof ledgerObligations.$inferSelect
 export type MatchRow = typeof ledgerReconciliationMatches.$inferSelect
 export type LedgerJobRow = typeof ledgerJobs.$inferSelect
 /** A parsed row as normalization reads it: everything but its extraction time, which nothing here uses. */
-export type ParsedRowRecord = Omit<typeof rawParsedRows.$inferSelect, 'extractedAt'>
-export type ArtifactRow = typeof rawArtifacts.$inferSelect
+export type { ArtifactRow, ParsedRowRecord } from './ports.ts'
+import type { ArtifactRow, ParsedRowRecord } from './ports.ts'
 
 export const ledgerKinds = ['account', 'balance', 'counterparty', 'transaction', 'invoice', 'obligation', 'reconciliation_match'] as const
 export type LedgerKind = (typeof ledgerKinds)[number]

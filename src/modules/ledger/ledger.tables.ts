@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm'
 import { date, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestamptz, createdAt, updatedAt } from '../../platform/db/columns.ts'
+import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 
 // ————————————————————————————————————————————————————————————————————————————————————————————————
 // Ledger: immutable, bitemporal, typed records normalized from parsed rows.
@@ -238,3 +239,18 @@ export const ledgerJobs = pgTable(
   },
   (table) => [index('ledger_jobs_tenant_idx').on(table.tenantId, table.id)],
 )
+
+/** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */
+export const ledgerTenantData: TenantDataPlan = {
+  deleted: [
+    { table: ledgerReconciliationMatches, tenantColumn: ledgerReconciliationMatches.tenantId },
+    { table: ledgerTransactions, tenantColumn: ledgerTransactions.tenantId },
+    { table: ledgerBalances, tenantColumn: ledgerBalances.tenantId },
+    { table: ledgerObligations, tenantColumn: ledgerObligations.tenantId },
+    { table: ledgerInvoices, tenantColumn: ledgerInvoices.tenantId },
+    { table: ledgerCounterparties, tenantColumn: ledgerCounterparties.tenantId },
+    { table: ledgerAccounts, tenantColumn: ledgerAccounts.tenantId },
+    { table: ledgerEntityKeys, tenantColumn: ledgerEntityKeys.tenantId },
+    { table: ledgerJobs, tenantColumn: ledgerJobs.tenantId },
+  ],
+}

@@ -16,6 +16,7 @@ import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import { defaultPolicyContent, policyContentHash } from './domain/index.ts'
 import type { PolicyRow, PolicyStore } from './policy.store.ts'
+import type { PolicyTenants } from './ports.ts'
 
 export const systemPolicyAuthor = 'system'
 /** Tenants given the default policy per backfill transaction. */
@@ -39,7 +40,7 @@ export interface DefaultPolicyProvisioner {
   backfill(): Promise<number>
 }
 
-export function createDefaultPolicyProvisioner(deps: { db: Database; store: PolicyStore; audit: AuditRecorder; ids: IdSource; clock: Clock }): DefaultPolicyProvisioner {
+export function createDefaultPolicyProvisioner(deps: { db: Database; store: PolicyStore; tenants: PolicyTenants; audit: AuditRecorder; ids: IdSource; clock: Clock }): DefaultPolicyProvisioner {
   const { db, store, audit, ids, clock } = deps
   let contentHash: `0x${string}` | undefined
 
@@ -72,14 +73,14 @@ export function createDefaultPolicyProvisioner(deps: { db: Database; store: Poli
     async backfill() {
       let given = 0
       for (;;) {
-        const tenantIds = await store.tenantsWithoutPolicy(db.orm, backfillBatchTenants)
+        const tenantIds = await deps.tenants.listTenantIds(db.orm, { limit: backfillBatchTenants, where: store.withoutPolicy })
         if (tenantIds.length === 0) return given
         let inserted = 0
         await db.transaction(async (tx) => {
           for (const tenantId of tenantIds) {
             const row = defaultRow(tenantId)
             // Another process may have given it one since we looked: then this inserts nothing.
-            if (!(await store.insertPolicyIfNone(tx, row))) continue
+            if (!(await store.insertPolicyIfNone(tx, row, deps.tenants.existsSql(tenantId)))) continue
             await audit.record(tx, {
               tenantId,
               layer: 'policy',

@@ -10,6 +10,7 @@ import { createPolicyStore } from './policy.store.pg.ts'
 import type { PolicyStore } from './policy.store.ts'
 import { createPolicyVerdicts, type PolicyVerdicts } from './verdicts.ts'
 import { createWalletsService, type WalletsService } from './wallets.service.ts'
+import type { LedgerOutflows, PolicyTenants } from './ports.ts'
 
 export { policyRoutes, policyContentSchemaPath } from './policy.routes.ts'
 export type { PolicyService } from './policy.service.ts'
@@ -26,7 +27,7 @@ export interface Policy {
   readonly store: PolicyStore
 }
 
-export function createPolicy(deps: CoreDeps & { cursors: CursorCodec }): Policy {
+export function createPolicy(deps: CoreDeps & { cursors: CursorCodec; tenants: PolicyTenants; ledger: LedgerOutflows }): Policy {
   const store = createPolicyStore()
   return {
     service: createPolicyService({ ...deps, store }),

@@ -33,6 +33,8 @@ import type { OutflowPosition, PolicyRow, PolicyStore } from './policy.store.ts'
 import { storedContent } from './stored-content.ts'
 import { actionHash, actionSummary } from './verdicts.ts'
 import type { CommandResult } from '../../platform/commands/command.ts'
+import type { LedgerOutflows, PolicyTenants } from './ports.ts'
+import { authorizedSigners } from './signers.ts'
 
 /** The most signers a policy can require, and the most signatures one sign call may carry. */
 export const quorumRequiredMax = 20
@@ -150,6 +152,8 @@ export interface PolicyService {
 
 export interface PolicyServiceDeps extends CoreDeps {
   readonly store: PolicyStore
+  readonly tenants: PolicyTenants
+  readonly ledger: LedgerOutflows
   readonly cursors: CursorCodec
 }
 
@@ -311,7 +315,7 @@ export function createPolicyService(deps: PolicyServiceDeps): PolicyService {
           createdBy: principal.id,
           createdAt: clock.now(),
         })
-        const signers = await store.countAuthorizedSigners(tx, tenantId)
+        const signers = (await authorizedSigners(deps, tx, tenantId)).size
         const warnings = attentionFindings(content)
         if (signers < quorumRequired) warnings.push(quorumWarning(quorumRequired, signers))
         return {
@@ -372,7 +376,7 @@ export function createPolicyService(deps: PolicyServiceDeps): PolicyService {
         const current = await store.findPolicy(tx, tenantId, found.id)
         if (current === undefined) throw new AppError('policy_not_found')
         if (current.state !== 'pending_signatures') throw notAwaitingSignatures(current)
-        const authorized = await store.authorizedSigners(tx, tenantId, addresses)
+        const authorized = await authorizedSigners(deps, tx, tenantId, addresses)
         for (const [index, address] of addresses.entries()) {
           if (!authorized.has(address)) return { refusal: { index, address, reason: 'not_authorized' } }
           if (current.signers.includes(address)) return { refusal: { index, address, reason: 'already_signed' } }
@@ -434,7 +438,7 @@ export function createPolicyService(deps: PolicyServiceDeps): PolicyService {
       }
       const warnings = attentionFindings(outcome.row.content)
       if (!outcome.activated) {
-        const signers = await store.countAuthorizedSigners(db.orm, tenantId)
+        const signers = (await authorizedSigners(deps, db.orm, tenantId)).size
         if (signers < outcome.row.quorumRequired) warnings.push(quorumWarning(outcome.row.quorumRequired, signers))
       }
       return { policy: toPolicyView(outcome.row), activated: outcome.activated, warnings }
@@ -570,7 +574,7 @@ export function createPolicyService(deps: PolicyServiceDeps): PolicyService {
           for (;;) {
             const remaining = historicalScanRowsMax - result.total
             // One row beyond the limit tells whether the period holds more than we replay.
-            const rows = await store.outflowsInPeriod(tx, tenantId, { from: periodStart, to: periodEnd, after, limit: Math.min(historicalPageRows, remaining + 1) })
+            const rows = await deps.ledger.outflowsInPeriod(tx, tenantId, { from: periodStart, to: periodEnd, after, limit: Math.min(historicalPageRows, remaining + 1) })
             const replayed = rows.slice(0, remaining)
             if (rows.length > remaining) result.truncated = true
             for (const row of replayed) {

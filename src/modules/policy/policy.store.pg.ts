@@ -1,9 +1,7 @@
 /** The Drizzle implementation of PolicyStore (both engines). */
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
-import { ledgerTransactions } from '../ledger/ledger.tables.ts'
 import { policies, policySignatures, policyVerdicts, tenantWallets } from './policy.tables.ts'
-import { members, tenants } from '../tenants/tenants.tables.ts'
 import type { PolicyStore } from './policy.store.ts'
 
 /** Advisory-lock class of a tenant's policy versions (the key is hashtext(tenant id)); distinct from the Ledger's. */
@@ -17,17 +15,16 @@ export function createPolicyStore(): PolicyStore {
     async insertPolicy(tx, row) {
       await tx.insert(policies).values(row)
     },
-    async insertPolicyIfNone(tx, row) {
+    async insertPolicyIfNone(tx, row, tenantExists) {
       // The (tenant, version) unique index settles a race between two processes backfilling at once.
       const inserted = await queryRows<{ id: string }>(
         tx,
         sql`insert into ${policies} (id, tenant_id, version, state, content, content_hash, quorum_required, signers,
                                      activated_at, deactivated_at, created_by, created_at)
-            select ${row.id}, t.id, ${row.version}, ${row.state}, ${JSON.stringify(row.content)}::jsonb, ${row.contentHash},
+            select ${row.id}, ${row.tenantId}::uuid, ${row.version}, ${row.state}, ${JSON.stringify(row.content)}::jsonb, ${row.contentHash},
                    ${row.quorumRequired}, ${sql.param(row.signers)}::text[], ${row.activatedAt?.toISOString() ?? null}::timestamptz,
                    ${row.deactivatedAt?.toISOString() ?? null}::timestamptz, ${row.createdBy}, ${row.createdAt.toISOString()}::timestamptz
-            from ${tenants} t
-            where t.id = ${row.tenantId} and not exists (select 1 from ${policies} p where p.tenant_id = t.id)
+            where ${tenantExists} and not exists (select 1 from ${policies} p where p.tenant_id = ${row.tenantId})
             on conflict do nothing
             returning id`,
       )
@@ -75,15 +72,7 @@ export function createPolicyStore(): PolicyStore {
         .orderBy(desc(policies.version))
         .limit(options.limit)
     },
-    async tenantsWithoutPolicy(executor, limit) {
-      const rows = await executor
-        .select({ id: tenants.id })
-        .from(tenants)
-        .where(sql`not exists (select 1 from ${policies} where ${policies.tenantId} = ${tenants.id})`)
-        .orderBy(asc(tenants.id))
-        .limit(limit)
-      return rows.map((row) => row.id)
-    },
+    withoutPolicy: (tenantId) => sql`not exists (select 1 from ${policies} where ${policies.tenantId} = ${tenantId})`,
 
     async insertSignatures(tx, rows) {
       if (rows.length > 0) await tx.insert(policySignatures).values([...rows])
@@ -127,59 +116,18 @@ export function createPolicyStore(): PolicyStore {
         .orderBy(asc(tenantWallets.id))
         .limit(options.limit)
     },
-    async authorizedSigners(executor, tenantId, addresses) {
-      if (addresses.length === 0) return new Set()
-      const rows = await executor
-        .select({ address: tenantWallets.address })
+    async humanWallets(executor, tenantId, addresses) {
+      if (addresses !== undefined && addresses.length === 0) return []
+      return executor
+        .select({ address: tenantWallets.address, principalId: tenantWallets.principalId })
         .from(tenantWallets)
-        .innerJoin(members, and(eq(members.tenantId, tenantWallets.tenantId), eq(members.userId, tenantWallets.principalId)))
         .where(
           and(
             eq(tenantWallets.tenantId, tenantId),
             eq(tenantWallets.principalType, 'human'),
-            eq(members.status, 'active'),
-            inArray(tenantWallets.address, [...addresses]),
+            addresses === undefined ? undefined : inArray(tenantWallets.address, [...addresses]),
           ),
         )
-      return new Set(rows.map((row) => row.address))
-    },
-    async countAuthorizedSigners(executor, tenantId) {
-      const [row] = await executor
-        .select({ signers: count() })
-        .from(tenantWallets)
-        .innerJoin(members, and(eq(members.tenantId, tenantWallets.tenantId), eq(members.userId, tenantWallets.principalId)))
-        .where(and(eq(tenantWallets.tenantId, tenantId), eq(tenantWallets.principalType, 'human'), eq(members.status, 'active')))
-      return Number(row?.signers ?? 0)
-    },
-    async isMemberUser(executor, tenantId, userId) {
-      const [row] = await executor
-        .select({ id: members.id })
-        .from(members)
-        .where(and(eq(members.tenantId, tenantId), eq(members.userId, userId), ne(members.status, 'deactivated')))
-        .limit(1)
-      return row !== undefined
-    },
-
-    async outflowsInPeriod(executor, tenantId, options) {
-      const t = ledgerTransactions
-      return executor
-        .select({ id: t.id, amount: t.amount, currency: t.currency, counterpartyId: t.counterpartyId, transactionDate: t.transactionDate })
-        .from(t)
-        .where(
-          and(
-            eq(t.tenantId, tenantId),
-            isNull(t.supersededAt),
-            eq(t.direction, 'outflow'),
-            gte(t.transactionDate, options.from),
-            lte(t.transactionDate, options.to),
-            options.after === undefined
-              ? undefined
-              : or(gt(t.transactionDate, options.after.transactionDate), and(eq(t.transactionDate, options.after.transactionDate), gt(t.id, options.after.id))),
-          ),
-        )
-        // Served by ledger_transactions_date_idx (tenant_id, transaction_date, id) where superseded_at is null.
-        .orderBy(asc(t.transactionDate), asc(t.id))
-        .limit(options.limit)
     },
 
     async insertVerdict(tx, row) {

@@ -3,6 +3,8 @@
  * wallets, policy verdicts, and the recorded actions simulate-historical replays. Every method takes
  * the tenant id and filters by it, so another tenant's row reads as a missing one.
  */
+import type { SQL } from 'drizzle-orm'
+import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { policies, policySignatures, policyVerdicts, tenantWallets } from './policy.tables.ts'
 
@@ -11,28 +13,15 @@ export type PolicySignatureRow = typeof policySignatures.$inferSelect
 export type WalletRow = typeof tenantWallets.$inferSelect
 export type VerdictRow = typeof policyVerdicts.$inferSelect
 
-/** A recorded outflow replayed as a candidate `outbound_payment` (simulate-historical). */
-export interface OutflowRecord {
-  readonly id: string
-  /** Signed, as the Ledger records it (negative for an outflow). */
-  readonly amount: string
-  readonly currency: string
-  readonly counterpartyId: string | null
-  readonly transactionDate: string
-}
-
-/** Keyset position: rows strictly after this (transaction_date, id), oldest first. */
-export interface OutflowPosition {
-  readonly transactionDate: string
-  readonly id: string
-}
+export type { OutflowPosition, OutflowRecord } from './ports.ts'
 
 export interface PolicyStore {
   /** Serializes version numbering and activation of one tenant's policies (transaction-scoped). */
   lockTenantPolicies(tx: Tx, tenantId: string): Promise<void>
   insertPolicy(tx: Tx, row: PolicyRow): Promise<void>
   /** Inserts the row unless the tenant already has a policy; true when it was inserted. */
-  insertPolicyIfNone(tx: Tx, row: PolicyRow): Promise<boolean>
+  /** Inserts the row if `tenantExists` holds and the tenant has no policy yet; false if it inserted nothing. */
+  insertPolicyIfNone(tx: Tx, row: PolicyRow, tenantExists: SQL<boolean>): Promise<boolean>
   findPolicy(executor: Executor, tenantId: string, policyId: string): Promise<PolicyRow | undefined>
   findActivePolicy(executor: Executor, tenantId: string, options?: { forShare?: boolean }): Promise<PolicyRow | undefined>
   findPolicyByVersion(executor: Executor, tenantId: string, version: number): Promise<PolicyRow | undefined>
@@ -41,7 +30,8 @@ export interface PolicyStore {
   /** Versions newest first, below `beforeVersion` when given. */
   listPolicies(executor: Executor, tenantId: string, options: { beforeVersion?: number | undefined; limit: number }): Promise<PolicyRow[]>
   /** Tenants with no policy at all (the default-policy backfill), at most `limit`. */
-  tenantsWithoutPolicy(executor: Executor, limit: number): Promise<string[]>
+  /** SQL: the tenant has no policy version (for the tenants directory's sweep). */
+  withoutPolicy(tenantId: PgColumn): SQL
 
   insertSignatures(tx: Tx, rows: readonly PolicySignatureRow[]): Promise<void>
   /** Records the signer list, and the state change when there is one. */
@@ -58,17 +48,10 @@ export interface PolicyStore {
    * Of these lower-cased addresses, those that are authorized signers of the tenant: wallets linked as
    * `human` to a user who is an active member of the tenant.
    */
-  authorizedSigners(executor: Executor, tenantId: string, addresses: readonly string[]): Promise<Set<string>>
-  countAuthorizedSigners(executor: Executor, tenantId: string): Promise<number>
+  /** The tenant's wallets linked as `human`, with the user each names; only these addresses when given. */
+  humanWallets(executor: Executor, tenantId: string, addresses?: readonly string[]): Promise<Array<{ address: string; principalId: string }>>
   /** True when the user is a member of the tenant (invited or active, not deactivated). */
-  isMemberUser(executor: Executor, tenantId: string, userId: string): Promise<boolean>
 
-  /** Current Ledger outflows dated from..to inclusive, oldest first, after `after`. */
-  outflowsInPeriod(
-    executor: Executor,
-    tenantId: string,
-    options: { from: string; to: string; after?: OutflowPosition | undefined; limit: number },
-  ): Promise<OutflowRecord[]>
 
   insertVerdict(tx: Tx, row: VerdictRow): Promise<void>
   /**

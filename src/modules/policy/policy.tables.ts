@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm'
 import { check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestamptz, createdAt } from '../../platform/db/columns.ts'
 import { tenants } from '../tenants/tenants.tables.ts'
+import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 
 // ————————————————————————————————————————————————————————————————————————————————————————————————
 // Policy: signed, versioned rule documents, the wallets that sign them, and single-use verdicts.
@@ -125,3 +126,13 @@ export const policyVerdicts = pgTable(
   },
   (table) => [uniqueIndex('policy_verdicts_token_digest_unique').on(table.tokenDigest), index('policy_verdicts_tenant_idx').on(table.tenantId, table.id)],
 )
+
+/** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */
+export const policyTenantData: TenantDataPlan = {
+  deleted: [
+    { table: policyVerdicts, tenantColumn: policyVerdicts.tenantId },
+    { table: policySignatures, tenantColumn: policySignatures.tenantId },
+    { table: policies, tenantColumn: policies.tenantId },
+    { table: tenantWallets, tenantColumn: tenantWallets.tenantId },
+  ],
+}

@@ -12,6 +12,7 @@ import type { CoreDeps } from '../../platform/deps.ts'
 import type { CursorCodec, PageSizeBounds } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'
 import type { PolicyStore, WalletRow } from './policy.store.ts'
+import type { PolicyTenants } from './ports.ts'
 
 export const walletPageRows = { defaultRows: 50, maxRows: 500 } as const satisfies PageSizeBounds
 
@@ -62,7 +63,7 @@ function normalizeAddress(address: string): string {
   return address.toLowerCase()
 }
 
-export function createWalletsService(deps: CoreDeps & { store: PolicyStore; cursors: CursorCodec }): WalletsService {
+export function createWalletsService(deps: CoreDeps & { store: PolicyStore; tenants: Pick<PolicyTenants, 'isMemberUser'>; cursors: CursorCodec }): WalletsService {
   const { db, store, audit, ids, clock, cursors } = deps
   const alreadyLinked = () => new AppError('wallet_already_linked', 'This wallet address is already linked to a tenant.')
 
@@ -88,7 +89,7 @@ export function createWalletsService(deps: CoreDeps & { store: PolicyStore; curs
       const row: WalletRow = { id: ids.newId('wallet'), tenantId, address, principalType: input.principal_type, principalId, createdBy: principal.id, createdAt: now }
       try {
         await db.transaction(async (tx) => {
-          if (input.principal_type === 'human' && !(await store.isMemberUser(tx, tenantId, principalId))) {
+          if (input.principal_type === 'human' && !(await deps.tenants.isMemberUser(tx, tenantId, principalId))) {
             throw invalid('/principal_id', 'is not a member of this tenant')
           }
           if ((await store.findWalletByAddress(tx, address)) !== undefined) throw alreadyLinked()

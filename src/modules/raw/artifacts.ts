@@ -24,6 +24,7 @@ import type { EventRecorder } from '../../platform/outbox/events.ts'
 import type { SourceType } from './domain/source-types.ts'
 import type { ArtifactRow, RawStore } from './raw.store.ts'
 import { rawExtractQueue } from './raw.jobs.ts'
+import type { BlobReferences } from './ports.ts'
 
 /** Who an artifact is recorded for and by: the tenant, the audit actor, the request (if any). */
 export interface Attribution {
@@ -65,6 +66,7 @@ export interface ArtifactRecorderDeps {
   readonly jobs: Pick<JobQueue, 'enqueue' | 'nudge'>
   readonly ids: IdSource
   readonly clock: Clock
+  readonly blobReferences: BlobReferences
 }
 
 /** The actor id recorded in `created_by`: `usr_…`, `svt_…`, `pcn_…`, or `system:<component>`. */
@@ -181,7 +183,7 @@ export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactReco
       await store.lockContent(tx, tenantId, sha256)
       const owner = await store.findArtifactBySha256(tx, tenantId, sha256)
       if (owner !== undefined && owner.bytesPurgedAt === null) return
-      if (await store.contentReferencedElsewhere(tx, tenantId, sha256)) return
+      if (await deps.blobReferences.isReferenced(tx, tenantId, sha256)) return
       await blobs.delete(tenantId, sha256)
     })
   }

@@ -16,6 +16,7 @@ import type { IdSource } from '../../kernel/ids.ts'
 import type { EventRecorder } from '../../platform/outbox/events.ts'
 import type { Provider } from './domain/source-types.ts'
 import type { ConnectionRow, RawStore } from './raw.store.ts'
+import type { RawTenants } from './ports.ts'
 
 export const accountRefPattern = /^[A-Za-z0-9._:@-]{1,128}$/
 
@@ -65,7 +66,7 @@ export function toConnectionView(row: ConnectionRow): ConnectionView {
 
 const system = { type: 'system', id: 'connectors-cli' } as const
 
-export function createConnectorsService(deps: { db: Database; store: RawStore; audit: AuditRecorder; events: EventRecorder; ids: IdSource; clock: Clock }): ConnectorsService {
+export function createConnectorsService(deps: { db: Database; store: RawStore; tenants: RawTenants; audit: AuditRecorder; events: EventRecorder; ids: IdSource; clock: Clock }): ConnectorsService {
   const { db, store, audit, events, ids, clock } = deps
 
   async function announce(tx: Tx, row: ConnectionRow, change: ConnectionChange, previousStatus: ConnectionRow['status'] | null): Promise<void> {
@@ -88,7 +89,7 @@ export function createConnectorsService(deps: { db: Database; store: RawStore; a
   }
 
   async function requireTenant(tx: Tx, tenantId: string) {
-    if (!(await store.tenantExists(tx, tenantId))) throw new ConnectorError(`no tenant ${tenantId}`)
+    if (!(await deps.tenants.tenantExists(tx, tenantId))) throw new ConnectorError(`no tenant ${tenantId}`)
   }
 
   return {

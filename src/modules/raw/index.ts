@@ -18,10 +18,11 @@ import { createRawStore } from './raw.store.pg.ts'
 import { createRetentionPurgeHandler, retentionSweepIntervalMsDefault } from './retention.job.ts'
 import { createUrlFetcher, rawFetchPolicy, urlFetchTotalMsDefault } from './url-fetch.ts'
 import { rawExtractQueue, rawRetentionPurgeQueue } from './raw.jobs.ts'
-import type { LedgerIntake } from './ports.ts'
+import type { BlobReferences, LedgerIntake, RawTenants } from './ports.ts'
 
 export { rawRoutes } from './raw.routes.ts'
 export { rawQueues } from './raw.jobs.ts'
+export { createRawRecords, type RawRecords } from './records.ts'
 export type { RawService } from './raw.service.ts'
 export type { ConnectorsService } from './connectors.service.ts'
 
@@ -56,7 +57,9 @@ export interface Raw {
   stop(): void
 }
 
-export function createRaw(deps: CoreDeps & { cursors: CursorCodec; blobs: BlobStore; ledgerIntake: LedgerIntake }, settings: RawSettings, options: RawOptions = {}): Raw {
+export function createRaw(
+  deps: CoreDeps & { cursors: CursorCodec; blobs: BlobStore; ledgerIntake: LedgerIntake; blobReferences: BlobReferences; tenants: RawTenants },
+  settings: RawSettings, options: RawOptions = {}): Raw {
   const store = createRawStore()
   const recorder = createArtifactRecorder({ ...deps, store })
   const fetcher = createUrlFetcher({

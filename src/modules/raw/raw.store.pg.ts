@@ -1,9 +1,7 @@
 /** The Drizzle implementation of RawStore (both engines). */
 import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import { copyMany, insertMany } from '../../platform/db/bulk.ts'
-import { auditExports } from '../audit/audit.tables.ts'
 import { providerConnections, rawArtifacts, rawParsedRows } from './raw.tables.ts'
-import { tenants } from '../tenants/tenants.tables.ts'
 import type { RawStore } from './raw.store.ts'
 
 export function createRawStore(): RawStore {
@@ -37,14 +35,6 @@ export function createRawStore(): RawStore {
     },
     async updateArtifact(executor, tenantId, rawId, changes) {
       await executor.update(rawArtifacts).set(changes).where(artifactOf(tenantId, rawId))
-    },
-    async contentReferencedElsewhere(executor, tenantId, sha256) {
-      const [row] = await executor
-        .select({ id: auditExports.id })
-        .from(auditExports)
-        .where(and(eq(auditExports.tenantId, tenantId), eq(auditExports.blobSha256, sha256)))
-        .limit(1)
-      return row !== undefined
     },
     async listPurgeDue(executor, cutoff, limit) {
       return executor
@@ -100,10 +90,6 @@ export function createRawStore(): RawStore {
     },
 
 
-    async tenantExists(executor, tenantId) {
-      const [row] = await executor.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
-      return row !== undefined
-    },
     async findConnectionByAccount(executor, provider, accountRef, options = {}) {
       const query = executor
         .select()

@@ -36,8 +36,6 @@ export interface RawStore {
   /** Inserts the artifact unless one with the same (tenant, sha256) exists; true if inserted. */
   insertArtifact(tx: Tx, artifact: ArtifactRow): Promise<boolean>
   updateArtifact(executor: Executor, tenantId: string, rawId: string, changes: ArtifactChanges): Promise<void>
-  /** Whether another record of the tenant (an audit export) holds the same bytes, so they must be kept. */
-  contentReferencedElsewhere(executor: Executor, tenantId: string, sha256: string): Promise<boolean>
   /** Tombstoned artifacts of any tenant whose bytes are still stored and were tombstoned at or before `cutoff`. */
   listPurgeDue(executor: Executor, cutoff: Date, limit: number): Promise<Array<Pick<ArtifactRow, 'id' | 'tenantId' | 'sha256'>>>
 
@@ -59,7 +57,6 @@ export interface RawStore {
 
   /** The Ledger's job row for a normalization of the artifact (the Ledger owns what happens next). */
 
-  tenantExists(executor: Executor, tenantId: string): Promise<boolean>
   /** By (provider, account): the webhook route's lookup, before the tenant is known. */
   findConnectionByAccount(executor: Executor, provider: ConnectionRow['provider'], accountRef: string, options?: { forUpdate?: boolean }): Promise<ConnectionRow | undefined>
   listConnections(executor: Executor, tenantId: string): Promise<ConnectionRow[]>

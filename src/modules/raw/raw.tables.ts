@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm'
 import { bigint, doublePrecision, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestamptz, createdAt, updatedAt } from '../../platform/db/columns.ts'
 import { sourceTypes } from './domain/source-types.ts'
+import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 
 // ————————————————————————————————————————————————————————————————————————————————————————————————
 // Raw: lossless copies of what tenants and providers send, and what parsers read from them.
@@ -101,3 +102,12 @@ export const providerConnections = pgTable(
     index('provider_connections_tenant_idx').on(table.tenantId),
   ],
 )
+
+/** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */
+export const rawTenantData: TenantDataPlan = {
+  deleted: [
+    { table: rawParsedRows, tenantColumn: rawParsedRows.tenantId },
+    { table: rawArtifacts, tenantColumn: rawArtifacts.tenantId },
+    { table: providerConnections, tenantColumn: providerConnections.tenantId },
+  ],
+}

@@ -19,6 +19,7 @@ import { rawRetentionPurgeQueue } from './raw.jobs.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'
 import type { RawStore } from './raw.store.ts'
+import type { BlobReferences } from './ports.ts'
 
 export const tombstoneRetentionDays = 30
 /** Artifacts read per page of a sweep. */
@@ -28,7 +29,7 @@ export const retentionSweepIntervalMsDefault = 60 * 60 * 1000
 
 const system = { type: 'system', id: 'raw-retention-purge' } as const
 
-export function createRetentionPurgeHandler(deps: { db: Database; store: RawStore; blobs: BlobStore; audit: AuditRecorder; clock: Clock }): JobHandler<PayloadOf<typeof rawRetentionPurgeQueue>> {
+export function createRetentionPurgeHandler(deps: { db: Database; store: RawStore; blobs: BlobStore; audit: AuditRecorder; clock: Clock; blobReferences: BlobReferences }): JobHandler<PayloadOf<typeof rawRetentionPurgeQueue>> {
   const { db, store, blobs, audit, clock } = deps
   return async () => {
     const now = clock.now()
@@ -42,7 +43,7 @@ export function createRetentionPurgeHandler(deps: { db: Database; store: RawStor
           // Restored, or purged by another sweep, since it was listed.
           if (artifact === undefined || artifact.status !== 'tombstoned' || artifact.bytesPurgedAt !== null) return
           if (artifact.tombstonedAt === null || artifact.tombstonedAt.getTime() > cutoff.getTime()) return
-          const kept = await store.contentReferencedElsewhere(tx, artifact.tenantId, artifact.sha256)
+          const kept = await deps.blobReferences.isReferenced(tx, artifact.tenantId, artifact.sha256)
           const deleted = kept ? false : await blobs.delete(artifact.tenantId, artifact.sha256)
           await store.updateArtifact(tx, artifact.tenantId, artifact.id, { bytesPurgedAt: clock.now() })
           await audit.record(tx, {

@@ -5,13 +5,13 @@
 import { digestOf } from '../../kernel/audit-record.ts'
 import { actorOf, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
-import { preservedTenantTables, tableName } from '../../platform/db/tenant-tables.ts'
+import { deleteTenantRows, preservedTables, type DeletedRows, type TenantDataPlan } from '../../platform/db/tenant-data.ts'
 import type { CoreDeps } from '../../platform/deps.ts'
 import { AppError } from '../../kernel/errors.ts'
 import type { DefaultPolicyProvisioner } from '../policy/index.ts'
 import { newMember, newTenant, newUser } from './records.ts'
 import { invitationMailText, normalizeEmail } from './onboarding.service.ts'
-import type { DeletedRows, TenantRow, TenantsStore } from './tenants.store.ts'
+import type { TenantRow, TenantsStore } from './tenants.store.ts'
 import { createTokenIssuer } from './verification-tokens.ts'
 import { mailSendQueue } from '../../platform/mail/mail.job.ts'
 import { tenantBlobPurgeQueue } from './blob-purge.job.ts'
@@ -65,7 +65,14 @@ export function toTenantView(tenant: TenantRow): TenantView {
   }
 }
 
-export function createTenantsService(deps: CoreDeps & { store: TenantsStore; defaultPolicy: DefaultPolicyProvisioner }): TenantsService {
+export function createTenantsService(
+  deps: CoreDeps & {
+    store: TenantsStore
+    defaultPolicy: DefaultPolicyProvisioner
+    /** Every module's part of tenant deletion, in the order they run (composition lists them). */
+    tenantData: readonly TenantDataPlan[]
+  },
+): TenantsService {
   const { db, store, audit, jobs, events, ids, clock, defaultPolicy } = deps
   const production = deps.environment === 'production'
   const issueToken = createTokenIssuer(deps)
@@ -150,10 +157,10 @@ export function createTenantsService(deps: CoreDeps & { store: TenantsStore; def
       return db.transaction(async (tx) => {
         const tenant = await store.findTenant(tx, tenantId)
         if (tenant === undefined) throw new AppError('tenant_not_found')
-        const deletedRows = await store.deleteTenantRows(tx, tenantId)
+        const deletedRows = await deleteTenantRows(tx, tenantId, deps.tenantData)
         const totalRows = Object.values(deletedRows).reduce((sum, count) => sum + count, 0)
         const actor = actorOf(principal)
-        const preserved = preservedTenantTables.map(tableName)
+        const preserved = preservedTables(deps.tenantData)
         await audit.record(tx, {
           tenantId,
           layer: 'audit',

@@ -2,7 +2,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
 import { members, tenants, users, verificationTokens } from './tenants.tables.ts'
-import { tableName, tenantTablesInDeletionOrder } from '../../platform/db/tenant-tables.ts'
 import type { MemberWithUser, TenantsStore } from './tenants.store.ts'
 
 export function createTenantsStore(): TenantsStore {
@@ -95,19 +94,6 @@ export function createTenantsStore(): TenantsStore {
         )
         .returning()
       return row
-    },
-
-    async deleteTenantRows(tx, tenantId) {
-      const deletedRows: Record<string, number> = {}
-      for (const { table, tenantColumn } of tenantTablesInDeletionOrder) {
-        // Counted in the database: one round trip, and no rows shipped back however large the table.
-        const [result] = await queryRows<{ removed: number }>(
-          tx,
-          sql`with removed as (delete from ${table} where ${tenantColumn} = ${tenantId} returning 1) select count(*)::int as removed from removed`,
-        )
-        deletedRows[tableName(table)] = Number(result?.removed ?? 0)
-      }
-      return deletedRows
     },
   }
 }

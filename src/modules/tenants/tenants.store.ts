@@ -24,8 +24,6 @@ export interface MemberListFilter {
   readonly limit: number
 }
 
-/** Rows removed per table by a tenant deletion, in deletion order. */
-export type DeletedRows = Record<string, number>
 
 export interface TenantsStore {
   insertTenant(tx: Tx, tenant: TenantRow): Promise<void>
@@ -48,7 +46,4 @@ export interface TenantsStore {
    * it, or undefined. One UPDATE does both, so two concurrent uses cannot both succeed.
    */
   consumeVerificationToken(tx: Tx, tenantId: string, purpose: VerificationPurpose, tokenDigest: string, at: Date): Promise<VerificationTokenRow | undefined>
-
-  /** Deletes every tenant-scoped row outside the audit chain; returns the count per table. */
-  deleteTenantRows(tx: Tx, tenantId: string): Promise<DeletedRows>
 }

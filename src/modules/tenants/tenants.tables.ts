@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm'
 import { check, index, integer, numeric, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestamptz, createdAt, updatedAt } from '../../platform/db/columns.ts'
+import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 
 export const tenants = pgTable(
   'tenants',
@@ -119,3 +120,13 @@ export const verificationTokens = pgTable(
     index('verification_tokens_tenant_idx').on(table.tenantId),
   ],
 )
+
+/** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */
+export const tenantsTenantData: TenantDataPlan = {
+  deleted: [
+    { table: verificationTokens, tenantColumn: verificationTokens.tenantId },
+    { table: members, tenantColumn: members.tenantId },
+    { table: users, tenantColumn: users.tenantId },
+    { table: tenants, tenantColumn: tenants.id },
+  ],
+}

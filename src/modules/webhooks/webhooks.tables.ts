@@ -6,6 +6,7 @@
  */
 import { index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestamptz, createdAt, updatedAt } from '../../platform/db/columns.ts'
+import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 
 /** A tenant's outbound webhook endpoints. The signing secret is kept in clear: delivery must sign with it. */
 export const webhookEndpoints = pgTable(
@@ -79,3 +80,12 @@ export const webhookDeadLetters = pgTable(
     index('webhook_dead_letters_tenant_idx').on(table.tenantId, table.endpointId, table.id),
   ],
 )
+
+/** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */
+export const webhooksTenantData: TenantDataPlan = {
+  deleted: [
+    { table: webhookDeadLetters, tenantColumn: webhookDeadLetters.tenantId },
+    { table: webhookDeliveries, tenantColumn: webhookDeliveries.tenantId },
+    { table: webhookEndpoints, tenantColumn: webhookEndpoints.tenantId },
+  ],
+}

@@ -6,6 +6,7 @@
  */
 import { integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core'
 import { createdAt } from '../db/columns.ts'
+import type { TenantDataPlan } from '../db/tenant-data.ts'
 
 /**
  * Idempotency keys of commands: `response_status` is 0 while reserved and 1 once the command committed,
@@ -25,3 +26,10 @@ export const idempotencyKeys = pgTable(
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.scope, table.key] })],
 )
+
+/** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */
+export const idempotencyTenantData: TenantDataPlan = {
+  deleted: [
+    { table: idempotencyKeys, tenantColumn: idempotencyKeys.tenantId },
+  ],
+}

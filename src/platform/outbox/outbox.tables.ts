@@ -6,6 +6,7 @@
  */
 import { index, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core'
 import { createdAt } from '../db/columns.ts'
+import type { TenantDataPlan } from '../db/tenant-data.ts'
 
 /**
  * Business events (the outbound webhook vocabulary), written in the transaction of the change they
@@ -23,3 +24,10 @@ export const events = pgTable(
   },
   (table) => [index('events_tenant_idx').on(table.tenantId, table.id)],
 )
+
+/** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */
+export const outboxTenantData: TenantDataPlan = {
+  deleted: [
+    { table: events, tenantColumn: events.tenantId },
+  ],
+}

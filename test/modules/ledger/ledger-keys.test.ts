@@ -8,7 +8,6 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { normalizeDescription, storedKey, transactionFingerprint } from '../../../src/modules/ledger/domain/keys.ts'
-import { createLedgerStore } from '../../../src/modules/ledger/ledger.store.pg.ts'
 import { createTestApp, signupOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, normalize, seedArtifact } from '../../support/ledger.ts'
 
@@ -36,7 +35,7 @@ describe('entity keys longer than 64 bytes', () => {
     const [transaction] = await queryRows<{ account_id: string }>(test.runtime.db.orm, sql`select account_id from ledger_transactions where tenant_id = ${owner.tenantId}`)
     const fingerprintKey = `fp:${transactionFingerprint(transaction!.account_id, '2024-03-01', '-1250.00', normalizeDescription(description))}:1`
     expect(storedKey(fingerprintKey)).toBe(keys[0]!.key)
-    const found = await createLedgerStore().findEntityIds(test.runtime.db.orm, owner.tenantId, 'transaction', [fingerprintKey, 'fp:unknown:1'])
+    const found = await test.runtime.ledger.store.findEntityIds(test.runtime.db.orm, owner.tenantId, 'transaction', [fingerprintKey, 'fp:unknown:1'])
     expect([...found]).toEqual([[fingerprintKey, keys[0]!.entity_id]])
     // Another statement without the external id is found by the stored fingerprint key alone.
     const second = await seedArtifact(test, owner.tenantId, [bankTransaction({ amount: '-1250.00', transaction_date: '2024-03-01', description })])

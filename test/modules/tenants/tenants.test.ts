@@ -4,7 +4,11 @@ import { getTableColumns, sql } from 'drizzle-orm'
 import { PgTable } from 'drizzle-orm/pg-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
-import { preservedTenantTables, tableName, tenantTablesInDeletionOrder } from '../../../src/platform/db/tenant-tables.ts'
+import { tableName } from '../../../src/platform/db/tenant-data.ts'
+import { tenantDataPlans } from '../../../src/main/compose.ts'
+
+const tenantTablesInDeletionOrder = tenantDataPlans.flatMap((plan) => plan.deleted)
+const preservedTenantTables = tenantDataPlans.flatMap((plan) => plan.preserved ?? [])
 import { addMember, createTestApp, expectError, issueApiKey, signupOwner, testPassword, testPlatformSecret, testServiceTokenSecret, uniqueEmail, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, normalize, normalizerActor, seedArtifact } from '../../support/ledger.ts'
 

@@ -1,0 +1,36 @@
+/**
+ * What the Ledger needs from other modules; composition plugs the implementations in. The Ledger reads
+ * Raw's artifacts and parsed rows through Raw's records port, never Raw's tables.
+ */
+import type { Executor } from '../../platform/db/database.ts'
+
+/** A stored artifact, as far as normalization cares. */
+export interface ArtifactRow {
+  readonly id: string
+  readonly tenantId: string
+  readonly status: 'stored' | 'tombstoned'
+  readonly parser: string | null
+  readonly parserVersion: string | null
+}
+
+/** A parsed row (its `extracted` record is Raw's parsed-row contract, checked by the Ledger). */
+export interface ParsedRowRecord {
+  readonly id: string
+  readonly tenantId: string
+  readonly rawArtifactId: string
+  readonly parser: string
+  readonly parserVersion: string
+  readonly rowIndex: number
+  readonly extracted: unknown
+  readonly confidence: number
+}
+
+/** Raw's records, read by the Ledger (normalization and POST /v1/ledger/normalize). */
+export interface RawRecords {
+  findArtifact(executor: Executor, tenantId: string, artifactId: string): Promise<ArtifactRow | undefined>
+  /** An artifact's rows of one parser version after `afterRowIndex`, in row order, at most `limit`. */
+  parsedRows(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, afterRowIndex: number, limit: number): Promise<ParsedRowRecord[]>
+  /** The records of rows before `beforeRowIndex` dated `day` (transaction_date, or a timestamp's date), in row order. */
+  parsedRecordsOfDay(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, day: string, beforeRowIndex: number): Promise<unknown[]>
+  findParsedRow(executor: Executor, tenantId: string, parsedRowId: string): Promise<ParsedRowRecord | undefined>
+}

@@ -1,0 +1,41 @@
+/**
+ * What the policy module needs from other modules; composition plugs the implementations in (the
+ * tenants module's directory, the Ledger's queries). Policy reads no other module's tables.
+ */
+import type { SQL } from 'drizzle-orm'
+import type { PgColumn } from 'drizzle-orm/pg-core'
+import type { Executor } from '../../platform/db/database.ts'
+
+/** Tenants and members, as the tenants module answers for them. */
+export interface PolicyTenants {
+  /** Tenant ids after `afterId` for which `where(tenant id)` holds, in id order. */
+  listTenantIds(executor: Executor, options: { afterId?: string | undefined; limit: number; where?: (tenantId: PgColumn) => SQL }): Promise<string[]>
+  /** SQL: whether the tenant exists, for a statement of ours. */
+  existsSql(tenantId: string): SQL<boolean>
+  /** Of these user ids, those with an active member record in the tenant. */
+  activeMemberUserIds(executor: Executor, tenantId: string, userIds: readonly string[]): Promise<Set<string>>
+  /** Whether the user has a member record in the tenant that is not deactivated. */
+  isMemberUser(executor: Executor, tenantId: string, userId: string): Promise<boolean>
+}
+
+/** A recorded outflow replayed as a candidate `outbound_payment` (simulate-historical). */
+export interface OutflowRecord {
+  readonly id: string
+  /** Signed, as the Ledger records it (negative for an outflow). */
+  readonly amount: string
+  readonly currency: string
+  readonly counterpartyId: string | null
+  readonly transactionDate: string
+}
+
+/** Keyset position: rows strictly after this (transaction_date, id), oldest first. */
+export interface OutflowPosition {
+  readonly transactionDate: string
+  readonly id: string
+}
+
+/** The Ledger's answer to "what went out in this period". */
+export interface LedgerOutflows {
+  /** Current Ledger outflows dated from..to inclusive, oldest first, after `after`. */
+  outflowsInPeriod(executor: Executor, tenantId: string, options: { from: string; to: string; after?: OutflowPosition | undefined; limit: number }): Promise<OutflowRecord[]>
+}
