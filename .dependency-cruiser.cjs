@@ -10,7 +10,9 @@
  * Paths are relative to the directory cruised (the repository, or a test's fixture tree).
  */
 /** Libraries of I/O that pure code must not reach for. */
-const ioLibraries = '(^|/)node_modules/(drizzle-orm|fastify|@fastify|pg|pg-boss|pg-copy-streams|@electric-sql|ioredis|nodemailer|undici)(/|$)'
+const ioPackages = '(drizzle-orm|fastify|@fastify|pg|pg-boss|pg-copy-streams|@electric-sql|ioredis|nodemailer|undici)'
+/** Resolved into node_modules, or (where it cannot resolve) the bare package name. */
+const ioLibraries = `((^|/)node_modules/|^)${ioPackages}(/|$)`
 
 module.exports = {
   forbidden: [

@@ -1,0 +1,71 @@
+/**
+ * The import rules (.dependency-cruiser.cjs, `npm run lint:boundaries`) hold over src/, and each rule
+ * fails on a violation planted in a tree of its own: a rule that cannot fail would be no rule.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+// @ts-expect-error: a plain ESM script without type declarations.
+import { lintBoundaries } from '../../scripts/lint-boundaries.mjs'
+
+type Lint = { violations: Array<{ rule: string; from: string; to: string }>; cruised: number; expected: number }
+const lint = lintBoundaries as (directory?: string) => Promise<Lint>
+
+const trees: string[] = []
+afterAll(() => {
+  for (const tree of trees) rmSync(tree, { recursive: true, force: true })
+})
+
+/** A source tree of `files` (path → content) laid out like the project's. */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'steward-boundaries-'))
+  trees.push(root)
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true })
+    writeFileSync(join(root, path), content)
+  }
+  return root
+}
+
+/** A tree that keeps every rule: each layer importing only what it may. */
+const lawful: Record<string, string> = {
+  'src/kernel/ids.ts': 'export const id = () => "x"\n',
+  'src/platform/db.ts': 'import { id } from "../kernel/ids.ts"\nexport const db = id\n',
+  'src/modules/ledger/index.ts': 'export { entries } from "./ledger.service.ts"\n',
+  'src/modules/ledger/ledger.service.ts': 'import { db } from "../../platform/db.ts"\nimport { rule } from "./domain/rule.ts"\nexport const entries = () => rule(db())\n',
+  'src/modules/ledger/domain/rule.ts': 'import { id } from "../../../kernel/ids.ts"\nexport const rule = (value: string) => value + id()\n',
+  'src/modules/ledger/ledger.tables.ts': 'export const ledgerTable = "ledger"\n',
+  'src/modules/raw/raw.service.ts': 'import { entries } from "../ledger/index.ts"\nexport const ingest = entries\n',
+  'src/modules/raw/raw.tables.ts': 'import { ledgerTable } from "../ledger/ledger.tables.ts"\nexport const rawTable = ledgerTable\n',
+  'src/main/compose.ts': 'import { ingest } from "../modules/raw/raw.service.ts"\nexport const compose = ingest\n',
+}
+
+describe('the import rules', () => {
+  it('hold over src/, with every source file cruised', async () => {
+    const result = await lint()
+    expect(result.cruised).toBeGreaterThanOrEqual(result.expected)
+    expect(result.expected).toBeGreaterThan(150)
+    expect(result.violations).toEqual([])
+  }, 120_000)
+
+  it('find nothing wrong in a lawful tree', async () => {
+    const result = await lint(tree(lawful))
+    expect(result.violations).toEqual([])
+    expect(result.cruised).toBe(Object.keys(lawful).length)
+  }, 60_000)
+
+  it.each([
+    ['kernel-imports-nothing-of-ours', { 'src/kernel/ids.ts': 'import { db } from "../platform/db.ts"\nexport const id = () => String(db)\n' }],
+    ['platform-imports-only-kernel', { 'src/platform/db.ts': 'import { entries } from "../modules/ledger/index.ts"\nexport const db = () => String(entries)\n' }],
+    ['modules-meet-at-index', { 'src/modules/raw/raw.service.ts': 'import { rule } from "../ledger/domain/rule.ts"\nexport const ingest = rule\n' }],
+    ['tables-reference-tables-only', { 'src/modules/raw/raw.tables.ts': 'import { entries } from "../ledger/ledger.service.ts"\nexport const rawTable = String(entries)\n' }],
+    ['nothing-imports-main', { 'src/modules/ledger/ledger.service.ts': 'import { compose } from "../../main/compose.ts"\nexport const entries = () => String(compose)\n' }],
+    ['domain-is-pure', { 'src/modules/ledger/domain/rule.ts': 'import { db } from "../../../platform/db.ts"\nexport const rule = (value: string) => value + String(db)\n' }],
+    ['pure-code-does-no-io', { 'src/modules/ledger/domain/rule.ts': 'import { sql } from "drizzle-orm"\nexport const rule = (value: string) => value + String(sql)\n' }],
+    ['no-cycles', { 'src/kernel/ids.ts': 'import { other } from "./other.ts"\nexport const id = () => String(other)\n', 'src/kernel/other.ts': 'import { id } from "./ids.ts"\nexport const other = () => id()\n' }],
+  ])('fail on a planted violation of %s', async (rule, planted) => {
+    const result = await lint(tree({ ...lawful, ...planted }))
+    expect(result.violations.map((violation) => violation.rule)).toContain(rule)
+  }, 60_000)
+})
