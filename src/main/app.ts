@@ -1,5 +1,5 @@
 /**
- * buildApp: the Fastify application, assembled from services the caller built. It never listens:
+ * buildApp: the Fastify application, assembled from the modules the caller built. It never listens:
  * `main/server.ts` does, and tests call `inject`.
  *
  * Plugin order matters and is explicit: validation and error handling first, then the guard (its
@@ -10,60 +10,35 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import { auditRoutes } from '../modules/audit/audit.routes.ts'
-import type { AuditService } from '../modules/audit/audit.service.ts'
-import { authRoutes } from '../modules/auth/auth.routes.ts'
-import type { ApiKeysService } from '../modules/auth/api-keys.service.ts'
-import type { AuthService } from '../modules/auth/auth.service.ts'
 import type { RateLimitRule } from '../kernel/principal.ts'
+import { ulid } from '../kernel/ids.ts'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, pathParameterCharactersMax } from '../platform/http/errors.ts'
+import { installGuard, type BearerAuthenticator } from '../platform/http/guard.ts'
 import { installInputRules } from '../platform/http/input-rules.ts'
-import { installGuard } from '../platform/http/guard.ts'
-import { tierRules } from '../modules/auth/scopes.ts'
 import type { RateLimitStore } from '../platform/http/rate-limit/stores.ts'
 import { systemRoutes } from '../platform/http/system.routes.ts'
 import { validatorCompiler } from '../platform/http/validation.ts'
-import { ulid } from '../kernel/ids.ts'
-import type { MembersService } from '../modules/tenants/members.service.ts'
-import type { OnboardingService } from '../modules/tenants/onboarding.service.ts'
-import { tenantRoutes } from '../modules/tenants/tenants.routes.ts'
-import type { TenantsService } from '../modules/tenants/tenants.service.ts'
-import { webhookRoutes, type WebhooksService } from '../modules/webhooks/index.ts'
-import { ledgerRoutes, type LedgerService } from '../modules/ledger/index.ts'
-import { rawRoutes, type ConnectorsService, type RawService } from '../modules/raw/index.ts'
-import { policyRoutes, type PolicyService, type WalletsService } from '../modules/policy/index.ts'
+import type { ModuleDefinition } from '../platform/modules.ts'
 
 export const serviceVersion = '0.5.0'
 export const documentationPrefix = '/docs/api'
 /** JSON bodies above this are refused with 413 (routes that take files set their own limit). */
 export const jsonBodyBytesMax = 1024 * 1024
 
-export interface AppServices {
-  readonly audit: AuditService
-  readonly auth: AuthService
-  readonly apiKeys: ApiKeysService
-  readonly onboarding: OnboardingService
-  readonly tenants: TenantsService
-  readonly members: MembersService
-  readonly webhooks: WebhooksService
-  readonly ledger: LedgerService
-  readonly raw: RawService
-  /** Provider connections: no route uses them (the connectors CLI does); here for in-process tools and tests. */
-  readonly connectors: ConnectorsService
-  readonly policy: PolicyService
-  readonly wallets: WalletsService
-}
-
 export interface AppOptions {
   readonly logger: Logger
   readonly publicBaseUrl: string
-  readonly selfServeSignup: boolean
   readonly trustProxyHops: number
   readonly platformServiceSecret: string | undefined
   readonly publicRateLimit: RateLimitRule
   readonly rateLimits: RateLimitStore
   readonly checkReady: () => Promise<void>
-  readonly services: AppServices
+  /** Turns a bearer token into a principal (the auth module). */
+  readonly authenticator: BearerAuthenticator
+  /** The one budget every X-Platform-Service-Auth call shares. */
+  readonly platformRateLimit: RateLimitRule
+  /** Every module's contribution; their routes register in this order. */
+  readonly modules: readonly ModuleDefinition[]
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
@@ -106,8 +81,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   installGuard(app, {
-    auth: options.services.auth,
-    platformRateLimit: tierRules.production,
+    auth: options.authenticator,
+    platformRateLimit: options.platformRateLimit,
     rateLimits: options.rateLimits,
     publicRateLimit: options.publicRateLimit,
     platformServiceSecret: options.platformServiceSecret,
@@ -158,22 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: documentationPrefix, staticCSP: true })
 
   await app.register(systemRoutes, { publicBaseUrl: options.publicBaseUrl, checkReady: options.checkReady, version: serviceVersion })
-  await app.register(tenantRoutes, {
-    onboarding: options.services.onboarding,
-    tenants: options.services.tenants,
-    members: options.services.members,
-    selfServeSignup: options.selfServeSignup,
-  })
-  await app.register(authRoutes, { auth: options.services.auth, apiKeys: options.services.apiKeys })
-  await app.register(webhookRoutes, { webhooks: options.services.webhooks })
-  await app.register(auditRoutes, { audit: options.services.audit })
-  await app.register(ledgerRoutes, { ledger: options.services.ledger })
-  await app.register(rawRoutes, { raw: options.services.raw })
-  await app.register(policyRoutes, {
-    policy: options.services.policy,
-    wallets: options.services.wallets,
-    publicBaseUrl: options.publicBaseUrl,
-  })
+  for (const module of options.modules) if (module.routes !== undefined) await app.register(module.routes)
 
   await app.ready()
   return app as unknown as FastifyInstance

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import { buildApp, type AppServices } from './app.ts'
+import { buildApp } from './app.ts'
 import { createAuditRecorder } from '../modules/audit/audit.recorder.ts'
 import { createApiKeysService } from '../modules/auth/api-keys.service.ts'
 import { createAuthService } from '../modules/auth/auth.service.ts'
@@ -40,10 +40,10 @@ import { createAuditSequencer, type SettleResult } from '../modules/audit/sequen
 import { createEventRecorder } from '../platform/outbox/events.ts'
 import { createCommandRunner } from '../platform/commands/command.ts'
 import { createIdempotencyStore } from '../platform/commands/idempotency.store.pg.ts'
-import { createWebhookSubscriber, createWebhooks, webhookQueues, type WebhookOptions } from '../modules/webhooks/index.ts'
-import { createLedger, ledgerQueues, type Ledger } from '../modules/ledger/index.ts'
-import { createRaw, createRawRecords, rawQueues, type RawOptions } from '../modules/raw/index.ts'
-import { createPolicy, type Policy } from '../modules/policy/index.ts'
+import { createWebhookSubscriber, createWebhooks, webhookQueues, webhookRoutes, type WebhookOptions, type WebhooksService } from '../modules/webhooks/index.ts'
+import { createLedger, ledgerQueues, ledgerRoutes, type Ledger, type LedgerService } from '../modules/ledger/index.ts'
+import { createRaw, createRawRecords, rawQueues, rawRoutes, type ConnectorsService, type RawOptions, type RawService } from '../modules/raw/index.ts'
+import { createPolicy, policyRoutes, type Policy, type PolicyService, type WalletsService } from '../modules/policy/index.ts'
 import type { TenantDataPlan } from '../platform/db/tenant-data.ts'
 import { ledgerTenantData } from '../modules/ledger/ledger.tables.ts'
 import { rawTenantData } from '../modules/raw/raw.tables.ts'
@@ -56,6 +56,17 @@ import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
 import { createTenantDirectory } from '../modules/tenants/index.ts'
 import { createAuditBlobReferences } from '../modules/audit/index.ts'
+import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
+import { tenantRoutes } from '../modules/tenants/tenants.routes.ts'
+import { authRoutes } from '../modules/auth/auth.routes.ts'
+import { auditRoutes } from '../modules/audit/audit.routes.ts'
+import { tierRules } from '../modules/auth/scopes.ts'
+import type { AuditService } from '../modules/audit/audit.service.ts'
+import type { AuthService } from '../modules/auth/auth.service.ts'
+import type { ApiKeysService } from '../modules/auth/api-keys.service.ts'
+import type { OnboardingService } from '../modules/tenants/onboarding.service.ts'
+import type { TenantsService } from '../modules/tenants/tenants.service.ts'
+import type { MembersService } from '../modules/tenants/members.service.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
 export const allQueues = [mailSendQueue, tenantBlobPurgeQueue, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues] as const
@@ -75,6 +86,23 @@ export const tenantDataPlans: readonly TenantDataPlan[] = [
   policyTenantData,
   tenantsTenantData,
 ]
+
+/** Every module's services, for tools, tests and benchmarks that call them in-process. */
+export interface AppServices {
+  readonly audit: AuditService
+  readonly auth: AuthService
+  readonly apiKeys: ApiKeysService
+  readonly onboarding: OnboardingService
+  readonly tenants: TenantsService
+  readonly members: MembersService
+  readonly webhooks: WebhooksService
+  readonly ledger: LedgerService
+  readonly raw: RawService
+  /** Provider connections: no route uses them (the connectors CLI does). */
+  readonly connectors: ConnectorsService
+  readonly policy: PolicyService
+  readonly wallets: WalletsService
+}
 
 /** Configuration whose secrets have been resolved (from the environment, or generated for the sandbox). */
 export type ResolvedConfig = Config & { readonly jwtSecret: string; readonly apiKeyPepper: string }
@@ -209,6 +237,37 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     audit: createAuditService({ ...core, store: auditStore, cursors, chain: anchorChain, blobs }),
   }
 
+  const pollingIntervalSeconds = options.jobPollingIntervalSeconds ?? 2
+  /** Every module, in the order their routes register and their workers start. */
+  const modules: readonly ModuleDefinition[] = [
+    {
+      name: 'tenants',
+      routes: routesOf(tenantRoutes, { onboarding: services.onboarding, tenants: services.tenants, members: services.members, selfServeSignup: config.selfServeSignup }),
+      startWorkers: (queue) => queue.work(tenantBlobPurgeQueue, createBlobPurgeHandler({ db, audit: core.audit, blobs }), { pollingIntervalSeconds }),
+    },
+    { name: 'auth', routes: routesOf(authRoutes, { auth: services.auth, apiKeys }) },
+    { name: 'mail', startWorkers: (queue) => queue.work(mailSendQueue, createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 }) },
+    { name: 'webhooks', routes: routesOf(webhookRoutes, { webhooks: webhooks.service }), startWorkers: (queue) => webhooks.startWorkers(queue, { pollingIntervalSeconds }) },
+    {
+      name: 'audit',
+      routes: routesOf(auditRoutes, { audit: services.audit }),
+      async startWorkers(queue) {
+        await queue.work(auditExportQueue, createExportHandler({ db, store: auditStore, blobs, clock }), { pollingIntervalSeconds })
+        await queue.work(anchorPublishQueue, createAnchorPublishHandler({ db, store: auditStore, audit: core.audit, chain: anchorChain, clock }), { pollingIntervalSeconds })
+        await sequencer.start()
+      },
+      stop: () => sequencer.stop(),
+    },
+    { name: 'ledger', routes: routesOf(ledgerRoutes, { ledger: ledger.service }), startWorkers: (queue) => ledger.startWorkers(queue, { pollingIntervalSeconds }) },
+    {
+      name: 'raw',
+      routes: routesOf(rawRoutes, { raw: raw.service }),
+      startWorkers: (queue) => raw.startWorkers(queue, { pollingIntervalSeconds }),
+      stop: async () => raw.stop(),
+    },
+    { name: 'policy', routes: routesOf(policyRoutes, { policy: policy.service, wallets: policy.wallets, publicBaseUrl: config.publicBaseUrl }) },
+  ]
+
   let closed = false
   return {
     config,
@@ -224,34 +283,24 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       buildApp({
         logger,
         publicBaseUrl: config.publicBaseUrl,
-        selfServeSignup: config.selfServeSignup,
         trustProxyHops: config.trustProxyHops,
         platformServiceSecret: config.platformServiceSecret,
         publicRateLimit: { perMinute: config.publicRateLimitPerMinute, burst: config.publicRateLimitBurst },
         rateLimits,
         checkReady: () => ping(db),
-        services,
+        authenticator: services.auth,
+        platformRateLimit: tierRules.production,
+        modules,
       }),
     async startWorkers() {
-      const pollingIntervalSeconds = options.jobPollingIntervalSeconds ?? 2
-      await jobs.work(tenantBlobPurgeQueue, createBlobPurgeHandler({ db, audit: core.audit, blobs }), { pollingIntervalSeconds })
-      await jobs.work(mailSendQueue, createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 })
-      await webhooks.startWorkers(jobs, { pollingIntervalSeconds })
-      await ledger.startWorkers(jobs, { pollingIntervalSeconds })
-      await raw.startWorkers(jobs, { pollingIntervalSeconds })
-      await jobs.work(auditExportQueue, createExportHandler({ db, store: auditStore, blobs, clock }), { pollingIntervalSeconds })
-      await jobs.work(anchorPublishQueue, createAnchorPublishHandler({ db, store: auditStore, audit: core.audit, chain: anchorChain, clock }), {
-        pollingIntervalSeconds,
-      })
-      await sequencer.start()
+      for (const module of modules) await module.startWorkers?.(jobs, { pollingIntervalSeconds })
     },
     settleAudit: (settleOptions) => sequencer.sweep(settleOptions),
     /** Stops the workers (letting running jobs finish), then closes the stores. Idempotent. */
     async close() {
       if (closed) return
       closed = true
-      await sequencer.stop()
-      raw.stop()
+      for (const module of modules) await module.stop?.()
       await jobs.stop({ timeoutMs: config.shutdownTimeoutMs })
       await rateLimits.close()
       await mailer.close()

@@ -60,7 +60,6 @@ export function defineQueue<Schema extends TObject>(definition: {
 }
 
 /** Any queue, whatever its payload. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyQueue = QueueDefinition<any>
 
 export type PayloadOf<Q> = Q extends QueueDefinition<infer Payload> ? Payload : never
