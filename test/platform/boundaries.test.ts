@@ -2,9 +2,9 @@
  * The import rules (.dependency-cruiser.cjs, `npm run lint:boundaries`) hold over src/, and each rule
  * fails on a violation planted in a tree of its own: a rule that cannot fail would be no rule.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain ESM script without type declarations.
 import { lintBoundaries } from '../../scripts/lint-boundaries.mjs'
@@ -40,6 +40,29 @@ const lawful: Record<string, string> = {
   'src/modules/raw/raw.tables.ts': 'import { ledgerTable } from "../ledger/ledger.tables.ts"\nexport const rawTable = ledgerTable\n',
   'src/main/compose.ts': 'import { ingest } from "../modules/raw/raw.service.ts"\nexport const compose = ingest\n',
 }
+
+/** Every `*.tables.ts` import of a source file: `[file, imported tables file]`, paths relative to src/. */
+function tableImports(): Array<[string, string]> {
+  const source = join(import.meta.dirname, '../../src')
+  const found: Array<[string, string]> = []
+  for (const file of readdirSync(source, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.ts')) continue
+    for (const match of readFileSync(join(source, file), 'utf8').matchAll(/from '([^']+\.tables\.ts)'/g)) {
+      found.push([file, relative(source, resolve(dirname(join(source, file)), match[1]!))])
+    }
+  }
+  return found
+}
+
+const moduleOf = (path: string) => /^modules\/([^/]+)\//.exec(path)?.[1] ?? path.split('/').slice(0, 2).join('/')
+
+describe('tables', () => {
+  it("are imported by their own module only (another module's tables only by a tables file, for a foreign key)", () => {
+    const crossing = tableImports().filter(([file, tables]) => moduleOf(file) !== moduleOf(tables) && !file.endsWith('.tables.ts') && !file.startsWith('main/'))
+    expect(crossing).toEqual([])
+    expect(tableImports().length).toBeGreaterThan(20)
+  })
+})
 
 describe('the import rules', () => {
   it('hold over src/, with every source file cruised', async () => {
