@@ -7,17 +7,17 @@
  * restarted on it; the reclaim at start runs there on a job left active by a runtime that is gone.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../src/platform/db/database.ts'
-import { rawArtifacts, rawParsedRows } from '../../src/modules/raw/raw.tables.ts'
+import { seedParsedArtifact } from '../../src/modules/raw/raw.testing.ts'
 import { jobHeartbeatRefreshSeconds, jobHeartbeatSeconds, superviseIntervalSeconds } from '../../src/platform/jobs/job-queue.ts'
 import { ledgerNormalizeQueue, ledgerReconcileQueue } from '../../src/modules/ledger/ledger.jobs.ts'
-import { createIdSource, deterministicId } from '../../src/kernel/ids.ts'
+import { createIdSource } from '../../src/kernel/ids.ts'
 import { createTestApp, engineName, signupOwner, testDatabaseUrl, type TestApp } from '../support/harness.ts'
 import { bankTransaction } from '../support/ledger.ts'
 
@@ -72,42 +72,11 @@ async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<
  * normalization queued as the extraction job queues it: a ledger_jobs row and a ledger-normalize job.
  */
 async function queueNormalization(test: TestApp, tenantId: string, rows: number) {
-  const parser = 'test_records'
-  const parserVersion = '1.0.0'
-  const sha256 = createHash('sha256').update(randomBytes(16)).digest('hex')
-  const artifactId = deterministicId('rawArtifact', tenantId, sha256)
   const at = test.runtime.clock.now()
-  await test.runtime.db.orm.insert(rawArtifacts).values({
-    id: artifactId,
-    tenantId,
-    sha256,
-    bytes: 100,
-    mimeType: 'text/csv',
-    sourceType: 'csv_upload',
-    sourceRef: {},
-    filename: 'statement.csv',
-    parentArtifactId: null,
-    status: 'stored',
-    extractionStatus: 'succeeded',
-    extractionError: null,
-    parser,
-    parserVersion,
-    extractedAt: at,
-    createdBy: 'test',
-    ingestedAt: at,
-    tombstonedAt: null,
-    bytesPurgedAt: null,
-  })
   const account = { iban: 'DE89370400440532013000', name: 'Operating account', currency: 'EUR' }
   const shops = ['BAKERY NORD', 'CAFE LUMEN', 'HARDWARE WEST', 'BOOKS EAST', 'GROCER SOUTH']
-  const parsedRows = Array.from({ length: rows }, (_, rowIndex) => ({
-    id: deterministicId('parsedRow', artifactId, parser, parserVersion, String(rowIndex)),
-    tenantId,
-    rawArtifactId: artifactId,
-    parser,
-    parserVersion,
-    rowIndex,
-    extracted: bankTransaction({
+  const records = Array.from({ length: rows }, (_, rowIndex) =>
+    bankTransaction({
       account,
       amount: `-${(rowIndex % 997) + 1}.${String(rowIndex % 100).padStart(2, '0')}`,
       transaction_date: new Date(Date.UTC(2025, 0, 1) + (rowIndex % 365) * 86_400_000).toISOString().slice(0, 10),
@@ -115,11 +84,8 @@ async function queueNormalization(test: TestApp, tenantId: string, rows: number)
       external_transaction_id: `reclaim-${rowIndex}`,
       counterparty: { name: shops[rowIndex % shops.length]! },
     }),
-    confidence: 0.95,
-    extractedAt: at,
-  }))
-  // 9 columns: 5,000 rows per statement stays below PostgreSQL's 65,535 bind parameters.
-  for (let offset = 0; offset < parsedRows.length; offset += 5_000) await test.runtime.db.orm.insert(rawParsedRows).values(parsedRows.slice(offset, offset + 5_000))
+  )
+  const { artifactId, rowIds: parsedRowIds } = await seedParsedArtifact(test.runtime.db, { tenantId, records, at })
   const ledgerJobId = ids.newId('ledgerJob')
   const jobId = await test.runtime.db.transaction(async (tx) => {
     await test.runtime.ledger.store.insertJob(tx, {
@@ -137,7 +103,7 @@ async function queueNormalization(test: TestApp, tenantId: string, rows: number)
     })
     return test.runtime.jobs.enqueue(tx, ledgerNormalizeQueue, { tenant_id: tenantId, job_id: ledgerJobId, artifact_id: artifactId })
   })
-  return { artifactId, ledgerJobId, jobId, parsedRowIds: parsedRows.map((row) => row.id) }
+  return { artifactId, ledgerJobId, jobId, parsedRowIds }
 }
 
 interface QueueJob {
