@@ -3,7 +3,7 @@
  * dedupe"). Pure: the same record always gives the same keys.
  */
 import { sha256Base64Url } from '../../../kernel/hashing.ts'
-import type { AccountRef, CounterpartyRef } from '../../raw/domain/extracted.ts'
+import type { AccountRef, CounterpartyRef } from '../../../kernel/extracted-record.ts'
 
 const nonAscii = /[^\x00-\x7f]/
 

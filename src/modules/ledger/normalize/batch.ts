@@ -25,7 +25,7 @@ import type {
   ObligationRecord,
   TransactionRecord,
   WalletTransferRecord,
-} from '../../raw/domain/extracted.ts'
+} from '../../../kernel/extracted-record.ts'
 import {
   accountKeys,
   addDays,

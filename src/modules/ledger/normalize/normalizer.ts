@@ -21,7 +21,7 @@ import { Compile } from 'typebox/compile'
 import type { AuditActor } from '../../../kernel/audit-record.ts'
 import type { Database, Executor, Tx } from '../../../platform/db/database.ts'
 import type { Clock } from '../../../kernel/clock.ts'
-import { ExtractedRecord } from '../../raw/domain/extracted.ts'
+import { ExtractedRecord } from '../../../kernel/extracted-record.ts'
 import type { LedgerKind, LedgerStore, ParsedRowRecord } from '../ledger.store.ts'
 import {
   batchInputOf,

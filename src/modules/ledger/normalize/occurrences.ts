@@ -9,7 +9,7 @@
  * already let go (an unsorted file) has that day's counts rebuilt exactly from the artifact's earlier
  * rows of the day, read again. Memory is bounded by the rows of the busiest days, not by the file.
  */
-import type { ExtractedRecord } from '../../raw/domain/extracted.ts'
+import type { ExtractedRecord } from '../../../kernel/extracted-record.ts'
 import { ledgerAmount, normalizeDescription } from '../domain/keys.ts'
 
 /** Days whose counts are kept at once. */
