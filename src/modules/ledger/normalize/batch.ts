@@ -37,8 +37,9 @@ import {
   normalizeIban,
   normalizeWallet,
   transactionFingerprint,
+  type NormalizedTexts,
 } from '../domain/keys.ts'
-import { nextVersion, withAdded } from '../domain/versions.ts'
+import { nextVersion, withAdded, type ContentFields } from '../domain/versions.ts'
 import type {
   AccountRow,
   BalanceRow,
@@ -73,15 +74,18 @@ export interface BatchInput {
   readonly counterparty: CounterpartyMentionFacts | undefined
 }
 
-/** A parsed row as a batch input: the record-only work (facts, account reference, counterparty mention). */
-export function batchInputOf(row: ParsedRowRecord, record: ExtractedRecord, occurrence: number): BatchInput {
+/**
+ * A parsed row as a batch input: the record-only work (facts, account reference, counterparty mention).
+ * `recent`: the run's recent text normalizations.
+ */
+export function batchInputOf(row: ParsedRowRecord, record: ExtractedRecord, occurrence: number, recent?: NormalizedTexts): BatchInput {
   return {
     row,
     record,
     occurrence,
-    facts: record.kind === 'transaction' || record.kind === 'wallet_transfer' ? transactionFacts(record) : undefined,
-    account: accountReferenceOf(record),
-    counterparty: counterpartyMentionOf(record),
+    facts: record.kind === 'transaction' || record.kind === 'wallet_transfer' ? transactionFacts(record, recent) : undefined,
+    account: accountReferenceOf(record, recent),
+    counterparty: counterpartyMentionOf(record, recent),
   }
 }
 
@@ -120,6 +124,8 @@ export interface BatchContext {
   readonly jobId?: string | undefined
   /** Report the entities each row resolved to (`entitiesByRow`): the single-row route wants them, a run does not. */
   readonly collectEntities?: boolean
+  /** The run's content fields, for the content hash of every draft it writes. */
+  readonly contentFields: ContentFields
 }
 
 /**
@@ -179,7 +185,7 @@ export interface TransactionFacts {
 }
 
 /** Pure: depends on the record only, so a run computes it ahead, while the previous batch writes. */
-export function transactionFacts(record: TransactionRecord | WalletTransferRecord): TransactionFacts {
+export function transactionFacts(record: TransactionRecord | WalletTransferRecord, recent?: NormalizedTexts): TransactionFacts {
   if (record.kind === 'transaction') {
     return {
       account: record.account,
@@ -191,7 +197,7 @@ export function transactionFacts(record: TransactionRecord | WalletTransferRecor
       postedDate: record.posted_date,
       status: record.status,
       description: record.description,
-      descriptionNormalized: normalizeDescription(record.description),
+      descriptionNormalized: normalizeDescription(record.description, recent),
       counterparty: record.counterparty,
       category: record.category,
       details: record.details,
@@ -211,7 +217,7 @@ export function transactionFacts(record: TransactionRecord | WalletTransferRecor
     postedDate: record.timestamp.slice(0, 10),
     status: 'posted',
     description,
-    descriptionNormalized: normalizeDescription(description),
+    descriptionNormalized: normalizeDescription(description, recent),
     counterparty: { wallet_address: other },
     category: undefined,
     details: {
@@ -276,7 +282,7 @@ export interface AccountReference {
 }
 
 /** Pure, like transactionFacts: the account a record names, and its keys; undefined for records without one. */
-export function accountReferenceOf(record: ExtractedRecord): AccountReference | undefined {
+export function accountReferenceOf(record: ExtractedRecord, recent?: NormalizedTexts): AccountReference | undefined {
   let ref: AccountRef
   let currency: string | undefined
   switch (record.kind) {
@@ -296,7 +302,7 @@ export function accountReferenceOf(record: ExtractedRecord): AccountReference | 
     default:
       return undefined
   }
-  return { ref, currency, keys: accountKeys(ref, currency ?? 'XXX') }
+  return { ref, currency, keys: accountKeys(ref, currency ?? 'XXX', recent) }
 }
 
 /**
@@ -304,16 +310,16 @@ export function accountReferenceOf(record: ExtractedRecord): AccountReference | 
  * none, the merchant guessed from its description), its keys and the type the record suggests; undefined
  * when it names nothing usable.
  */
-export function counterpartyMentionOf(record: ExtractedRecord): CounterpartyMentionFacts | undefined {
+export function counterpartyMentionOf(record: ExtractedRecord, recent?: NormalizedTexts): CounterpartyMentionFacts | undefined {
   const mention = (ref: CounterpartyRef, type: CounterpartyRow['type'], inferred: boolean) => {
-    const keys = counterpartyKeys(ref)
+    const keys = counterpartyKeys(ref, recent)
     return keys.length > 0 ? { ref, keys, type, inferred } : undefined
   }
   switch (record.kind) {
     case 'transaction': {
       const outflow = decimalSign(record.amount) < 0
       if (record.counterparty !== undefined) return mention(record.counterparty, outflow ? 'merchant' : 'other', false)
-      const guessed = counterpartyFromDescription(record.description)
+      const guessed = counterpartyFromDescription(record.description, recent)
       return guessed === undefined ? undefined : mention({ name: guessed }, outflow ? 'merchant' : 'other', true)
     }
     case 'wallet_transfer':
@@ -1120,7 +1126,7 @@ class Batch {
       const tally: KindCounts = { created: 0, updated: 0, unchanged: 0 }
       for (const [id, draft] of drafts) {
         const current = currents.get(id) as LedgerRowByKind[LedgerKind] | undefined
-        const next = nextVersion(current, draft as LedgerRowByKind[LedgerKind], at)
+        const next = nextVersion(current, draft as LedgerRowByKind[LedgerKind], at, this.context.contentFields)
         if (next === undefined) {
           tally.unchanged += 1
           if (this.context.collectEntities === true) versions.set(`${kind}:${id}`, { versionId: current!.versionId, version: current!.version, outcome: 'unchanged' })

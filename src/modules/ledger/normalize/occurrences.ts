@@ -10,17 +10,17 @@
  * rows of the day, read again. Memory is bounded by the rows of the busiest days, not by the file.
  */
 import type { ExtractedRecord } from '../../../kernel/extracted-record.ts'
-import { ledgerAmount, normalizeDescription } from '../domain/keys.ts'
+import { ledgerAmount, normalizeDescription, type NormalizedTexts } from '../domain/keys.ts'
 
 /** Days whose counts are kept at once. */
 export const activeDaysMax = 64
 
 /** What makes rows identical, and the day they belong to; undefined for records that are not counted. */
-export function occurrenceIdentity(record: ExtractedRecord): { day: string; key: string } | undefined {
+export function occurrenceIdentity(record: ExtractedRecord, recent?: NormalizedTexts): { day: string; key: string } | undefined {
   if (record.kind === 'transaction') {
     return {
       day: record.transaction_date,
-      key: JSON.stringify([record.account, ledgerAmount(record.amount, record.currency), normalizeDescription(record.description)]),
+      key: JSON.stringify([record.account, ledgerAmount(record.amount, record.currency), normalizeDescription(record.description, recent)]),
     }
   }
   if (record.kind === 'wallet_transfer') return { day: record.timestamp.slice(0, 10), key: JSON.stringify([record.account, record.tx_hash, record.log_index]) }
@@ -30,20 +30,20 @@ export function occurrenceIdentity(record: ExtractedRecord): { day: string; key:
 /** The records of the artifact's rows before `beforeRowIndex` that belong to `day`. */
 export type EarlierRowsOfDay = (day: string, beforeRowIndex: number) => Promise<ExtractedRecord[]>
 
-function countsOf(records: readonly ExtractedRecord[], day: string): Map<string, number> {
+function countsOf(records: readonly ExtractedRecord[], day: string, recent: NormalizedTexts | undefined): Map<string, number> {
   const counts = new Map<string, number>()
   for (const record of records) {
-    const identity = occurrenceIdentity(record)
+    const identity = occurrenceIdentity(record, recent)
     if (identity !== undefined && identity.day === day) counts.set(identity.key, (counts.get(identity.key) ?? 0) + 1)
   }
   return counts
 }
 
 /** The occurrence of one row among the artifact's earlier rows (the single-row path). */
-export async function occurrenceAmongEarlier(record: ExtractedRecord, rowIndex: number, earlierRowsOfDay: EarlierRowsOfDay): Promise<number> {
-  const identity = occurrenceIdentity(record)
+export async function occurrenceAmongEarlier(record: ExtractedRecord, rowIndex: number, earlierRowsOfDay: EarlierRowsOfDay, recent?: NormalizedTexts): Promise<number> {
+  const identity = occurrenceIdentity(record, recent)
   if (identity === undefined) return 1
-  return (countsOf(await earlierRowsOfDay(identity.day, rowIndex), identity.day).get(identity.key) ?? 0) + 1
+  return (countsOf(await earlierRowsOfDay(identity.day, rowIndex), identity.day, recent).get(identity.key) ?? 0) + 1
 }
 
 /** Counts the occurrences of an artifact's rows, fed in row order. */
@@ -54,14 +54,18 @@ export class OccurrenceCounter {
   /** The most recently used day (already last in `active`'s order). */
   private lastDay: string | undefined
 
-  constructor(private readonly earlierRowsOfDay: EarlierRowsOfDay) {}
+  /** `recent`: the run's recent text normalizations (a row's description is normalized again for its facts). */
+  constructor(
+    private readonly earlierRowsOfDay: EarlierRowsOfDay,
+    private readonly recent?: NormalizedTexts,
+  ) {}
 
   /**
    * The row's occurrence: a number, or a promise of one when the row's day was let go and its counts
    * must be read again first (rows of one day mostly follow each other, so callers await only then).
    */
   next(record: ExtractedRecord, rowIndex: number): number | Promise<number> {
-    const identity = occurrenceIdentity(record)
+    const identity = occurrenceIdentity(record, this.recent)
     if (identity === undefined) return 1
     const { day, key } = identity
     const counts = this.active.get(day)
@@ -74,7 +78,7 @@ export class OccurrenceCounter {
       return this.count(counts, key)
     }
     if (!this.released.delete(day)) return this.count(this.activate(day, new Map()), key)
-    return this.earlierRowsOfDay(day, rowIndex).then((records) => this.count(this.activate(day, countsOf(records, day)), key))
+    return this.earlierRowsOfDay(day, rowIndex).then((records) => this.count(this.activate(day, countsOf(records, day, this.recent)), key))
   }
 
   private activate(day: string, counts: Map<string, number>): Map<string, number> {
