@@ -2,8 +2,10 @@
  * Natural keys and normalization for Ledger entities (docs/raw-and-ledger.md, "Natural keys and
  * dedupe"). Pure: the same record always gives the same keys.
  */
-import { sha256Base64Url } from '../../../kernel/hashing.ts'
 import type { AccountRef, CounterpartyRef } from '../../../kernel/extracted-record.ts'
+import { sha256Base64Url } from '../../../kernel/hashing.ts'
+import { deterministicId } from '../../../kernel/ids.ts'
+import type { BalanceType, InvoiceDirection, ObligationType } from './entities.ts'
 
 const nonAscii = /[^\x00-\x7f]/
 
@@ -208,6 +210,34 @@ export function counterpartyKeys(ref: CounterpartyRef, recent?: NormalizedTexts)
     if (name !== '') keys.push(`name:${name}`)
   }
   return keys
+}
+
+/**
+ * The id of an account, counterparty or transaction first recorded under `seed`, its strongest key
+ * then free: the seed needs no key row, since resolution derives the id of every key it does not find.
+ */
+export function entityIdOf(kind: 'account' | 'counterparty' | 'transaction', tenantId: string, seed: string): string {
+  return deterministicId(kind, tenantId, seed)
+}
+
+/** A balance's id, from its one key: the account, the day and the balance type. */
+export function balanceIdOf(tenantId: string, accountId: string, asOf: string, balanceType: BalanceType): string {
+  return deterministicId('balance', tenantId, `${accountId}:${asOf}:${balanceType}`)
+}
+
+/** An invoice's id, from its one key: direction, counterparty (none: empty) and number (trimmed). */
+export function invoiceIdOf(tenantId: string, direction: InvoiceDirection, counterpartyId: string | undefined, invoiceNumber: string): string {
+  return deterministicId('invoice', tenantId, `${direction}:${counterpartyId ?? ''}:${invoiceNumber.trim()}`)
+}
+
+/** The id of the obligation every invoice is (a bill to pay, an invoice to collect). */
+export function invoiceObligationIdOf(tenantId: string, invoiceId: string): string {
+  return deterministicId('obligation', tenantId, `invoice:${invoiceId}`)
+}
+
+/** An obligation record's id, from its one key: its type and the source's reference. */
+export function obligationIdOf(tenantId: string, obligationType: ObligationType, reference: string): string {
+  return deterministicId('obligation', tenantId, `${obligationType}:${reference}`)
 }
 
 /** A decimal string in canonical form: no leading zeros, no trailing fractional zeros, no `-0`. */

@@ -36,6 +36,7 @@ import {
 } from './batch.ts'
 import { occurrenceAmongEarlier, OccurrenceCounter } from './occurrences.ts'
 import { NormalizedTexts } from '../domain/keys.ts'
+import { addCounts } from '../domain/outcomes.ts'
 import { ContentFields } from '../domain/versions.ts'
 
 /**
@@ -85,15 +86,6 @@ export interface NormalizerDeps extends BatchDeps {
   readonly batchRows?: number
   /** Pipeline the batches where the database allows it (the default); false runs them one after another. */
   readonly pipeline?: boolean
-}
-
-function addCounts(total: Partial<Record<LedgerKind, KindCounts>>, batch: Partial<Record<LedgerKind, KindCounts>>) {
-  for (const [kind, tally] of Object.entries(batch) as Array<[LedgerKind, KindCounts]>) {
-    const into = (total[kind] ??= { created: 0, updated: 0, unchanged: 0 })
-    into.created += tally.created
-    into.updated += tally.updated
-    into.unchanged += tally.unchanged
-  }
 }
 
 /** The row's record, or undefined when it is not one normalization knows. */

@@ -21,7 +21,7 @@ import { deterministicId } from '../../../kernel/ids.ts'
 import { addDays, ledgerAmount, normalizeText } from '../domain/keys.ts'
 import { ContentFields, nextVersion } from '../domain/versions.ts'
 import type { InvoiceRow, LedgerKind, LedgerRowByKind, LedgerStore, MatchRow, ObligationRow, TransactionRow } from '../ledger.store.ts'
-import { flatCounts, type KindCounts } from '../normalize/batch.ts'
+import { flatCounts, type KindCounts } from '../domain/outcomes.ts'
 import {
   balancePeriods,
   expectedPayment,
