@@ -150,7 +150,8 @@ export class TransactionResolver {
    * record, the one pending candidate of its account and amount dated up to `pendingDaysMax` days before
    * (rule 4); else the one same-day candidate from another artifact without a conflicting external id
    * (rule 2; two or more: a new transaction, ambiguous); else a new transaction seeded by its first key
-   * nobody holds. The transaction is then taken: no later record of the batch merges into it by rule.
+   * nobody holds. The transaction is then taken: no later record of the batch merges into it by rule
+   * (pending → posted or cross-source), only by a key.
    */
   resolve(entry: TransactionEntry): TransactionResolution {
     const { facts } = entry
@@ -192,7 +193,9 @@ export class TransactionResolver {
       id = this.derivedIdOf.get(seed) ?? entityIdOf('transaction', this.tenantId, seed)
       if (match !== 'ambiguous') match = 'new'
       this.decided.set(id, { amount: facts.amount, status: facts.status, transactionDate: facts.transactionDate })
-      // A pending transaction earlier in this batch can be settled by a posted one later in it.
+      // It joins the candidates, but as taken (claimed below, like every transaction a record resolved
+      // to): a later record of the batch reaches it by its keys only, so a posted record does not settle
+      // a pending one of the same batch by the 7-day rule.
       this.pool.add({
         id,
         accountId: entry.accountId,
