@@ -21,7 +21,7 @@ import type { Executor, Tx } from '../../../platform/db/database.ts'
 import type { EventRecorder } from '../../../platform/outbox/events.ts'
 import { candidateQueryOf, transactionEntryOf, TransactionResolver, type TransactionEntry, type TransactionResolution } from '../domain/dedupe.ts'
 import type { KeyKind, LedgerKind } from '../domain/entities.ts'
-import { balanceIdOf as balanceIdOfKey, entityIdOf, invoiceIdOf as invoiceIdOfKey, invoiceObligationIdOf, obligationIdOf as obligationIdOfKey, type NormalizedTexts } from '../domain/keys.ts'
+import { balanceIdOf, entityIdOf, invoiceIdOf, invoiceObligationIdOf, obligationIdOf, type NormalizedTexts } from '../domain/keys.ts'
 import {
   applyBalance,
   applyInvoice,
@@ -209,28 +209,28 @@ class Batch {
     const transactionMatches = await this.resolveTransactions(inputs, accountIdOf)
 
     // (3) Balances, invoices, obligations: one key each, so the id follows from the key.
-    const balanceIdOf = new Map<BatchInput, string>()
-    const invoiceIdOf = new Map<BatchInput, string>()
-    const obligationIdOf = new Map<BatchInput, string>()
-    const linkedInvoiceOf = new Map<BatchInput, string>()
+    const balanceIds = new Map<BatchInput, string>()
+    const invoiceIds = new Map<BatchInput, string>()
+    const obligationIds = new Map<BatchInput, string>()
+    const linkedInvoices = new Map<BatchInput, string>()
     for (const input of inputs) {
       const record = input.record
       if (record.kind === 'balance') {
-        balanceIdOf.set(input, balanceIdOfKey(this.tenantId, accountIdOf.get(input)!, record.as_of, record.balance_type))
+        balanceIds.set(input, balanceIdOf(this.tenantId, accountIdOf.get(input)!, record.as_of, record.balance_type))
       } else if (record.kind === 'invoice') {
-        const invoiceId = invoiceIdOfKey(this.tenantId, record.direction, counterpartyIdOf.get(input), record.invoice_number)
-        invoiceIdOf.set(input, invoiceId)
-        obligationIdOf.set(input, invoiceObligationIdOf(this.tenantId, invoiceId))
+        const invoiceId = invoiceIdOf(this.tenantId, record.direction, counterpartyIdOf.get(input), record.invoice_number)
+        invoiceIds.set(input, invoiceId)
+        obligationIds.set(input, invoiceObligationIdOf(this.tenantId, invoiceId))
       } else if (record.kind === 'obligation') {
-        obligationIdOf.set(input, obligationIdOfKey(this.tenantId, record.obligation_type, record.reference))
+        obligationIds.set(input, obligationIdOf(this.tenantId, record.obligation_type, record.reference))
         if (record.invoice_number !== undefined && record.direction !== null) {
-          linkedInvoiceOf.set(input, invoiceIdOfKey(this.tenantId, record.direction, counterpartyIdOf.get(input), record.invoice_number))
+          linkedInvoices.set(input, invoiceIdOf(this.tenantId, record.direction, counterpartyIdOf.get(input), record.invoice_number))
         }
       }
     }
-    await this.load('balance', [...balanceIdOf.values()])
-    await this.load('invoice', [...invoiceIdOf.values(), ...linkedInvoiceOf.values()])
-    await this.load('obligation', [...obligationIdOf.values()])
+    await this.load('balance', [...balanceIds.values()])
+    await this.load('invoice', [...invoiceIds.values(), ...linkedInvoices.values()])
+    await this.load('obligation', [...obligationIds.values()])
 
     // (4) Apply, in input order.
     for (const input of inputs) {
@@ -243,7 +243,7 @@ class Batch {
           this.applyTransaction(input, input.facts!, accountIdOf.get(input)!, counterpartyIdOf.get(input), transactionMatches.get(input)!)
           break
         case 'balance': {
-          const id = balanceIdOf.get(input)!
+          const id = balanceIds.get(input)!
           const existing = this.draft('balance', id)
           const draft = applyBalance(existing, this.context, id, input.row, record, accountIdOf.get(input)!)
           if (existing === undefined) this.create('balance', draft)
@@ -251,8 +251,8 @@ class Batch {
           break
         }
         case 'invoice': {
-          const invoiceId = invoiceIdOf.get(input)!
-          const obligationId = obligationIdOf.get(input)!
+          const invoiceId = invoiceIds.get(input)!
+          const obligationId = obligationIds.get(input)!
           const existing = this.draft('invoice', invoiceId)
           const existingObligation = this.draft('obligation', obligationId)
           const { invoice, obligation } = applyInvoice(existing, existingObligation, this.context, { invoiceId, obligationId }, input.row, record, counterpartyIdOf.get(input))
@@ -263,8 +263,8 @@ class Batch {
           break
         }
         case 'obligation': {
-          const id = obligationIdOf.get(input)!
-          const linkedInvoiceId = linkedInvoiceOf.get(input)
+          const id = obligationIds.get(input)!
+          const linkedInvoiceId = linkedInvoices.get(input)
           // The invoice the record names is linked when it exists (in the Ledger or earlier in the batch).
           const invoiceId = linkedInvoiceId !== undefined && this.draft('invoice', linkedInvoiceId) !== undefined ? linkedInvoiceId : null
           const existing = this.draft('obligation', id)
