@@ -1,78 +1,13 @@
 /**
- * The Ledger's business events (spec, "Outbound webhook event types"): an entity's first version fires
- * `ledger.transaction.created`, `ledger.obligation.created` or `ledger.counterparty.created`; a
- * counterparty's later version (its identity or trust changed) fires `ledger.counterparty.updated`.
+ * The Ledger's business events, as the outbox records them: which events a version fires and their
+ * payloads are the domain's (domain/events.ts); here the event types are checked against the outbox's
+ * catalogue at compile time.
  */
 import type { EventType } from '../../platform/outbox/events.ts'
-import type { CounterpartyRow, LedgerKind, LedgerRowByKind, ObligationRow, TransactionRow } from './ledger.store.ts'
+import type { LedgerEventType } from './domain/events.ts'
 
-export interface LedgerEvent {
-  readonly type: EventType
-  readonly payload: Record<string, unknown>
-  readonly auditEventId: string
-}
+export { counterpartyEventPayload, ledgerEventsOf, type LedgerEvent } from './domain/events.ts'
 
-/** The spec's Ledger events: an entity's first version, and a counterparty's changed identity. */
-export function ledgerEventsOf(
-  change: 'created' | 'updated',
-  kind: LedgerKind,
-  row: LedgerRowByKind[LedgerKind],
-  auditEventId: string,
-): LedgerEvent[] {
-  if (kind === 'transaction' && change === 'created') {
-    const transaction = row as TransactionRow
-    return [
-      {
-        type: 'ledger.transaction.created',
-        payload: {
-          transaction_id: transaction.id,
-          account_id: transaction.accountId,
-          amount: transaction.amount,
-          currency: transaction.currency,
-          direction: transaction.direction,
-          status: transaction.status,
-          transaction_date: transaction.transactionDate,
-          counterparty_id: transaction.counterpartyId,
-          source_ids: transaction.sourceIds,
-        },
-        auditEventId,
-      },
-    ]
-  }
-  if (kind === 'obligation' && change === 'created') {
-    const obligation = row as ObligationRow
-    return [
-      {
-        type: 'ledger.obligation.created',
-        payload: {
-          obligation_id: obligation.id,
-          type: obligation.obligationType,
-          direction: obligation.direction,
-          amount: obligation.amount,
-          currency: obligation.currency,
-          due_date: obligation.dueDate,
-          counterparty_id: obligation.counterpartyId,
-          invoice_id: obligation.invoiceId,
-        },
-        auditEventId,
-      },
-    ]
-  }
-  if (kind === 'counterparty') {
-    return [{ type: change === 'created' ? 'ledger.counterparty.created' : 'ledger.counterparty.updated', payload: counterpartyEventPayload(row as CounterpartyRow), auditEventId }]
-  }
-  return []
-}
-
-
-export function counterpartyEventPayload(counterparty: CounterpartyRow): Record<string, unknown> {
-  return {
-    counterparty_id: counterparty.id,
-    name: counterparty.name,
-    type: counterparty.type,
-    aliases: counterparty.aliases,
-    linked_accounts: counterparty.linkedAccounts,
-    trust_state: counterparty.trustState,
-    version: counterparty.version,
-  }
-}
+type Holds<T extends true> = T
+/** Every Ledger event type is one the outbox knows (checked at compile time). */
+export type LedgerEventTypesAreKnown = Holds<[LedgerEventType] extends [EventType] ? true : false>

@@ -12,7 +12,7 @@ import { defineQueue, retryLimitOf, type AnyQueue, type JobHandler, type JobQueu
 import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { LedgerJobRow, LedgerStore } from './ledger.store.ts'
-import { flatCounts } from './normalize/batch.ts'
+import { flatCounts } from './domain/outcomes.ts'
 import type { Normalizer } from './normalize/normalizer.ts'
 import { reconcileTenant } from './reconcile/reconcile.ts'
 

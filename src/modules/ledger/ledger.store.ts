@@ -5,6 +5,9 @@
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerInvoices, ledgerJobs, ledgerObligations, ledgerReconciliationMatches, ledgerTransactions } from './ledger.tables.ts'
+import type { Account, Balance, Counterparty, Evidence, Invoice, KeyKind, LedgerKind, Obligation, ReconciliationMatch, Transaction } from './domain/entities.ts'
+
+export { ledgerKinds, type KeyKind, type LedgerKind } from './domain/entities.ts'
 
 export type AccountRow = typeof ledgerAccounts.$inferSelect
 export type BalanceRow = typeof ledgerBalances.$inferSelect
@@ -18,9 +21,6 @@ export type LedgerJobRow = typeof ledgerJobs.$inferSelect
 export type { ArtifactRow, ParsedRowRecord } from './ports.ts'
 import type { ArtifactRow, ParsedRowRecord } from './ports.ts'
 
-export const ledgerKinds = ['account', 'balance', 'counterparty', 'transaction', 'invoice', 'obligation', 'reconciliation_match'] as const
-export type LedgerKind = (typeof ledgerKinds)[number]
-
 export interface LedgerRowByKind {
   account: AccountRow
   balance: BalanceRow
@@ -31,7 +31,22 @@ export interface LedgerRowByKind {
   reconciliation_match: MatchRow
 }
 
-export type KeyKind = 'account' | 'counterparty' | 'transaction' | 'invoice' | 'obligation' | 'balance'
+/**
+ * Each table's row is the domain's entity, field for field, and a parsed row is evidence: checked here at
+ * compile time, so rows pass to the rules of domain/ as they are read, with no mapping per row.
+ */
+type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Holds<T extends true> = T
+export type RowsAreEntities = [
+  Holds<SameShape<AccountRow, Account>>,
+  Holds<SameShape<BalanceRow, Balance>>,
+  Holds<SameShape<CounterpartyRow, Counterparty>>,
+  Holds<SameShape<TransactionRow, Transaction>>,
+  Holds<SameShape<InvoiceRow, Invoice>>,
+  Holds<SameShape<ObligationRow, Obligation>>,
+  Holds<SameShape<MatchRow, ReconciliationMatch>>,
+  Holds<ParsedRowRecord extends Evidence ? true : false>,
+]
 
 /** A point in system time for reads: undefined is "now" (current versions). */
 export type AsOf = Date | undefined

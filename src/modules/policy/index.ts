@@ -7,6 +7,7 @@ import type { CursorCodec } from '../../kernel/cursor.ts'
 import { createDefaultPolicyProvisioner, type DefaultPolicyProvisioner } from './default-policy.ts'
 import { createPolicyService, type PolicyService } from './policy.service.ts'
 import { createPolicyStore } from './policy.store.pg.ts'
+import { StoredContents } from './stored-content.ts'
 import type { PolicyStore } from './policy.store.ts'
 import { createPolicyVerdicts, type PolicyVerdicts } from './verdicts.ts'
 import { createWalletsService, type WalletsService } from './wallets.service.ts'
@@ -29,11 +30,13 @@ export interface Policy {
 
 export function createPolicy(deps: CoreDeps & { cursors: CursorCodec; tenants: PolicyTenants; ledger: LedgerOutflows }): Policy {
   const store = createPolicyStore()
+  // Stored versions' content ready to evaluate, owned by this instance of the module.
+  const contents = new StoredContents()
   return {
-    service: createPolicyService({ ...deps, store }),
+    service: createPolicyService({ ...deps, store, contents }),
     wallets: createWalletsService({ ...deps, store }),
     defaultPolicy: createDefaultPolicyProvisioner({ ...deps, store }),
-    verdicts: createPolicyVerdicts({ ...deps, store }),
+    verdicts: createPolicyVerdicts({ ...deps, store, contents }),
     store,
   }
 }

@@ -30,7 +30,7 @@ import {
   type Rule,
 } from './domain/index.ts'
 import type { OutflowPosition, PolicyRow, PolicyStore } from './policy.store.ts'
-import { storedContent } from './stored-content.ts'
+import type { StoredContents } from './stored-content.ts'
 import { actionHash, actionSummary } from './verdicts.ts'
 import type { CommandResult } from '../../platform/commands/command.ts'
 import type { LedgerOutflows, PolicyTenants } from './ports.ts'
@@ -155,6 +155,8 @@ export interface PolicyServiceDeps extends CoreDeps {
   readonly tenants: PolicyTenants
   readonly ledger: LedgerOutflows
   readonly cursors: CursorCodec
+  /** Stored versions' content, kept ready to evaluate (shared with the verdicts of the same module instance). */
+  readonly contents: StoredContents
 }
 
 export function toPolicyView(row: PolicyRow): PolicyView {
@@ -245,7 +247,8 @@ function contentInvalid(prefix: string, issues: ReadonlyArray<{ path: string; me
 }
 
 export function createPolicyService(deps: PolicyServiceDeps): PolicyService {
-  const { db, store, audit, events, ids, clock, cursors, commands } = deps
+  const { db, store, audit, events, ids, clock, cursors, commands, contents } = deps
+  const storedContent = (row: PolicyRow) => contents.contentOf(row)
 
   async function versionOrFail(tenantId: string, version: number): Promise<PolicyRow> {
     const row = await store.findPolicyByVersion(db.orm, tenantId, version)

@@ -14,7 +14,7 @@ import { canonicalJson, sha256Hex } from '../../kernel/hashing.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import { evaluatePolicy, type PolicyAction, type PolicyContent, type PolicyDecision } from './domain/index.ts'
 import type { PolicyStore, VerdictRow } from './policy.store.ts'
-import { storedContent } from './stored-content.ts'
+import type { StoredContents } from './stored-content.ts'
 
 export const verdictLifetimeSeconds = 60
 export const verdictTokenPrefix = 'pvt_'
@@ -67,8 +67,8 @@ export function actionSummary(action: PolicyAction): Record<string, unknown> {
   return populated(action)
 }
 
-export function createPolicyVerdicts(deps: { store: PolicyStore; ids: IdSource; clock: Clock }): PolicyVerdicts {
-  const { store, ids, clock } = deps
+export function createPolicyVerdicts(deps: { store: PolicyStore; ids: IdSource; clock: Clock; contents: StoredContents }): PolicyVerdicts {
+  const { store, ids, clock, contents } = deps
 
   function classify(row: VerdictRow | undefined, hash: string, at: Date, activePolicyId: string | undefined): VerdictFailure {
     if (row === undefined) return 'not_found'
@@ -84,7 +84,7 @@ export function createPolicyVerdicts(deps: { store: PolicyStore; ids: IdSource; 
     async evaluateActive(tx, tenantId, action) {
       const policy = await store.findActivePolicy(tx, tenantId, { forShare: true })
       if (policy === undefined) return undefined
-      return { ...evaluatePolicy(storedContent(policy), action), policy_id: policy.id, policy_version: policy.version }
+      return { ...evaluatePolicy(contents.contentOf(policy), action), policy_id: policy.id, policy_version: policy.version }
     },
 
     async issueVerdict(tx, tenantId, decision, action) {

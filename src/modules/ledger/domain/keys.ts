@@ -2,41 +2,29 @@
  * Natural keys and normalization for Ledger entities (docs/raw-and-ledger.md, "Natural keys and
  * dedupe"). Pure: the same record always gives the same keys.
  */
+import type { AccountRef, CounterpartyRef } from '../../../kernel/extracted-record.ts'
 import { sha256Base64Url } from '../../../kernel/hashing.ts'
-import type { AccountRef, CounterpartyRef } from '../../raw/domain/extracted.ts'
+import { deterministicId } from '../../../kernel/ids.ts'
+import type { BalanceType, InvoiceDirection, ObligationType } from './entities.ts'
 
 const nonAscii = /[^\x00-\x7f]/
 
 /**
- * The last two texts normalized and their results (input, output, input, output): a bank row's
- * description is normalized for its fingerprint and again, unless it holds a date, for the merchant
- * guessed from it, with the account's name in between.
- */
-const recentTexts: [string, string, string, string] = ['', '', '', '']
-
-/**
  * Upper case, letters and digits only, single spaces (every other run of characters becomes one space).
  * ASCII text skips the decomposition that strips diacritics (it would change nothing): most bank text
- * is ASCII, and this runs several times per transaction.
+ * is ASCII, and this runs several times per transaction. `recent`: the caller's, to reuse its recent results.
  */
-export function normalizeText(text: string): string {
-  if (text === recentTexts[0]) return recentTexts[1]
-  if (text === recentTexts[2]) return recentTexts[3]
+export function normalizeText(text: string, recent?: NormalizedTexts): string {
+  return recent === undefined ? normalizedText(text) : recent.text(text)
+}
+
+function normalizedText(text: string): string {
   const folded = nonAscii.test(text) ? text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : text
-  const normalized = folded
+  return folded
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, ' ')
     .trim()
-  recentTexts[2] = recentTexts[0]
-  recentTexts[3] = recentTexts[1]
-  recentTexts[0] = text
-  recentTexts[1] = normalized
-  return normalized
 }
-
-/** Recent normalizeDescription results: a row's description is normalized for its key, fingerprint and record. */
-const recentDescriptions = new Map<string, string>()
-const recentDescriptionsMax = 4_096
 
 /** A word of six or more digits (normalized text has words of [A-Z0-9] between single spaces), with the space before it. */
 const longNumberWord = /(?:^| )[0-9]{6,}(?= |$)/g
@@ -45,15 +33,51 @@ const longNumberWord = /(?:^| )[0-9]{6,}(?= |$)/g
  * A transaction description as compared across sources: normalized text without long numbers (card
  * numbers, references and dates that differ between sources), its words between single spaces.
  */
-export function normalizeDescription(description: string): string {
-  let normalized = recentDescriptions.get(description)
-  if (normalized === undefined) {
-    // Each long number leaves with the space before it; one at the start leaves a space behind, trimmed.
-    normalized = normalizeText(description).replace(longNumberWord, '').trim()
-    if (recentDescriptions.size >= recentDescriptionsMax) recentDescriptions.clear()
-    recentDescriptions.set(description, normalized)
+export function normalizeDescription(description: string, recent?: NormalizedTexts): string {
+  return recent === undefined ? normalizedDescription(description, undefined) : recent.description(description)
+}
+
+function normalizedDescription(description: string, recent: NormalizedTexts | undefined): string {
+  // Each long number leaves with the space before it; one at the start leaves a space behind, trimmed.
+  return normalizeText(description, recent).replace(longNumberWord, '').trim()
+}
+
+/** Descriptions a NormalizedTexts remembers before it starts again. */
+export const normalizedDescriptionsMax = 4_096
+
+/**
+ * The texts one caller (a normalization run) has normalized recently, and their results: a bank row's
+ * description is normalized for its occurrence, its fingerprint and its record, and again, unless it
+ * holds a date, for the merchant guessed from it, with the account's name in between. The caller
+ * creates one and passes it to the key functions of its run; memory is bounded
+ * (`normalizedDescriptionsMax`), and the results are those of the functions without it.
+ */
+export class NormalizedTexts {
+  /** The last two texts normalized and their results (input, output, input, output). */
+  private readonly texts: [string, string, string, string] = ['', '', '', '']
+  private readonly descriptions = new Map<string, string>()
+
+  text(text: string): string {
+    const texts = this.texts
+    if (text === texts[0]) return texts[1]
+    if (text === texts[2]) return texts[3]
+    const normalized = normalizedText(text)
+    texts[2] = texts[0]
+    texts[3] = texts[1]
+    texts[0] = text
+    texts[1] = normalized
+    return normalized
   }
-  return normalized
+
+  description(description: string): string {
+    let normalized = this.descriptions.get(description)
+    if (normalized === undefined) {
+      normalized = normalizedDescription(description, this)
+      if (this.descriptions.size >= normalizedDescriptionsMax) this.descriptions.clear()
+      this.descriptions.set(description, normalized)
+    }
+    return normalized
+  }
 }
 
 const legalSuffixes = new Set([
@@ -72,8 +96,8 @@ const channelPrefixes = [
  * and legal suffixes (`SQ *BLUE BOTTLE #123` and `Blue Bottle Coffee Inc.` are not merged, but
  * `BLUE BOTTLE COFFEE INC` and `Blue Bottle Coffee, Inc` are).
  */
-export function normalizeCounterpartyName(name: string): string {
-  const words = withoutChannelPrefixes(normalizeText(name))
+export function normalizeCounterpartyName(name: string, recent?: NormalizedTexts): string {
+  const words = withoutChannelPrefixes(normalizeText(name, recent))
     .split(' ')
     .filter((word) => word !== '' && !/^[0-9]+$/.test(word))
   while (words.length > 1 && legalSuffixes.has(words[words.length - 1]!)) words.pop()
@@ -102,8 +126,8 @@ const dateLike = /\b[0-9]{1,2}[/.-][0-9]{1,2}([/.-][0-9]{2,4})?\b/g
  * words, so it walks the normalized text by index rather than splitting and joining it twice; the
  * result is normalizeCounterpartyName's, word for word (a property test holds the two together).
  */
-export function counterpartyFromDescription(description: string): string | undefined {
-  const text = withoutChannelPrefixes(normalizeText(description.replace(dateLike, ' ')))
+export function counterpartyFromDescription(description: string, recent?: NormalizedTexts): string | undefined {
+  const text = withoutChannelPrefixes(normalizeText(description.replace(dateLike, ' '), recent))
   // The name's words (single spaces, no all-digit word) as [start, end) offsets into `text`.
   const bounds: number[] = []
   for (let start = 0; start < text.length; ) {
@@ -163,29 +187,57 @@ export function normalizeWallet(address: string): string {
 }
 
 /** Keys of an account reference, strongest first (at least one). */
-export function accountKeys(ref: AccountRef, fallbackCurrency: string): string[] {
+export function accountKeys(ref: AccountRef, fallbackCurrency: string, recent?: NormalizedTexts): string[] {
   const keys: string[] = []
   if (ref.iban !== undefined) keys.push(`iban:${normalizeIban(ref.iban)}`)
   if (ref.wallet_address !== undefined) keys.push(`wallet:${ref.chain_id ?? 0}:${normalizeWallet(ref.wallet_address)}`)
   if (ref.external_account_id !== undefined) keys.push(`external:${ref.external_account_id}`)
   if (ref.account_number !== undefined) keys.push(`number:${ref.institution_id ?? ''}:${ref.account_number.replace(/[\s-]+/g, '')}`)
-  if (ref.name !== undefined) keys.push(`name:${normalizeText(ref.name)}:${ref.currency ?? fallbackCurrency}`)
+  if (ref.name !== undefined) keys.push(`name:${normalizeText(ref.name, recent)}:${ref.currency ?? fallbackCurrency}`)
   if (keys.length === 0) throw new TypeError('an account reference needs an iban, wallet, external id, number or name')
   return keys
 }
 
 /** Keys of a counterparty reference, strongest first; empty when it names nothing usable. */
-export function counterpartyKeys(ref: CounterpartyRef): string[] {
+export function counterpartyKeys(ref: CounterpartyRef, recent?: NormalizedTexts): string[] {
   const keys: string[] = []
   if (ref.iban !== undefined) keys.push(`iban:${normalizeIban(ref.iban)}`)
   if (ref.wallet_address !== undefined) keys.push(`wallet:${normalizeWallet(ref.wallet_address)}`)
-  if (ref.tax_id !== undefined) keys.push(`tax:${normalizeText(ref.tax_id).replace(/ /g, '')}`)
+  if (ref.tax_id !== undefined) keys.push(`tax:${normalizeText(ref.tax_id, recent).replace(/ /g, '')}`)
   if (ref.email !== undefined) keys.push(`email:${ref.email.trim().toLowerCase()}`)
   if (ref.name !== undefined) {
-    const name = normalizeCounterpartyName(ref.name)
+    const name = normalizeCounterpartyName(ref.name, recent)
     if (name !== '') keys.push(`name:${name}`)
   }
   return keys
+}
+
+/**
+ * The id of an account, counterparty or transaction first recorded under `seed`, its strongest key
+ * then free: the seed needs no key row, since resolution derives the id of every key it does not find.
+ */
+export function entityIdOf(kind: 'account' | 'counterparty' | 'transaction', tenantId: string, seed: string): string {
+  return deterministicId(kind, tenantId, seed)
+}
+
+/** A balance's id, from its one key: the account, the day and the balance type. */
+export function balanceIdOf(tenantId: string, accountId: string, asOf: string, balanceType: BalanceType): string {
+  return deterministicId('balance', tenantId, `${accountId}:${asOf}:${balanceType}`)
+}
+
+/** An invoice's id, from its one key: direction, counterparty (none: empty) and number (trimmed). */
+export function invoiceIdOf(tenantId: string, direction: InvoiceDirection, counterpartyId: string | undefined, invoiceNumber: string): string {
+  return deterministicId('invoice', tenantId, `${direction}:${counterpartyId ?? ''}:${invoiceNumber.trim()}`)
+}
+
+/** The id of the obligation every invoice is (a bill to pay, an invoice to collect). */
+export function invoiceObligationIdOf(tenantId: string, invoiceId: string): string {
+  return deterministicId('obligation', tenantId, `invoice:${invoiceId}`)
+}
+
+/** An obligation record's id, from its one key: its type and the source's reference. */
+export function obligationIdOf(tenantId: string, obligationType: ObligationType, reference: string): string {
+  return deterministicId('obligation', tenantId, `${obligationType}:${reference}`)
 }
 
 /** A decimal string in canonical form: no leading zeros, no trailing fractional zeros, no `-0`. */

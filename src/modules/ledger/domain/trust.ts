@@ -10,11 +10,11 @@
  * Anything else is refused (409 ledger_counterparty_trust_transition_invalid): a transition to the
  * state the counterparty is already in is a mistake worth telling the caller about, not a no-op.
  */
-import type { CounterpartyRow } from '../ledger.store.ts'
+import type { TrustState } from './entities.ts'
 
 export const trustActions = ['grant', 'pause', 'restore', 'acknowledge'] as const
 export type TrustAction = (typeof trustActions)[number]
-export type TrustState = CounterpartyRow['trustState']
+export type { TrustState }
 
 const allowedFrom: Readonly<Record<TrustAction, readonly TrustState[]>> = {
   grant: ['unreviewed', 'acknowledged', 'paused'],

@@ -6,43 +6,51 @@
  */
 import { canonicalJson, sha256Hex } from '../../../kernel/hashing.ts'
 import { deterministicId } from '../../../kernel/ids.ts'
+import type { VersionBookkeeping } from './entities.ts'
 
-/** Bookkeeping columns every version has; everything else is content. */
-export interface VersionBookkeeping {
-  versionId: string
-  id: string
-  tenantId: string
-  version: number
-  supersedes: string | null
-  createdAt: Date
-  updatedAt: Date
-  supersededAt: Date | null
-}
+export type { VersionBookkeeping }
 
 const bookkeeping = new Set<string>(['versionId', 'id', 'tenantId', 'version', 'supersedes', 'createdAt', 'updatedAt', 'supersededAt'])
 
-/** Per set of fields (one per table and row origin): the content fields, sorted, each with its `"name":`. */
-const contentFieldsOf = new Map<string, ReadonlyArray<{ readonly field: string; readonly prefix: string }>>()
+/** A content field and its `"name":`, as the content hash writes it. */
+interface ContentField {
+  readonly field: string
+  readonly prefix: string
+}
 
-/** The last record's keys and fields: rows of a batch mostly come one kind at a time, with the same keys. */
-let lastKeys: readonly string[] = []
-let lastFields: ReadonlyArray<{ readonly field: string; readonly prefix: string }> = []
+/** The content fields of a row with these keys, sorted (what canonicalization would do). */
+function contentFieldsOf(keys: readonly string[]): readonly ContentField[] {
+  return keys
+    .filter((field) => !bookkeeping.has(field))
+    .sort()
+    .map((field) => ({ field, prefix: `${JSON.stringify(field)}:` }))
+}
 
-function contentFields(record: Record<string, unknown>) {
-  const keys = Object.keys(record)
-  if (sameKeys(keys, lastKeys)) return lastFields
-  const signature = keys.join(',')
-  let fields = contentFieldsOf.get(signature)
-  if (fields === undefined) {
-    fields = keys
-      .filter((field) => !bookkeeping.has(field))
-      .sort()
-      .map((field) => ({ field, prefix: `${JSON.stringify(field)}:` }))
-    contentFieldsOf.set(signature, fields)
+/**
+ * The content fields of the row shapes a writer has hashed (one shape per table and row origin), so a
+ * writer of many versions works them out once per shape rather than once per row. The writer creates
+ * one and passes it to every `contentHash` and `nextVersion` of its run (a normalization run, a
+ * reconciliation); calls without one work the fields out afresh.
+ */
+export class ContentFields {
+  private readonly bySignature = new Map<string, readonly ContentField[]>()
+  /** The last row's keys and fields: the rows of a batch mostly come one kind at a time, with the same keys. */
+  private lastKeys: readonly string[] = []
+  private lastFields: readonly ContentField[] = []
+
+  of(record: Record<string, unknown>): readonly ContentField[] {
+    const keys = Object.keys(record)
+    if (sameKeys(keys, this.lastKeys)) return this.lastFields
+    const signature = keys.join(',')
+    let fields = this.bySignature.get(signature)
+    if (fields === undefined) {
+      fields = contentFieldsOf(keys)
+      this.bySignature.set(signature, fields)
+    }
+    this.lastKeys = keys
+    this.lastFields = fields
+    return fields
   }
-  lastKeys = keys
-  lastFields = fields
-  return fields
 }
 
 function sameKeys(keys: readonly string[], other: readonly string[]): boolean {
@@ -57,10 +65,10 @@ function sameKeys(keys: readonly string[], other: readonly string[]): boolean {
  * sorted order (what canonicalization would do) and only nested values go through the canonicalizer,
  * since this runs for every Ledger row written.
  */
-export function contentHash(row: object): string {
+export function contentHash(row: object, fields?: ContentFields): string {
   const record = row as Record<string, unknown>
   let text = '{'
-  for (const { field, prefix } of contentFields(record)) {
+  for (const { field, prefix } of fields === undefined ? contentFieldsOf(Object.keys(record)) : fields.of(record)) {
     const value = record[field]
     if (value === undefined) continue
     const encoded = value === null || typeof value !== 'object' || Array.isArray(value) ? JSON.stringify(value) : isEmptyObject(value) ? '{}' : canonicalJson(value)
@@ -78,11 +86,11 @@ function isEmptyObject(value: object): boolean {
 /**
  * The version that records `draft`, or undefined when the draft's content equals `current`'s. The new
  * version's id is derived from the entity id, its number and its content, so the same change made
- * again (a normalization run repeated) produces the same id.
+ * again (a normalization run repeated) produces the same id. `fields`: the writer's, when it writes many.
  */
-export function nextVersion<Row extends VersionBookkeeping>(current: Row | undefined, draft: Row, at: Date): Row | undefined {
-  const hash = contentHash(draft)
-  if (current !== undefined && contentHash(current) === hash) return undefined
+export function nextVersion<Row extends VersionBookkeeping>(current: Row | undefined, draft: Row, at: Date, fields?: ContentFields): Row | undefined {
+  const hash = contentHash(draft, fields)
+  if (current !== undefined && contentHash(current, fields) === hash) return undefined
   const version = (current?.version ?? 0) + 1
   // The draft becomes the version (drafts are the writer's own objects): no copy per Ledger row.
   draft.versionId = deterministicId('ledgerVersion', draft.id, String(version), hash)

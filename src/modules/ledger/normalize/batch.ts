@@ -5,53 +5,49 @@
  * entities, then writes only the drafts whose content changed, as new versions, with their keys, one
  * audit event and the business events. Running the same batch again changes nothing.
  *
+ * The rules are the domain's (../domain/): what a record says (records.ts), keys and ids (keys.ts),
+ * which transaction a record is (dedupe.ts), how a record changes a draft (merge.ts), whether a draft
+ * is a new version (versions.ts), occurrences, outcomes and events. This file reads, keeps the batch's
+ * state (keys, current versions, drafts, what it carries to the next batch) and writes.
+ *
  * Phases: (1) accounts and counterparties, which depend on nothing; (2) transactions, whose keys name
  * their account; (3) balances, invoices and obligations, whose ids follow from their keys; (4) apply;
  * (5) write.
  */
 import type { AuditActor } from '../../../kernel/audit-record.ts'
+import type { ExtractedRecord } from '../../../kernel/extracted-record.ts'
 import type { AuditRecorder } from '../../../platform/commands/audit-sink.ts'
 import type { Executor, Tx } from '../../../platform/db/database.ts'
-import { decimalCompare, decimalSign, decimalSubtract } from '../../../kernel/decimal.ts'
-import { deterministicId } from '../../../kernel/ids.ts'
 import type { EventRecorder } from '../../../platform/outbox/events.ts'
-import { ledgerEventsOf } from '../ledger.events.ts'
-import type {
-  AccountRef,
-  BalanceRecord,
-  CounterpartyRef,
-  ExtractedRecord,
-  InvoiceRecord,
-  ObligationRecord,
-  TransactionRecord,
-  WalletTransferRecord,
-} from '../../raw/domain/extracted.ts'
+import { candidateQueryOf, transactionEntryOf, TransactionResolver, type TransactionEntry, type TransactionResolution } from '../domain/dedupe.ts'
+import type { KeyKind, LedgerKind } from '../domain/entities.ts'
+import { balanceIdOf, entityIdOf, invoiceIdOf, invoiceObligationIdOf, obligationIdOf, type NormalizedTexts } from '../domain/keys.ts'
 import {
-  accountKeys,
-  addDays,
-  counterpartyFromDescription,
-  counterpartyKeys,
-  daysBetween,
-  ledgerAmount,
-  normalizeDescription,
-  normalizeIban,
-  normalizeWallet,
-  transactionFingerprint,
-} from '../domain/keys.ts'
-import { nextVersion, withAdded } from '../domain/versions.ts'
-import type {
-  AccountRow,
-  BalanceRow,
-  CounterpartyRow,
-  InvoiceRow,
-  KeyKind,
-  LedgerKind,
-  LedgerRowByKind,
-  LedgerStore,
-  ObligationRow,
-  ParsedRowRecord,
-  TransactionRow,
-} from '../ledger.store.ts'
+  applyBalance,
+  applyInvoice,
+  applyObligation,
+  mergeAccount,
+  mergeCounterparty,
+  mergeTransaction,
+  newAccount,
+  newCounterparty,
+  newTransaction,
+  transactionDirection,
+} from '../domain/merge.ts'
+import { flatCounts, type EntityOutcome, type KindCounts, type OutcomeCounts } from '../domain/outcomes.ts'
+import {
+  accountReferenceOf,
+  counterpartyMentionOf,
+  ownAccountKeysOf,
+  ownAccountKeysOfRecord,
+  transactionFacts,
+  type AccountReference,
+  type CounterpartyMention,
+  type TransactionFacts,
+} from '../domain/records.ts'
+import { nextVersion, type ContentFields } from '../domain/versions.ts'
+import { ledgerEventsOf } from '../ledger.events.ts'
+import type { LedgerRowByKind, LedgerStore, ParsedRowRecord, TransactionRow } from '../ledger.store.ts'
 
 /**
  * One parsed row to normalize, with its record already validated and everything that depends on the
@@ -70,22 +66,25 @@ export interface BatchInput {
   /** The account the record names; undefined when it names none. */
   readonly account: AccountReference | undefined
   /** The counterparty the record names or suggests; undefined when it names none. */
-  readonly counterparty: CounterpartyMentionFacts | undefined
+  readonly counterparty: CounterpartyMention | undefined
 }
 
-/** A parsed row as a batch input: the record-only work (facts, account reference, counterparty mention). */
-export function batchInputOf(row: ParsedRowRecord, record: ExtractedRecord, occurrence: number): BatchInput {
+/**
+ * A parsed row as a batch input: the record-only work (facts, account reference, counterparty mention).
+ * `recent`: the run's recent text normalizations.
+ */
+export function batchInputOf(row: ParsedRowRecord, record: ExtractedRecord, occurrence: number, recent?: NormalizedTexts): BatchInput {
   return {
     row,
     record,
     occurrence,
-    facts: record.kind === 'transaction' || record.kind === 'wallet_transfer' ? transactionFacts(record) : undefined,
-    account: accountReferenceOf(record),
-    counterparty: counterpartyMentionOf(record),
+    facts: record.kind === 'transaction' || record.kind === 'wallet_transfer' ? transactionFacts(record, recent) : undefined,
+    account: accountReferenceOf(record, recent),
+    counterparty: counterpartyMentionOf(record, recent),
   }
 }
 
-export type EntityOutcome = 'created' | 'updated' | 'unchanged'
+export type { EntityOutcome, KindCounts }
 
 export interface EntityResult {
   readonly kind: LedgerKind
@@ -95,11 +94,9 @@ export interface EntityResult {
   readonly outcome: EntityOutcome
 }
 
-export type KindCounts = Record<EntityOutcome, number>
-
 export interface BatchResult {
   /** Per kind, how many entities the batch created, updated (new version) and left unchanged. */
-  readonly counts: Partial<Record<LedgerKind, KindCounts>>
+  readonly counts: OutcomeCounts
   /** The entities each parsed row resolved to, by parsed row id. */
   readonly entitiesByRow: ReadonlyMap<string, readonly EntityResult[]>
   readonly auditEventId: string | undefined
@@ -120,6 +117,8 @@ export interface BatchContext {
   readonly jobId?: string | undefined
   /** Report the entities each row resolved to (`entitiesByRow`): the single-row route wants them, a run does not. */
   readonly collectEntities?: boolean
+  /** The run's content fields, for the content hash of every draft it writes. */
+  readonly contentFields: ContentFields
 }
 
 /**
@@ -141,248 +140,12 @@ export interface PreparedBatch {
 
 /** What `prepareWrites` decided and `write` carries out. */
 interface PlannedWrites {
-  readonly counts: Partial<Record<LedgerKind, KindCounts>>
+  readonly counts: OutcomeCounts
   readonly versions: ReadonlyMap<string, { versionId: string; version: number; outcome: EntityOutcome }>
   readonly created: Array<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }>
   readonly updated: Array<{ kind: LedgerKind; row: LedgerRowByKind[LedgerKind] }>
   /** Per kind: the new versions, and the version ids they supersede. */
   readonly writes: Array<{ kind: LedgerKind; rows: Array<LedgerRowByKind[LedgerKind]>; superseded: string[] }>
-}
-
-/** How a transaction record found its entity. */
-type TransactionMatch = 'new' | 'key' | 'pending' | 'fuzzy' | 'ambiguous'
-
-interface TransactionResolution {
-  readonly id: string
-  readonly match: TransactionMatch
-  /** For an ambiguous record: the transactions it could be a copy of. */
-  readonly candidates: string[]
-}
-
-/** A transaction-like record in the common shape (bank transactions and wallet transfers). */
-export interface TransactionFacts {
-  readonly account: AccountRef
-  readonly externalId: string | undefined
-  readonly pendingExternalId: string | undefined
-  readonly amount: string
-  readonly currency: string
-  readonly transactionDate: string
-  readonly postedDate: string | undefined
-  readonly status: TransactionRow['status']
-  readonly description: string
-  readonly descriptionNormalized: string
-  readonly counterparty: CounterpartyRef | undefined
-  readonly category: string | undefined
-  readonly details: Record<string, unknown> | undefined
-  /** On-chain: the chain to look the counterparty's wallet up on as one of the tenant's accounts. */
-  readonly chainId: number | undefined
-}
-
-/** Pure: depends on the record only, so a run computes it ahead, while the previous batch writes. */
-export function transactionFacts(record: TransactionRecord | WalletTransferRecord): TransactionFacts {
-  if (record.kind === 'transaction') {
-    return {
-      account: record.account,
-      externalId: record.external_transaction_id,
-      pendingExternalId: record.pending_transaction_id,
-      amount: ledgerAmount(record.amount, record.currency),
-      currency: record.currency,
-      transactionDate: record.transaction_date,
-      postedDate: record.posted_date,
-      status: record.status,
-      description: record.description,
-      descriptionNormalized: normalizeDescription(record.description),
-      counterparty: record.counterparty,
-      category: record.category,
-      details: record.details,
-      chainId: undefined,
-    }
-  }
-  const outgoing = decimalSign(record.amount) < 0
-  const other = outgoing ? record.to : record.from
-  const description = `${record.token} ${outgoing ? 'sent to' : 'received from'} ${normalizeWallet(other)}`
-  return {
-    account: { ...record.account, chain_id: record.account.chain_id ?? record.chain_id },
-    externalId: `${record.tx_hash.toLowerCase()}:${record.log_index}`,
-    pendingExternalId: undefined,
-    amount: ledgerAmount(record.amount, record.token),
-    currency: record.token,
-    transactionDate: record.timestamp.slice(0, 10),
-    postedDate: record.timestamp.slice(0, 10),
-    status: 'posted',
-    description,
-    descriptionNormalized: normalizeDescription(description),
-    counterparty: { wallet_address: other },
-    category: undefined,
-    details: {
-      chain_id: record.chain_id,
-      tx_hash: record.tx_hash.toLowerCase(),
-      log_index: record.log_index,
-      block_number: record.block_number,
-      timestamp: record.timestamp,
-      from: normalizeWallet(record.from),
-      to: normalizeWallet(record.to),
-      token: record.token,
-      ...(record.token_address === undefined ? {} : { token_address: normalizeWallet(record.token_address) }),
-    },
-    chainId: record.chain_id,
-  }
-}
-
-const statusRank: Readonly<Record<TransactionRow['status'], number>> = { pending: 0, posted: 1, cleared: 2, failed: 3, reversed: 3, disputed: 3 }
-
-/** Counterparty types from weakest to strongest evidence: an invoice's vendor beats a card merchant. */
-const counterpartyTypeRank: Readonly<Record<CounterpartyRow['type'], number>> = {
-  other: 0,
-  merchant: 1,
-  bank: 2,
-  exchange: 2,
-  agent: 2,
-  wallet: 2,
-  vendor: 3,
-  customer: 3,
-  employer: 3,
-  employee: 3,
-  tax_authority: 3,
-}
-
-/** Confidence of a counterparty guessed from a bank description rather than named by the source. */
-const inferredCounterpartyConfidence = 0.6
-/** Confidence ceiling of a transaction merged by a rule (pending → posted, cross-source match). */
-const ruleMergeConfidence = 0.9
-/** Days apart beyond which one external id names two transactions (a reused reference), not one. */
-const externalIdDaysMax = 10
-/** Entries kept in a counterparty's alias list and in any source or evidence list. */
-const aliasesMax = 20
-
-/** What a record says about its counterparty (pure: see counterpartyMentionOf). */
-export interface CounterpartyMentionFacts {
-  readonly ref: CounterpartyRef
-  readonly keys: readonly string[]
-  readonly type: CounterpartyRow['type']
-  /** Guessed from a bank description rather than named by the source. */
-  readonly inferred: boolean
-}
-
-interface CounterpartyMention extends CounterpartyMentionFacts {
-  readonly input: BatchInput
-}
-
-/** The account a record is about, with its keys (pure: see accountReferenceOf). */
-export interface AccountReference {
-  readonly ref: AccountRef
-  readonly currency: string | undefined
-  readonly keys: readonly string[]
-}
-
-/** Pure, like transactionFacts: the account a record names, and its keys; undefined for records without one. */
-export function accountReferenceOf(record: ExtractedRecord): AccountReference | undefined {
-  let ref: AccountRef
-  let currency: string | undefined
-  switch (record.kind) {
-    case 'account':
-      ref = record.account
-      currency = record.account.currency
-      break
-    case 'transaction':
-    case 'balance':
-      ref = record.account
-      currency = record.currency
-      break
-    case 'wallet_transfer':
-      ref = { ...record.account, chain_id: record.account.chain_id ?? record.chain_id }
-      currency = record.token
-      break
-    default:
-      return undefined
-  }
-  return { ref, currency, keys: accountKeys(ref, currency ?? 'XXX') }
-}
-
-/**
- * Pure, like transactionFacts: the counterparty a record names (or, for a bank transaction that names
- * none, the merchant guessed from its description), its keys and the type the record suggests; undefined
- * when it names nothing usable.
- */
-export function counterpartyMentionOf(record: ExtractedRecord): CounterpartyMentionFacts | undefined {
-  const mention = (ref: CounterpartyRef, type: CounterpartyRow['type'], inferred: boolean) => {
-    const keys = counterpartyKeys(ref)
-    return keys.length > 0 ? { ref, keys, type, inferred } : undefined
-  }
-  switch (record.kind) {
-    case 'transaction': {
-      const outflow = decimalSign(record.amount) < 0
-      if (record.counterparty !== undefined) return mention(record.counterparty, outflow ? 'merchant' : 'other', false)
-      const guessed = counterpartyFromDescription(record.description)
-      return guessed === undefined ? undefined : mention({ name: guessed }, outflow ? 'merchant' : 'other', true)
-    }
-    case 'wallet_transfer':
-      return mention({ wallet_address: decimalSign(record.amount) < 0 ? record.to : record.from }, 'wallet', false)
-    case 'invoice':
-      return mention(record.counterparty, record.direction === 'payable' ? 'vendor' : 'customer', false)
-    case 'obligation': {
-      if (record.counterparty === undefined) return undefined
-      const type =
-        record.obligation_type === 'payroll'
-          ? 'employee'
-          : record.obligation_type === 'tax'
-            ? 'tax_authority'
-            : record.direction === 'receivable'
-              ? 'customer'
-              : 'vendor'
-      return mention(record.counterparty, type, false)
-    }
-    default:
-      return undefined
-  }
-}
-
-function maskAccountNumber(number: string): string {
-  const digits = number.replace(/[\s-]+/g, '')
-  return digits.length <= 4 ? digits : `••••${digits.slice(-4)}`
-}
-
-function accountDisplayName(ref: AccountRef, institution: string | undefined): string {
-  if (ref.name !== undefined && ref.name.trim() !== '') return ref.name.trim()
-  if (ref.wallet_address !== undefined) return `Wallet ${normalizeWallet(ref.wallet_address).slice(0, 10)}…`
-  const number = ref.iban ?? ref.account_number ?? ref.external_account_id ?? ''
-  const tail = number.replace(/[\s-]+/g, '').slice(-4)
-  return [institution, `account ${tail}`].filter((part) => part !== undefined && part !== '').join(' ')
-}
-
-function counterpartyDisplayName(ref: CounterpartyRef): string {
-  if (ref.name !== undefined && ref.name.trim() !== '') return ref.name.trim().replace(/\s+/g, ' ')
-  if (ref.wallet_address !== undefined) return normalizeWallet(ref.wallet_address)
-  if (ref.iban !== undefined) return normalizeIban(ref.iban)
-  return ref.email ?? ref.tax_id ?? ref.account_number ?? 'Unknown'
-}
-
-function linkedAccountsOf(ref: CounterpartyRef): string[] {
-  return [
-    ref.iban === undefined ? undefined : `iban:${normalizeIban(ref.iban)}`,
-    ref.wallet_address === undefined ? undefined : `wallet:${normalizeWallet(ref.wallet_address)}`,
-    ref.account_number === undefined ? undefined : `account:${ref.account_number.replace(/[\s-]+/g, '')}`,
-  ].filter((value): value is string => value !== undefined)
-}
-
-/** Slug of a source's category label: `Software & SaaS` → `software_saas`. */
-function categoryId(category: string | undefined): string | null {
-  if (category === undefined) return null
-  const slug = category
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-  return slug === '' ? null : slug
-}
-
-/** The keys under which an account ref could also be a counterparty of a transfer between own accounts. */
-function ownAccountKeysOf(ref: CounterpartyRef | undefined, chainId: number | undefined): string[] {
-  if (ref === undefined) return []
-  const keys: string[] = []
-  if (ref.iban !== undefined) keys.push(`iban:${normalizeIban(ref.iban)}`)
-  if (ref.wallet_address !== undefined && chainId !== undefined) keys.push(`wallet:${chainId}:${normalizeWallet(ref.wallet_address)}`)
-  return keys
 }
 
 /**
@@ -440,35 +203,34 @@ class Batch {
   async resolveAndApply(inputs: readonly BatchInput[]): Promise<void> {
     // (1) Accounts and counterparties.
     const accountIdOf = await this.resolveAccounts(inputs)
-    const mentions = this.counterpartyMentions(inputs)
-    const counterpartyIdOf = await this.resolveCounterparties(mentions)
+    const counterpartyIdOf = await this.resolveCounterparties(inputs)
 
     // (2) Transactions.
     const transactionMatches = await this.resolveTransactions(inputs, accountIdOf)
 
     // (3) Balances, invoices, obligations: one key each, so the id follows from the key.
-    const balanceIdOf = new Map<BatchInput, string>()
-    const invoiceIdOf = new Map<BatchInput, string>()
-    const obligationIdOf = new Map<BatchInput, string>()
-    const linkedInvoiceOf = new Map<BatchInput, string>()
+    const balanceIds = new Map<BatchInput, string>()
+    const invoiceIds = new Map<BatchInput, string>()
+    const obligationIds = new Map<BatchInput, string>()
+    const linkedInvoices = new Map<BatchInput, string>()
     for (const input of inputs) {
       const record = input.record
       if (record.kind === 'balance') {
-        balanceIdOf.set(input, deterministicId('balance', this.tenantId, `${accountIdOf.get(input)!}:${record.as_of}:${record.balance_type}`))
+        balanceIds.set(input, balanceIdOf(this.tenantId, accountIdOf.get(input)!, record.as_of, record.balance_type))
       } else if (record.kind === 'invoice') {
-        const invoiceId = this.invoiceId(record.direction, counterpartyIdOf.get(input), record.invoice_number)
-        invoiceIdOf.set(input, invoiceId)
-        obligationIdOf.set(input, deterministicId('obligation', this.tenantId, `invoice:${invoiceId}`))
+        const invoiceId = invoiceIdOf(this.tenantId, record.direction, counterpartyIdOf.get(input), record.invoice_number)
+        invoiceIds.set(input, invoiceId)
+        obligationIds.set(input, invoiceObligationIdOf(this.tenantId, invoiceId))
       } else if (record.kind === 'obligation') {
-        obligationIdOf.set(input, deterministicId('obligation', this.tenantId, `${record.obligation_type}:${record.reference}`))
+        obligationIds.set(input, obligationIdOf(this.tenantId, record.obligation_type, record.reference))
         if (record.invoice_number !== undefined && record.direction !== null) {
-          linkedInvoiceOf.set(input, this.invoiceId(record.direction, counterpartyIdOf.get(input), record.invoice_number))
+          linkedInvoices.set(input, invoiceIdOf(this.tenantId, record.direction, counterpartyIdOf.get(input), record.invoice_number))
         }
       }
     }
-    await this.load('balance', [...balanceIdOf.values()])
-    await this.load('invoice', [...invoiceIdOf.values(), ...linkedInvoiceOf.values()])
-    await this.load('obligation', [...obligationIdOf.values()])
+    await this.load('balance', [...balanceIds.values()])
+    await this.load('invoice', [...invoiceIds.values(), ...linkedInvoices.values()])
+    await this.load('obligation', [...obligationIds.values()])
 
     // (4) Apply, in input order.
     for (const input of inputs) {
@@ -477,29 +239,45 @@ class Batch {
         case 'account':
           break // applied with every account ref in resolveAccounts
         case 'transaction':
-        case 'wallet_transfer': {
-          const match = transactionMatches.get(input)!
-          this.applyTransaction(input, input.facts!, accountIdOf.get(input)!, counterpartyIdOf.get(input), match)
+        case 'wallet_transfer':
+          this.applyTransaction(input, input.facts!, accountIdOf.get(input)!, counterpartyIdOf.get(input), transactionMatches.get(input)!)
+          break
+        case 'balance': {
+          const id = balanceIds.get(input)!
+          const existing = this.draft('balance', id)
+          const draft = applyBalance(existing, this.context, id, input.row, record, accountIdOf.get(input)!)
+          if (existing === undefined) this.create('balance', draft)
+          this.touch(input, 'balance', id)
           break
         }
-        case 'balance':
-          this.applyBalance(input, record, accountIdOf.get(input)!, balanceIdOf.get(input)!)
+        case 'invoice': {
+          const invoiceId = invoiceIds.get(input)!
+          const obligationId = obligationIds.get(input)!
+          const existing = this.draft('invoice', invoiceId)
+          const existingObligation = this.draft('obligation', obligationId)
+          const { invoice, obligation } = applyInvoice(existing, existingObligation, this.context, { invoiceId, obligationId }, input.row, record, counterpartyIdOf.get(input))
+          if (existing === undefined) this.create('invoice', invoice)
+          this.touch(input, 'invoice', invoiceId)
+          if (existingObligation === undefined) this.create('obligation', obligation)
+          this.touch(input, 'obligation', obligationId)
           break
-        case 'invoice':
-          this.applyInvoice(input, record, counterpartyIdOf.get(input), invoiceIdOf.get(input)!, obligationIdOf.get(input)!)
+        }
+        case 'obligation': {
+          const id = obligationIds.get(input)!
+          const linkedInvoiceId = linkedInvoices.get(input)
+          // The invoice the record names is linked when it exists (in the Ledger or earlier in the batch).
+          const invoiceId = linkedInvoiceId !== undefined && this.draft('invoice', linkedInvoiceId) !== undefined ? linkedInvoiceId : null
+          const existing = this.draft('obligation', id)
+          const draft = applyObligation(existing, this.context, id, input.row, record, counterpartyIdOf.get(input), invoiceId)
+          if (existing === undefined) this.create('obligation', draft)
+          this.touch(input, 'obligation', id)
           break
-        case 'obligation':
-          this.applyObligation(input, record, counterpartyIdOf.get(input), obligationIdOf.get(input)!, linkedInvoiceOf.get(input))
-          break
+        }
       }
     }
   }
 
   // ——— helpers over keys, currents and drafts ———
-
-  private invoiceId(direction: InvoiceRow['direction'], counterpartyId: string | undefined, invoiceNumber: string): string {
-    return deterministicId('invoice', this.tenantId, `${direction}:${counterpartyId ?? ''}:${invoiceNumber.trim()}`)
-  }
 
   /** Looks up the keys not yet known (the previous batch's first), so `resolve` can answer from memory. */
   private async lookupKeys(kind: KeyKind, keys: Iterable<string>) {
@@ -548,7 +326,7 @@ class Batch {
     await this.lookupKeys(kind, [...[...references.values()].flatMap((entry) => entry.keys), ...alsoLookUp])
     const idOf = new Map<BatchInput, string>()
     for (const [input, entry] of references) {
-      const id = this.resolve(kind, entry.keys) ?? deterministicId(kind, this.tenantId, entry.keys[0]!)
+      const id = this.resolve(kind, entry.keys) ?? entityIdOf(kind, this.tenantId, entry.keys[0]!)
       this.bind(kind, entry.keys, id)
       idOf.set(input, id)
     }
@@ -597,31 +375,6 @@ class Batch {
     this.touched.set(input.row.id, list)
   }
 
-  /** The bookkeeping and provenance of a new entity's first draft. */
-  private base(id: string, input: BatchInput, provenance: TransactionRow['provenance'], confidence: number, metadata: Record<string, unknown> = {}) {
-    return {
-      versionId: '',
-      id,
-      tenantId: this.tenantId,
-      version: 0,
-      supersedes: null,
-      sourceIds: [input.row.rawArtifactId],
-      evidenceIds: [input.row.id],
-      provenance,
-      confidence,
-      metadata,
-      createdAt: this.context.at,
-      updatedAt: this.context.at,
-      supersededAt: null,
-    }
-  }
-
-  /** Adds a row as evidence of a draft (its artifact to `source_ids`, the row to `evidence_ids`). */
-  private cite(draft: { sourceIds: string[]; evidenceIds: string[] }, input: BatchInput) {
-    draft.sourceIds = withAdded(draft.sourceIds, [input.row.rawArtifactId])
-    draft.evidenceIds = withAdded(draft.evidenceIds, [input.row.id])
-  }
-
   // ——— (1) accounts ———
 
   private async resolveAccounts(inputs: readonly BatchInput[]): Promise<Map<BatchInput, string>> {
@@ -630,472 +383,95 @@ class Batch {
       if (input.account !== undefined) refs.set(input, input.account)
     }
     // Transfers between own accounts: the counterparty's IBAN or wallet may be one of the tenant's accounts.
-    const ownKeys = inputs.flatMap((input) => {
-      const record = input.record
-      if (record.kind === 'transaction') return ownAccountKeysOf(record.counterparty, undefined)
-      if (record.kind === 'wallet_transfer') return ownAccountKeysOf({ wallet_address: decimalSign(record.amount) < 0 ? record.to : record.from }, record.chain_id)
-      return []
-    })
+    const ownKeys = inputs.flatMap((input) => ownAccountKeysOfRecord(input.record))
     const idOf = await this.resolveByKeys('account', refs, ownKeys)
 
     for (const [input, entry] of refs) {
       const id = idOf.get(input)!
-      const record = input.record
-      const accountRecord = record.kind === 'account' ? record : undefined
-      const draft =
-        this.draft('account', id) ??
-        this.create('account', {
-          ...this.base(id, input, 'extracted', input.row.confidence),
-          accountType: accountRecord?.account_type ?? (entry.ref.wallet_address === undefined ? 'bank_checking' : 'onchain'),
-          status: accountRecord?.status ?? 'active',
-          name: accountDisplayName(entry.ref, accountRecord?.institution),
-          institution: accountRecord?.institution ?? null,
-          currency: entry.ref.currency ?? entry.currency ?? 'XXX',
-          externalAccountId: null,
-          iban: null,
-          accountNumberMasked: null,
-          walletAddress: null,
-          chainId: null,
-        } satisfies AccountRow)
-      this.mergeAccount(draft, entry.ref, accountRecord, input)
+      const accountRecord = input.record.kind === 'account' ? input.record : undefined
+      const draft = this.draft('account', id) ?? this.create('account', newAccount(this.context, id, input.row, entry, accountRecord))
+      mergeAccount(draft, entry.ref, accountRecord, input.row)
       this.touch(input, 'account', id)
     }
     return idOf
   }
 
-  /** Fills what the account's current version does not know; an account record also sets type and status. */
-  private mergeAccount(draft: AccountRow, ref: AccountRef, accountRecord: Extract<ExtractedRecord, { kind: 'account' }> | undefined, input: BatchInput) {
-    let changed = false
-    const fill = <K extends 'externalAccountId' | 'iban' | 'accountNumberMasked' | 'walletAddress'>(field: K, value: string | undefined) => {
-      if (draft[field] !== null || value === undefined) return
-      draft[field] = value
-      changed = true
-    }
-    fill('externalAccountId', ref.external_account_id)
-    fill('iban', ref.iban === undefined ? undefined : normalizeIban(ref.iban))
-    fill('accountNumberMasked', ref.account_number === undefined ? undefined : maskAccountNumber(ref.account_number))
-    fill('walletAddress', ref.wallet_address === undefined ? undefined : normalizeWallet(ref.wallet_address))
-    if (draft.chainId === null && ref.chain_id !== undefined) {
-      draft.chainId = ref.chain_id
-      changed = true
-    }
-    if (draft.currency === 'XXX' && ref.currency !== undefined) {
-      draft.currency = ref.currency
-      changed = true
-    }
-    if (accountRecord !== undefined) {
-      if (accountRecord.account_type !== undefined) draft.accountType = accountRecord.account_type
-      if (accountRecord.status !== undefined) draft.status = accountRecord.status
-      if (accountRecord.institution !== undefined) draft.institution = accountRecord.institution
-      if (ref.name !== undefined && ref.name.trim() !== '') draft.name = ref.name.trim()
-    }
-    // An account cites the rows that defined it, not every transaction that names it.
-    if (changed || accountRecord !== undefined) this.cite(draft, input)
-  }
-
   // ——— (1) counterparties ———
 
-  private counterpartyMentions(inputs: readonly BatchInput[]): Map<BatchInput, CounterpartyMention> {
+  private async resolveCounterparties(inputs: readonly BatchInput[]): Promise<Map<BatchInput, string>> {
     const mentions = new Map<BatchInput, CounterpartyMention>()
     for (const input of inputs) {
-      if (input.counterparty !== undefined) mentions.set(input, { ...input.counterparty, input })
+      if (input.counterparty !== undefined) mentions.set(input, input.counterparty)
     }
-    return mentions
-  }
-
-  private async resolveCounterparties(mentions: Map<BatchInput, CounterpartyMention>): Promise<Map<BatchInput, string>> {
     const idOf = await this.resolveByKeys('counterparty', mentions)
-    for (const [input, entry] of mentions) {
+    for (const [input, mention] of mentions) {
       const id = idOf.get(input)!
-      const existing = this.draft('counterparty', id)
-      const draft =
-        existing ??
-        this.create('counterparty', {
-          ...this.base(id, input, entry.inferred ? 'inferred' : 'extracted', entry.inferred ? inferredCounterpartyConfidence : input.row.confidence),
-          name: counterpartyDisplayName(entry.ref),
-          type: entry.type,
-          verifiedStatus: 'unverified',
-          // Not assessed is not low risk: screening or a member's review lowers it.
-          riskLevel: 'medium',
-          trustState: 'unreviewed',
-          aliases: [],
-          linkedAccounts: [],
-        } satisfies CounterpartyRow)
-      this.mergeCounterparty(draft, entry)
+      const draft = this.draft('counterparty', id) ?? this.create('counterparty', newCounterparty(this.context, id, input.row, mention))
+      mergeCounterparty(draft, mention, input.row)
       this.touch(input, 'counterparty', id)
     }
     return idOf
   }
 
-  /** New aliases, linked accounts and a stronger type change a counterparty's identity: a new version. */
-  private mergeCounterparty(draft: CounterpartyRow, mention: CounterpartyMention) {
-    const name = counterpartyDisplayName(mention.ref)
-    const linked = linkedAccountsOf(mention.ref)
-    const strongerType = counterpartyTypeRank[mention.type] > counterpartyTypeRank[draft.type]
-    const named = draft.provenance === 'inferred' && !mention.inferred
-    // The common case, a counterparty seen again as it is known: nothing to change, nothing to allocate.
-    if (!strongerType && !named && draft.aliases.includes(name) && linked.every((account) => draft.linkedAccounts.includes(account))) return
-    const aliases = withAdded(draft.aliases, [name], aliasesMax)
-    const linkedAccounts = withAdded(draft.linkedAccounts, linked, aliasesMax)
-    if (aliases.length === draft.aliases.length && linkedAccounts.length === draft.linkedAccounts.length && !strongerType && !named) return
-    draft.aliases = aliases
-    draft.linkedAccounts = linkedAccounts
-    if (strongerType) draft.type = mention.type
-    if (named) {
-      // A source that names the counterparty replaces a guess from a description.
-      draft.provenance = 'extracted'
-      draft.confidence = Math.max(draft.confidence, mention.input.row.confidence)
-      draft.name = name
-    }
-    this.cite(draft, mention.input)
-  }
-
   // ——— (2) transactions ———
 
-  private async resolveTransactions(
-    inputs: readonly BatchInput[],
-    accountIdOf: ReadonlyMap<BatchInput, string>,
-  ): Promise<Map<BatchInput, TransactionResolution>> {
-    interface Entry {
-      readonly input: BatchInput
-      readonly facts: TransactionFacts
-      readonly accountId: string
-      readonly keys: string[]
-      readonly pendingKey: string | undefined
-    }
-    const entries: Entry[] = []
+  private async resolveTransactions(inputs: readonly BatchInput[], accountIdOf: ReadonlyMap<BatchInput, string>): Promise<Map<BatchInput, TransactionResolution>> {
+    const entries: Array<{ readonly input: BatchInput; readonly entry: TransactionEntry }> = []
     for (const input of inputs) {
-      const { facts } = input
-      if (facts === undefined) continue
-      const accountId = accountIdOf.get(input)!
-      const keys = [
-        ...(facts.externalId === undefined ? [] : [`ext:${accountId}:${facts.externalId}`]),
-        `fp:${transactionFingerprint(accountId, facts.transactionDate, facts.amount, facts.descriptionNormalized)}:${input.occurrence}`,
-      ]
-      const pendingKey = facts.pendingExternalId === undefined ? undefined : `ext:${accountId}:${facts.pendingExternalId}`
-      entries.push({ input, facts, accountId, keys, pendingKey })
+      if (input.facts === undefined) continue
+      entries.push({ input, entry: transactionEntryOf(accountIdOf.get(input)!, input.facts, input.occurrence, input.row.rawArtifactId) })
     }
     if (entries.length === 0) return new Map()
-    const allKeys = entries.flatMap((entry) => (entry.pendingKey === undefined ? entry.keys : [...entry.keys, entry.pendingKey]))
+    const allKeys = entries.flatMap(({ entry }) => (entry.pendingKey === undefined ? entry.keys : [...entry.keys, entry.pendingKey]))
+    const keyMap = this.keyMaps.transaction
     await this.lookupKeys('transaction', allKeys)
     // A transaction's id is derived from the key it was first recorded under (its seed), which is not
     // stored: a key whose derived id names a current transaction resolves to it.
     const derivedIdOf = new Map<string, string>()
-    for (const key of allKeys) if (!this.keyMaps.transaction.has(key)) derivedIdOf.set(key, deterministicId('transaction', this.tenantId, key))
+    for (const key of allKeys) if (!keyMap.has(key)) derivedIdOf.set(key, entityIdOf('transaction', this.tenantId, key))
     await this.load('transaction', [...derivedIdOf.values()])
-    for (const [key, id] of derivedIdOf) if (this.draft('transaction', id) !== undefined) this.keyMaps.transaction.set(key, id)
+    for (const [key, id] of derivedIdOf) if (this.draft('transaction', id) !== undefined) keyMap.set(key, id)
 
-    // What the keys found, to check that an external id names the same transaction (below).
-    await this.load('transaction', entries.flatMap((entry) => entry.keys.map((key) => this.keyMaps.transaction.get(key)).filter((id): id is string => id !== undefined)))
-    const batchFacts = new Map<string, Pick<TransactionRow, 'amount' | 'status' | 'transactionDate'>>()
-    /**
-     * The entity of the first key that has one, skipping an external id that names a transaction of
-     * another amount or date: a bank that reuses references (a payment reference, an entry number per
-     * statement) must not merge two transactions. A pending transaction may post at another amount.
-     */
-    const resolveKeys = (entry: Entry) => {
-      for (const key of entry.keys) {
-        const id = this.keyMaps.transaction.get(key)
-        if (id === undefined) continue
-        if (!key.startsWith('ext:')) return id
-        const known = this.draft('transaction', id) ?? batchFacts.get(id)
-        if (known === undefined) return id
-        const sameAmount = known.amount === entry.facts.amount || known.status === 'pending'
-        if (sameAmount && Math.abs(daysBetween(known.transactionDate, entry.facts.transactionDate)) <= externalIdDaysMax) return id
-      }
-      return undefined
-    }
+    // What the keys found, to check that an external id names the same transaction (rule 3).
+    await this.load('transaction', entries.flatMap(({ entry }) => entry.keys.map((key) => keyMap.get(key)).filter((id): id is string => id !== undefined)))
+    const resolver = new TransactionResolver(this.tenantId, keyMap, (id) => this.draft('transaction', id), derivedIdOf)
 
-    // Dedupe candidates for the records no key finds: current transactions of the same account and amount
-    // dated up to seven days before (pending → posted) or on the same day (another source's copy).
-    const unresolved = entries.filter((entry) => resolveKeys(entry) === undefined)
-    const pool = new CandidatePool()
-    if (unresolved.length > 0) {
-      const dates = unresolved.map((entry) => entry.facts.transactionDate).sort()
-      const probes = unresolved.map((entry) => ({ accountId: entry.accountId, amount: entry.facts.amount }))
-      const dateFrom = addDays(dates[0]!, -7)
-      const dateTo = dates[dates.length - 1]!
+    // Dedupe candidates for the records no key finds (pending → posted, another source's copy).
+    const query = candidateQueryOf(entries.filter(({ entry }) => resolver.byKeys(entry) === undefined).map(({ entry }) => entry))
+    if (query !== undefined) {
+      const { probes, dateFrom, dateTo } = query
       const rows = await this.deps.store.transactionCandidates(this.reader, this.tenantId, probes, dateFrom, dateTo)
       // The previous batch's transactions as they are after its writes, which the query may not see yet.
       const carried = this.carried?.currents.get('transaction') as ReadonlyMap<string, TransactionRow | undefined> | undefined
-      for (const row of rows) if (carried?.has(row.id) !== true) pool.add(row)
+      for (const row of rows) if (carried?.has(row.id) !== true) resolver.pool.add(row)
       if (carried !== undefined) {
         const probed = new Set(probes.map((probe) => `${probe.accountId}|${probe.amount}`))
         for (const row of carried.values()) {
-          if (row !== undefined && probed.has(`${row.accountId}|${row.amount}`) && row.transactionDate >= dateFrom && row.transactionDate <= dateTo) pool.add(row)
+          if (row !== undefined && probed.has(`${row.accountId}|${row.amount}`) && row.transactionDate >= dateFrom && row.transactionDate <= dateTo) resolver.pool.add(row)
         }
       }
     }
 
     const result = new Map<BatchInput, TransactionResolution>()
-    for (const entry of entries) {
-      const { facts } = entry
-      let id = resolveKeys(entry)
-      let match: TransactionMatch = 'key'
-      let candidates: string[] = []
-      if (id === undefined && entry.pendingKey !== undefined) {
-        id = this.keyMaps.transaction.get(entry.pendingKey)
-        match = 'pending'
-      }
-      if (id === undefined && statusRank[facts.status] >= statusRank.posted) {
-        // A posted record and the pending transaction it settles: same account and amount, dated up to 7 days before.
-        const found = pool.find(entry.accountId, facts.amount, (row) => row.status === 'pending' && inWindow(row.transactionDate, facts.transactionDate, 7))
-        if (found.length === 1) {
-          id = found[0]!.id
-          match = 'pending'
-        }
-      }
-      if (id === undefined) {
-        // The same transaction from another source, described differently.
-        const found = pool.find(
-          entry.accountId,
-          facts.amount,
-          (row) =>
-            row.transactionDate === facts.transactionDate &&
-            !row.sourceIds.includes(entry.input.row.rawArtifactId) &&
-            (row.externalTransactionId === null || facts.externalId === undefined || row.externalTransactionId === facts.externalId),
-        )
-        if (found.length === 1) {
-          id = found[0]!.id
-          match = 'fuzzy'
-        } else if (found.length > 1) {
-          candidates = found.map((row) => row.id).sort()
-          match = 'ambiguous'
-        }
-      }
-      let seed: string | undefined
-      if (id === undefined) {
-        // Seeded by its first key no other transaction holds (an external id may be a reused one).
-        seed = entry.keys.find((key) => !this.keyMaps.transaction.has(key)) ?? entry.keys[entry.keys.length - 1]!
-        id = derivedIdOf.get(seed) ?? deterministicId('transaction', this.tenantId, seed)
-        if (match !== 'ambiguous') match = 'new'
-        batchFacts.set(id, { amount: facts.amount, status: facts.status, transactionDate: facts.transactionDate })
-        // A pending transaction earlier in this batch can be settled by a posted one later in it.
-        pool.add({
-          id,
-          accountId: entry.accountId,
-          amount: facts.amount,
-          status: facts.status,
-          transactionDate: facts.transactionDate,
-          sourceIds: [entry.input.row.rawArtifactId],
-          externalTransactionId: facts.externalId ?? null,
-        })
-      }
-      this.bind('transaction', entry.keys, id, seed)
-      pool.claim(id)
-      result.set(entry.input, { id, match, candidates })
+    for (const { input, entry } of entries) {
+      const resolution = resolver.resolve(entry)
+      this.bind('transaction', entry.keys, resolution.id, resolution.seed)
+      result.set(input, resolution)
     }
     await this.load('transaction', [...new Set([...result.values()].map((entry) => entry.id))])
     return result
   }
 
-  private applyTransaction(
-    input: BatchInput,
-    facts: TransactionFacts,
-    accountId: string,
-    counterpartyId: string | undefined,
-    resolution: TransactionResolution,
-  ) {
-    const { id, match } = resolution
-    const ownAccount = this.resolve('account', ownAccountKeysOf(facts.counterparty, facts.chainId))
-    const direction: TransactionRow['direction'] =
-      ownAccount !== undefined && ownAccount !== accountId ? 'transfer' : decimalSign(facts.amount) > 0 ? 'inflow' : decimalSign(facts.amount) < 0 ? 'outflow' : 'adjustment'
-    const counterpartyInferred = facts.counterparty === undefined
+  private applyTransaction(input: BatchInput, facts: TransactionFacts, accountId: string, counterpartyId: string | undefined, resolution: TransactionResolution) {
+    const { id } = resolution
     const existing = this.draft('transaction', id)
     if (existing === undefined) {
-      const ambiguous = match === 'ambiguous'
-      const metadata: Record<string, unknown> = {}
-      if (facts.details !== undefined) metadata.details = facts.details
-      if (facts.category !== undefined) metadata.category = facts.category
-      if (counterpartyInferred && counterpartyId !== undefined) metadata.counterparty_inferred = true
-      if (ambiguous) metadata.possible_duplicate_of = resolution.candidates
-      // One literal (no spreads): this runs for every new transaction, and the shape stays fast.
-      const row: TransactionRow = {
-        versionId: '',
-        id,
-        tenantId: this.tenantId,
-        version: 0,
-        supersedes: null,
-        sourceIds: [input.row.rawArtifactId],
-        evidenceIds: [input.row.id],
-        provenance: ambiguous ? 'ambiguous' : 'extracted',
-        confidence: input.row.confidence,
-        metadata,
-        createdAt: this.context.at,
-        updatedAt: this.context.at,
-        supersededAt: null,
-        accountId,
-        externalTransactionId: facts.externalId ?? null,
-        amount: facts.amount,
-        currency: facts.currency,
-        direction,
-        transactionDate: facts.transactionDate,
-        postedDate: facts.postedDate ?? (facts.status === 'pending' ? null : facts.transactionDate),
-        counterpartyId: counterpartyId ?? null,
-        categoryId: categoryId(facts.category),
-        status: facts.status,
-        description: facts.description,
-        descriptionNormalized: facts.descriptionNormalized,
-        reconciliationStatus: 'unmatched',
-      }
-      this.create('transaction', row)
-      this.touch(input, 'transaction', id)
-      return
-    }
-
-    const draft = existing
-    this.cite(draft, input)
-    if (draft.externalTransactionId === null && facts.externalId !== undefined) draft.externalTransactionId = facts.externalId
-    if (statusRank[facts.status] > statusRank[draft.status]) {
-      const settles = draft.status === 'pending'
-      draft.status = facts.status
-      if (settles) {
-        // The posted record is the final word on how the bank describes it and when it settled.
-        draft.postedDate = facts.postedDate ?? facts.transactionDate
-        draft.description = facts.description
-        draft.descriptionNormalized = facts.descriptionNormalized
-        if (facts.externalId !== undefined) draft.externalTransactionId = facts.externalId
-      }
-    }
-    draft.postedDate ??= facts.postedDate ?? null
-    const metadata = { ...(draft.metadata as Record<string, unknown>) }
-    if (counterpartyId !== undefined && (draft.counterpartyId === null || (metadata.counterparty_inferred === true && !counterpartyInferred))) {
-      draft.counterpartyId = counterpartyId
-      if (!counterpartyInferred) delete metadata.counterparty_inferred
-    }
-    draft.categoryId ??= categoryId(facts.category)
-    if (metadata.details === undefined && facts.details !== undefined) metadata.details = facts.details
-    if (metadata.category === undefined && facts.category !== undefined) metadata.category = facts.category
-    if (match === 'pending' || match === 'fuzzy') {
-      draft.provenance = draft.provenance === 'human_confirmed' ? draft.provenance : 'inferred'
-      draft.confidence = Math.min(Math.max(draft.confidence, input.row.confidence), ruleMergeConfidence)
-      metadata.merged_by = withAdded(Array.isArray(metadata.merged_by) ? (metadata.merged_by as string[]) : [], [match === 'pending' ? 'pending_to_posted' : 'cross_source_match'])
+      const ownAccountId = this.resolve('account', ownAccountKeysOf(facts.counterparty, facts.chainId))
+      this.create('transaction', newTransaction(this.context, id, input.row, facts, accountId, counterpartyId, transactionDirection(facts.amount, accountId, ownAccountId), resolution))
     } else {
-      // A merged transaction stays capped however its sources are found again, so the outcome does not
-      // depend on the order they are normalized in (re-normalizing the pending statement changes nothing).
-      const confidence = Math.max(draft.confidence, input.row.confidence)
-      draft.confidence = draft.provenance === 'inferred' && Array.isArray(metadata.merged_by) ? Math.min(confidence, ruleMergeConfidence) : confidence
+      mergeTransaction(existing, facts, input.row, counterpartyId, resolution.match)
     }
-    draft.metadata = metadata
     this.touch(input, 'transaction', id)
-  }
-
-  // ——— (3) balances, invoices, obligations ———
-
-  private applyBalance(input: BatchInput, record: BalanceRecord, accountId: string, id: string) {
-    const amount = ledgerAmount(record.amount, record.currency)
-    const draft =
-      this.draft('balance', id) ??
-      this.create('balance', {
-        ...this.base(id, input, 'extracted', input.row.confidence),
-        accountId,
-        balanceType: record.balance_type,
-        asOf: record.as_of,
-        amount,
-        currency: record.currency,
-      } satisfies BalanceRow)
-    if (draft.amount !== amount || draft.currency !== record.currency) {
-      // A later statement states a different figure for the same day: it is the correction.
-      draft.amount = amount
-      draft.currency = record.currency
-      draft.provenance = 'extracted'
-      draft.confidence = input.row.confidence
-    }
-    this.cite(draft, input)
-    this.touch(input, 'balance', id)
-  }
-
-  private applyInvoice(input: BatchInput, record: InvoiceRecord, counterpartyId: string | undefined, id: string, obligationId: string) {
-    const currency = record.currency
-    const total = ledgerAmount(record.total, currency)
-    const existing = this.draft('invoice', id)
-    // A document marked paid without a paid amount was paid in full. Paid amounts only grow: an older
-    // copy of the invoice does not undo a payment recorded since.
-    const statedPaid = record.amount_paid !== undefined ? ledgerAmount(record.amount_paid, currency) : record.status === 'paid' ? total : ledgerAmount('0', currency)
-    const amountPaid = existing !== undefined && decimalCompare(existing.amountPaid, statedPaid) > 0 ? existing.amountPaid : statedPaid
-    const outstanding = decimalSubtract(total, amountPaid)
-    // Payments decide paid and partial; otherwise the source's status (draft, sent, overdue, disputed, cancelled) stands.
-    const byPayments: InvoiceRow['status'] | undefined = decimalSign(outstanding) <= 0 ? 'paid' : decimalSign(amountPaid) > 0 ? 'partial' : undefined
-    const status: InvoiceRow['status'] =
-      record.status === 'cancelled' || record.status === 'disputed' ? record.status : (byPayments ?? (record.status === 'paid' || record.status === 'partial' ? 'sent' : (record.status ?? 'sent')))
-    const scenario = record.direction === 'receivable' ? 'ar' : 'ap'
-    const fields = {
-      direction: record.direction,
-      invoiceNumber: record.invoice_number.trim(),
-      issueDate: record.issue_date ?? null,
-      dueDate: record.due_date ?? null,
-      currency,
-      total,
-      subtotal: record.subtotal === undefined ? null : ledgerAmount(record.subtotal, currency),
-      tax: record.tax === undefined ? null : ledgerAmount(record.tax, currency),
-      amountPaid,
-      status,
-      counterpartyId: counterpartyId ?? null,
-    }
-    const metadata = { scenario, ...(record.line_items === undefined ? {} : { line_items: record.line_items.slice(0, 200) }) }
-    if (existing === undefined) {
-      this.create('invoice', { ...this.base(id, input, 'extracted', input.row.confidence, metadata), ...fields } satisfies InvoiceRow)
-    } else {
-      // The latest source is the invoice's current state (a due date moved, a payment recorded).
-      Object.assign(existing, fields)
-      existing.metadata = { ...(existing.metadata as Record<string, unknown>), ...metadata }
-      existing.confidence = input.row.confidence
-      this.cite(existing, input)
-    }
-    this.touch(input, 'invoice', id)
-
-    // Every invoice is also an obligation: a bill to pay, or an invoice to collect.
-    const obligation = {
-      obligationType: record.direction === 'payable' ? ('bill' as const) : ('invoice' as const),
-      direction: record.direction,
-      reference: fields.invoiceNumber,
-      description: `${record.direction === 'payable' ? 'Bill' : 'Invoice'} ${fields.invoiceNumber}`,
-      amount: total,
-      currency,
-      dueDate: fields.dueDate,
-      recurrence: null,
-      status: status === 'paid' ? ('settled' as const) : status === 'cancelled' ? ('cancelled' as const) : ('open' as const),
-      counterpartyId: counterpartyId ?? null,
-      invoiceId: id,
-    }
-    const obligationMetadata = { scenario, outstanding: decimalSign(outstanding) < 0 ? '0' : ledgerAmount(outstanding, currency) }
-    const existingObligation = this.draft('obligation', obligationId)
-    if (existingObligation === undefined) {
-      this.create('obligation', { ...this.base(obligationId, input, 'extracted', input.row.confidence, obligationMetadata), ...obligation } satisfies ObligationRow)
-    } else {
-      Object.assign(existingObligation, obligation)
-      existingObligation.metadata = { ...(existingObligation.metadata as Record<string, unknown>), ...obligationMetadata }
-      this.cite(existingObligation, input)
-    }
-    this.touch(input, 'obligation', obligationId)
-  }
-
-  private applyObligation(input: BatchInput, record: ObligationRecord, counterpartyId: string | undefined, id: string, linkedInvoiceId: string | undefined) {
-    const invoiceId = linkedInvoiceId !== undefined && this.draft('invoice', linkedInvoiceId) !== undefined ? linkedInvoiceId : null
-    const fields = {
-      obligationType: record.obligation_type,
-      direction: record.direction,
-      reference: record.reference,
-      description: record.description ?? null,
-      amount: ledgerAmount(record.amount, record.currency),
-      currency: record.currency,
-      dueDate: record.due_date ?? null,
-      recurrence: record.recurrence ?? null,
-      status: 'open' as const,
-      counterpartyId: counterpartyId ?? null,
-      invoiceId,
-    }
-    const metadata = record.direction === null ? {} : { scenario: record.direction === 'receivable' ? 'ar' : 'ap' }
-    const existing = this.draft('obligation', id)
-    if (existing === undefined) {
-      this.create('obligation', { ...this.base(id, input, 'extracted', input.row.confidence, metadata), ...fields } satisfies ObligationRow)
-    } else {
-      Object.assign(existing, { ...fields, status: existing.status, invoiceId: fields.invoiceId ?? existing.invoiceId })
-      existing.metadata = { ...(existing.metadata as Record<string, unknown>), ...metadata }
-      existing.confidence = input.row.confidence
-      this.cite(existing, input)
-    }
-    this.touch(input, 'obligation', id)
   }
 
   // ——— (5) write ———
@@ -1120,7 +496,7 @@ class Batch {
       const tally: KindCounts = { created: 0, updated: 0, unchanged: 0 }
       for (const [id, draft] of drafts) {
         const current = currents.get(id) as LedgerRowByKind[LedgerKind] | undefined
-        const next = nextVersion(current, draft as LedgerRowByKind[LedgerKind], at)
+        const next = nextVersion(current, draft as LedgerRowByKind[LedgerKind], at, this.context.contentFields)
         if (next === undefined) {
           tally.unchanged += 1
           if (this.context.collectEntities === true) versions.set(`${kind}:${id}`, { versionId: current!.versionId, version: current!.version, outcome: 'unchanged' })
@@ -1203,44 +579,4 @@ class Batch {
     }
     return { counts, entitiesByRow, auditEventId }
   }
-}
-
-type Candidate = Pick<TransactionRow, 'id' | 'accountId' | 'amount' | 'status' | 'transactionDate' | 'sourceIds' | 'externalTransactionId'>
-
-/** Dedupe candidates by (account, amount); a transaction a record of the batch has resolved to is taken. */
-class CandidatePool {
-  private readonly byAccountAmount = new Map<string, Map<string, Candidate>>()
-  private readonly claimed = new Set<string>()
-
-  add(candidate: Candidate) {
-    const key = `${candidate.accountId}|${candidate.amount}`
-    const bucket = this.byAccountAmount.get(key) ?? new Map<string, Candidate>()
-    bucket.set(candidate.id, candidate)
-    this.byAccountAmount.set(key, bucket)
-  }
-
-  claim(id: string) {
-    this.claimed.add(id)
-  }
-
-  find(accountId: string, amount: string, predicate: (candidate: Candidate) => boolean): Candidate[] {
-    const bucket = this.byAccountAmount.get(`${accountId}|${amount}`)
-    if (bucket === undefined) return []
-    return [...bucket.values()].filter((candidate) => !this.claimed.has(candidate.id) && predicate(candidate))
-  }
-}
-
-/** Counts as audit outputs: `transaction_created: 3`, `account_unchanged: 1`… (non-zero only). */
-export function flatCounts(counts: Partial<Record<LedgerKind, KindCounts>>): Record<string, number> {
-  const flat: Record<string, number> = {}
-  for (const [kind, tally] of Object.entries(counts)) {
-    for (const [outcome, count] of Object.entries(tally)) if (count > 0) flat[`${kind}_${outcome}`] = count
-  }
-  return flat
-}
-
-/** Whether `candidate` is on `day` or up to `days` days before it. */
-function inWindow(candidate: string, day: string, days: number): boolean {
-  const difference = daysBetween(candidate, day)
-  return difference >= 0 && difference <= days
 }

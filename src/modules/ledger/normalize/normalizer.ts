@@ -21,7 +21,7 @@ import { Compile } from 'typebox/compile'
 import type { AuditActor } from '../../../kernel/audit-record.ts'
 import type { Database, Executor, Tx } from '../../../platform/db/database.ts'
 import type { Clock } from '../../../kernel/clock.ts'
-import { ExtractedRecord } from '../../raw/domain/extracted.ts'
+import { ExtractedRecord } from '../../../kernel/extracted-record.ts'
 import type { LedgerKind, LedgerStore, ParsedRowRecord } from '../ledger.store.ts'
 import {
   batchInputOf,
@@ -35,6 +35,9 @@ import {
   type KindCounts,
 } from './batch.ts'
 import { occurrenceAmongEarlier, OccurrenceCounter } from './occurrences.ts'
+import { NormalizedTexts } from '../domain/keys.ts'
+import { addCounts } from '../domain/outcomes.ts'
+import { ContentFields } from '../domain/versions.ts'
 
 /**
  * Parsed rows per normalization batch (one transaction, one audit event). Batches one after another stay
@@ -85,18 +88,22 @@ export interface NormalizerDeps extends BatchDeps {
   readonly pipeline?: boolean
 }
 
-function addCounts(total: Partial<Record<LedgerKind, KindCounts>>, batch: Partial<Record<LedgerKind, KindCounts>>) {
-  for (const [kind, tally] of Object.entries(batch) as Array<[LedgerKind, KindCounts]>) {
-    const into = (total[kind] ??= { created: 0, updated: 0, unchanged: 0 })
-    into.created += tally.created
-    into.updated += tally.updated
-    into.unchanged += tally.unchanged
-  }
-}
-
 /** The row's record, or undefined when it is not one normalization knows. */
 function recordOf(row: ParsedRowRecord): ExtractedRecord | undefined {
   return extractedRecord.Check(row.extracted) ? row.extracted : undefined
+}
+
+/**
+ * What a run works out once and reuses (recent text normalizations, the content fields of its row
+ * shapes): created per run and dropped with it, so nothing is shared between runs or tenants.
+ */
+interface RunMemory {
+  readonly recent: NormalizedTexts
+  readonly contentFields: ContentFields
+}
+
+function runMemory(): RunMemory {
+  return { recent: new NormalizedTexts(), contentFields: new ContentFields() }
 }
 
 /** Writes a run's batches in order; `finish` resolves when every batch has committed. */
@@ -109,13 +116,14 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
   const { db, store, clock } = deps
   const dedicatedConnection = deps.pipeline === false ? undefined : db.dedicatedConnection
 
-  const contextOf = (tenantId: string, options: RunOptions & { collectEntities?: boolean }): BatchContext => ({
+  const contextOf = (tenantId: string, options: RunOptions & { collectEntities?: boolean }, memory: RunMemory): BatchContext => ({
     tenantId,
     actor: options.actor,
     requestId: options.requestId,
     jobId: options.jobId,
     collectEntities: options.collectEntities,
     at: clock.now(),
+    contentFields: memory.contentFields,
   })
 
   /**
@@ -127,18 +135,24 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
     if (options.jobId !== undefined) await store.relaxCommit(tx)
   }
 
-  async function runBatch(tenantId: string, inputs: readonly BatchInput[], options: RunOptions & { collectEntities?: boolean }) {
+  async function runBatch(tenantId: string, inputs: readonly BatchInput[], options: RunOptions & { collectEntities?: boolean }, memory: RunMemory) {
     return db.transaction(async (tx) => {
       await relaxed(tx, options)
       await store.lockTenant(tx, tenantId)
-      return normalizeBatch(tx, deps, contextOf(tenantId, options), inputs)
+      return normalizeBatch(tx, deps, contextOf(tenantId, options, memory), inputs)
     })
   }
 
   /** Batches one after another, each in one transaction: lock, read, compute, write. */
-  async function oneAfterAnother(tenantId: string, options: RunOptions, counts: Partial<Record<LedgerKind, KindCounts>>, run: (writer: BatchWriter) => Promise<void>) {
+  async function oneAfterAnother(
+    tenantId: string,
+    options: RunOptions,
+    memory: RunMemory,
+    counts: Partial<Record<LedgerKind, KindCounts>>,
+    run: (writer: BatchWriter) => Promise<void>,
+  ) {
     await run({
-      write: async (inputs) => addCounts(counts, (await runBatch(tenantId, inputs, options)).counts),
+      write: async (inputs) => addCounts(counts, (await runBatch(tenantId, inputs, options, memory)).counts),
       finish: async () => undefined,
     })
   }
@@ -148,6 +162,7 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
     connectionOf: NonNullable<Database['dedicatedConnection']>,
     tenantId: string,
     options: RunOptions,
+    memory: RunMemory,
     counts: Partial<Record<LedgerKind, KindCounts>>,
     run: (writer: BatchWriter) => Promise<void>,
   ) {
@@ -158,7 +173,7 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       try {
         await run({
           async write(inputs) {
-            const prepared = await prepareBatch(db.orm, deps, contextOf(tenantId, options), inputs, carry)
+            const prepared = await prepareBatch(db.orm, deps, contextOf(tenantId, options, memory), inputs, carry)
             // At most one batch in flight: the previous one commits before this one's writes start, so
             // the batch after this one reads everything older than this one as committed.
             await writing
@@ -199,8 +214,9 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       if (artifact.parser === null || artifact.parserVersion === null) return { ...summary, counts: {}, skipped: 'not_extracted' }
 
       const counts: Partial<Record<LedgerKind, KindCounts>> = {}
+      const memory = runMemory()
       // Occurrences count identical rows across the whole artifact, so they carry over between batches.
-      const occurrences = new OccurrenceCounter(earlierRowsOf(db.orm, tenantId, artifactId, artifact.parser, artifact.parserVersion))
+      const occurrences = new OccurrenceCounter(earlierRowsOf(db.orm, tenantId, artifactId, artifact.parser, artifact.parserVersion), memory.recent)
       const pipelining = dedicatedConnection !== undefined
       const rowsPerBatch = deps.batchRows ?? (pipelining ? batchRows.pipelined : batchRows.oneAfterAnother)
       const readPage = (after: number) => store.parsedRows(db.orm, tenantId, artifactId, artifact.parser!, artifact.parserVersion!, after, rowsPerBatch)
@@ -222,7 +238,7 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
           const counted = occurrences.next(record, row.rowIndex)
           // A promise only when a day's counts must be read again: no microtask turn per row otherwise.
           const occurrence = typeof counted === 'number' ? counted : await counted
-          inputs.push(batchInputOf(row, record, occurrence))
+          inputs.push(batchInputOf(row, record, occurrence, memory.recent))
         }
         return { rows: page.length, lastRowIndex: page[page.length - 1]?.rowIndex ?? -1, inputs, rejected }
       }
@@ -249,8 +265,8 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
         await writer.finish()
       }
       // A run of one batch has nothing to overlap: it keeps to the shorter lock.
-      if (pipelining && first.rows === rowsPerBatch) await pipelined(dedicatedConnection, tenantId, options, counts, runPages)
-      else await oneAfterAnother(tenantId, options, counts, runPages)
+      if (pipelining && first.rows === rowsPerBatch) await pipelined(dedicatedConnection, tenantId, options, memory, counts, runPages)
+      else await oneAfterAnother(tenantId, options, memory, counts, runPages)
       return { ...summary, counts }
     },
 
@@ -259,8 +275,9 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       if (row === undefined) return undefined
       const record = recordOf(row)
       if (record === undefined) return { row, entities: [], rejected: true }
-      const occurrence = await occurrenceAmongEarlier(record, row.rowIndex, earlierRowsOf(db.orm, tenantId, row.rawArtifactId, row.parser, row.parserVersion))
-      const result = await runBatch(tenantId, [batchInputOf(row, record, occurrence)], { ...options, collectEntities: true })
+      const memory = runMemory()
+      const occurrence = await occurrenceAmongEarlier(record, row.rowIndex, earlierRowsOf(db.orm, tenantId, row.rawArtifactId, row.parser, row.parserVersion), memory.recent)
+      const result = await runBatch(tenantId, [batchInputOf(row, record, occurrence, memory.recent)], { ...options, collectEntities: true }, memory)
       return { row, entities: result.entitiesByRow.get(row.id) ?? [], rejected: false }
     },
   }

@@ -1,49 +1,26 @@
 /**
- * Occurrences (docs/raw-and-ledger.md, rule 1): the k-th row of an artifact identical to earlier ones
- * (same account, day, amount and normalized description; for wallet transfers, the same transfer) is
- * occurrence k, so two genuine identical purchases stay two transactions while an overlapping statement
- * finds both again.
- *
- * Counting in bounded memory: counts are kept per day for the `activeDaysMax` days seen most recently.
- * A statement is sorted by date, so a day is finished once the statement has moved on; a row of a day
- * already let go (an unsorted file) has that day's counts rebuilt exactly from the artifact's earlier
- * rows of the day, read again. Memory is bounded by the rows of the busiest days, not by the file.
+ * Counting a run's occurrences (docs/raw-and-ledger.md, rule 1; what makes rows identical is
+ * domain/occurrences.ts) in bounded memory: counts are kept per day for the `activeDaysMax` days seen
+ * most recently. A statement is sorted by date, so a day is finished once the statement has moved on; a
+ * row of a day already let go (an unsorted file) has that day's counts rebuilt exactly from the
+ * artifact's earlier rows of the day, read again. Memory is bounded by the rows of the busiest days, not
+ * by the file.
  */
-import type { ExtractedRecord } from '../../raw/domain/extracted.ts'
-import { ledgerAmount, normalizeDescription } from '../domain/keys.ts'
+import type { ExtractedRecord } from '../../../kernel/extracted-record.ts'
+import type { NormalizedTexts } from '../domain/keys.ts'
+import { occurrenceAmong, occurrenceCounts, occurrenceIdentity } from '../domain/occurrences.ts'
 
 /** Days whose counts are kept at once. */
 export const activeDaysMax = 64
 
-/** What makes rows identical, and the day they belong to; undefined for records that are not counted. */
-export function occurrenceIdentity(record: ExtractedRecord): { day: string; key: string } | undefined {
-  if (record.kind === 'transaction') {
-    return {
-      day: record.transaction_date,
-      key: JSON.stringify([record.account, ledgerAmount(record.amount, record.currency), normalizeDescription(record.description)]),
-    }
-  }
-  if (record.kind === 'wallet_transfer') return { day: record.timestamp.slice(0, 10), key: JSON.stringify([record.account, record.tx_hash, record.log_index]) }
-  return undefined
-}
-
 /** The records of the artifact's rows before `beforeRowIndex` that belong to `day`. */
 export type EarlierRowsOfDay = (day: string, beforeRowIndex: number) => Promise<ExtractedRecord[]>
 
-function countsOf(records: readonly ExtractedRecord[], day: string): Map<string, number> {
-  const counts = new Map<string, number>()
-  for (const record of records) {
-    const identity = occurrenceIdentity(record)
-    if (identity !== undefined && identity.day === day) counts.set(identity.key, (counts.get(identity.key) ?? 0) + 1)
-  }
-  return counts
-}
-
 /** The occurrence of one row among the artifact's earlier rows (the single-row path). */
-export async function occurrenceAmongEarlier(record: ExtractedRecord, rowIndex: number, earlierRowsOfDay: EarlierRowsOfDay): Promise<number> {
-  const identity = occurrenceIdentity(record)
+export async function occurrenceAmongEarlier(record: ExtractedRecord, rowIndex: number, earlierRowsOfDay: EarlierRowsOfDay, recent?: NormalizedTexts): Promise<number> {
+  const identity = occurrenceIdentity(record, recent)
   if (identity === undefined) return 1
-  return (countsOf(await earlierRowsOfDay(identity.day, rowIndex), identity.day).get(identity.key) ?? 0) + 1
+  return occurrenceAmong(record, await earlierRowsOfDay(identity.day, rowIndex), recent)
 }
 
 /** Counts the occurrences of an artifact's rows, fed in row order. */
@@ -54,14 +31,18 @@ export class OccurrenceCounter {
   /** The most recently used day (already last in `active`'s order). */
   private lastDay: string | undefined
 
-  constructor(private readonly earlierRowsOfDay: EarlierRowsOfDay) {}
+  /** `recent`: the run's recent text normalizations (a row's description is normalized again for its facts). */
+  constructor(
+    private readonly earlierRowsOfDay: EarlierRowsOfDay,
+    private readonly recent?: NormalizedTexts,
+  ) {}
 
   /**
    * The row's occurrence: a number, or a promise of one when the row's day was let go and its counts
    * must be read again first (rows of one day mostly follow each other, so callers await only then).
    */
   next(record: ExtractedRecord, rowIndex: number): number | Promise<number> {
-    const identity = occurrenceIdentity(record)
+    const identity = occurrenceIdentity(record, this.recent)
     if (identity === undefined) return 1
     const { day, key } = identity
     const counts = this.active.get(day)
@@ -74,7 +55,7 @@ export class OccurrenceCounter {
       return this.count(counts, key)
     }
     if (!this.released.delete(day)) return this.count(this.activate(day, new Map()), key)
-    return this.earlierRowsOfDay(day, rowIndex).then((records) => this.count(this.activate(day, countsOf(records, day)), key))
+    return this.earlierRowsOfDay(day, rowIndex).then((records) => this.count(this.activate(day, occurrenceCounts(records, day, this.recent)), key))
   }
 
   private activate(day: string, counts: Map<string, number>): Map<string, number> {

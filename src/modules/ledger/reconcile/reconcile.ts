@@ -19,9 +19,9 @@ import type { Clock } from '../../../kernel/clock.ts'
 import { decimalCompare, decimalNegate, decimalSign, decimalSubtract, decimalSum } from '../../../kernel/decimal.ts'
 import { deterministicId } from '../../../kernel/ids.ts'
 import { addDays, ledgerAmount, normalizeText } from '../domain/keys.ts'
-import { nextVersion } from '../domain/versions.ts'
+import { ContentFields, nextVersion } from '../domain/versions.ts'
 import type { InvoiceRow, LedgerKind, LedgerRowByKind, LedgerStore, MatchRow, ObligationRow, TransactionRow } from '../ledger.store.ts'
-import { flatCounts, type KindCounts } from '../normalize/batch.ts'
+import { flatCounts, type KindCounts } from '../domain/outcomes.ts'
 import {
   balancePeriods,
   expectedPayment,
@@ -195,8 +195,9 @@ async function writeDrafts<K extends LedgerKind>(
   const rows: Array<LedgerRowByKind[K]> = []
   const superseded: string[] = []
   const result: Array<LedgerRowByKind[K]> = []
+  const fields = new ContentFields()
   for (const { current, draft } of entries) {
-    const next = nextVersion(current, draft, at)
+    const next = nextVersion(current, draft, at, fields)
     if (next === undefined) {
       tally(counts, kind).unchanged += 1
       result.push(current!)

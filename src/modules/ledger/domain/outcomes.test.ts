@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest'
+import { addCounts, flatCounts, type OutcomeCounts } from './outcomes.ts'
+
+describe('flatCounts', () => {
+  it.each<{ counts: OutcomeCounts; flat: Record<string, number> }>([
+    { counts: {}, flat: {} },
+    { counts: { transaction: { created: 3, updated: 0, unchanged: 1 } }, flat: { transaction_created: 3, transaction_unchanged: 1 } },
+    { counts: { account: { created: 0, updated: 0, unchanged: 0 }, counterparty: { created: 0, updated: 2, unchanged: 0 } }, flat: { counterparty_updated: 2 } },
+  ])('$counts', ({ counts, flat }) => {
+    expect(flatCounts(counts)).toEqual(flat)
+  })
+})
+
+describe('addCounts', () => {
+  it("adds a batch's counts to a run's, kind by kind", () => {
+    const total: OutcomeCounts = { account: { created: 1, updated: 0, unchanged: 0 } }
+    addCounts(total, { account: { created: 0, updated: 1, unchanged: 2 }, balance: { created: 1, updated: 0, unchanged: 0 } })
+    addCounts(total, {})
+    expect(total).toEqual({ account: { created: 1, updated: 1, unchanged: 2 }, balance: { created: 1, updated: 0, unchanged: 0 } })
+  })
+})
