@@ -2,6 +2,7 @@
  * What a command knows about its caller: who (the principal, if authenticated), and the request it came
  * in on, for audit attribution.
  */
+import { assert } from './assert.ts'
 import type { AuditActor, AuditRecord } from './audit-record.ts'
 import type { Principal } from './principal.ts'
 
@@ -28,7 +29,7 @@ export function actorOf(principal: Principal): AuditActor {
 
 /** For commands that require a principal: a missing one is a programming error, not a caller error. */
 export function requirePrincipal(context: CommandContext): Principal {
-  if (context.principal === undefined) throw new Error('command requires an authenticated principal')
+  assert(context.principal !== undefined, 'command requires an authenticated principal')
   return context.principal
 }
 
