@@ -16,6 +16,14 @@ export interface CommandContext {
   readonly idempotencyKey?: string | undefined
 }
 
+/**
+ * The context for a command that takes no Idempotency-Key (its service says why): the command runs every
+ * time and nothing is stored, whatever key the caller sent.
+ */
+export function withoutIdempotencyKey(context: CommandContext): CommandContext {
+  return { ...context, idempotencyKey: undefined }
+}
+
 export function actorOf(principal: Principal): AuditActor {
   switch (principal.type) {
     case 'user':
