@@ -215,7 +215,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // from API_KEY_PEPPER: the key that already guards stored credentials (rotating it ends API keys anyway).
   const replayableSecrets = createReplayableSecrets(hmacSha256Hex(config.apiKeyPepper, 'steward:replayable-secret:v1'))
   const verificationTokens = createTokenIssuer({ store: tenantsStore, ids, clock, secrets: replayableSecrets })
-  const apiKeys = createApiKeysService({ ...core, store: credentialsStore, cursors, config, log: logger })
+  const apiKeys = createApiKeysService({ db, commands: core.commands, store: credentialsStore, cursors, secrets: replayableSecrets, ids, clock, environment: config.environment, config, log: logger })
   const webhooks = createWebhooks({ ...core, cursors }, options.webhooks)
   const ledger = createLedger({ ...core, cursors, raw: createRawRecords() })
   const policy = createPolicy({ ...core, cursors, tenants: tenantDirectory, ledger: ledger.queries })
@@ -230,7 +230,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   )
   const services = {
     apiKeys,
-    auth: createAuthService({ ...core, store: credentialsStore, tenants: tenantDirectory, passwords, tokens, apiKeys, config }),
+    auth: createAuthService({ db, commands: core.commands, store: credentialsStore, tenants: tenantDirectory, passwords, tokens, apiKeys, ids, clock, environment: config.environment, config }),
     onboarding: createOnboardingService({ commands: core.commands, store: tenantsStore, verificationTokens, passwords, defaultPolicy: policy.defaultPolicy, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl }),
     tenants: createTenantsService({ db, commands: core.commands, store: tenantsStore, verificationTokens, defaultPolicy: policy.defaultPolicy, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl, tenantData: tenantDataPlans }),
     members: createMembersService({ db, commands: core.commands, store: tenantsStore, verificationTokens, cursors, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl }),
