@@ -18,6 +18,8 @@ import {
   type TenantOwner,
   type TestApp,
 } from '../../support/harness.ts'
+import { auditActions, auditEvents } from '../../support/audit-log.ts'
+import { tablesContaining } from '../../support/tables-containing.ts'
 
 const start = new Date('2026-11-21T09:00:00.000Z')
 const clock = fixedClock(start)
@@ -63,29 +65,6 @@ async function apiKeyRows(tenantId: string) {
     test.runtime.db.orm,
     sql`select id, secret_digest, previous_secret_digest, secret_last_four from api_keys where tenant_id = ${tenantId} order by id`,
   )
-}
-
-/** Every base table of the database, in every non-system schema (the job queue's included). */
-async function databaseTables(app: TestApp) {
-  return queryRows<{ table_schema: string; table_name: string }>(
-    app.runtime.db.orm,
-    sql`select table_schema, table_name from information_schema.tables
-        where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')
-        order by table_schema, table_name`,
-  )
-}
-
-/** Tables (schema.table) holding a row whose JSON form contains `needle`. */
-async function tablesContaining(app: TestApp, needle: string): Promise<string[]> {
-  const hits: string[] = []
-  for (const { table_schema: schema, table_name: table } of await databaseTables(app)) {
-    const [row] = await queryRows<{ n: number }>(
-      app.runtime.db.orm,
-      sql`select count(*)::int as n from ${sql.identifier(schema)}.${sql.identifier(table)} as t where position(${needle} in row_to_json(t)::text) > 0`,
-    )
-    if (row!.n > 0) hits.push(`${schema}.${table}`)
-  }
-  return hits
 }
 
 /** `last_used_at` is written after the response, off the request path: wait for it briefly. */
@@ -411,11 +390,7 @@ describe('POST /v1/tenants/{tenant_id}/api-keys/{key_id}/revoke', () => {
       expect(second.statusCode, second.body).toBe(200)
       expect(second.json()).toEqual(first.json())
     })
-    const audit = await queryRows<{ action: string }>(
-      test.runtime.db.orm,
-      sql`select action from audit_event_log where tenant_id = ${owner.tenantId} and action = 'api_key.revoked'`,
-    )
-    expect(audit).toHaveLength(1)
+    expect(await auditActions(test, owner.tenantId, { action: 'api_key.revoked' })).toHaveLength(1)
   })
 
   it('also ends the overlap of a secret rotated out', async () => {
@@ -568,11 +543,7 @@ describe('API key audit trail', () => {
     const rotated = (await rotate(owner, key.api_key.id, { previous_secret_expires_in_seconds: 600 })).json()
     expect((await revoke(owner, key.api_key.id)).statusCode).toBe(200)
 
-    const rows = await queryRows<{ action: string; actor_type: string; actor_id: string; entity_type: string; outputs: Record<string, unknown> }>(
-      test.runtime.db.orm,
-      sql`select action, actor_type, actor_id, entity_type, outputs from audit_event_log
-          where tenant_id = ${owner.tenantId} and entity_id = ${key.api_key.id} order by recorded_order`,
-    )
+    const rows = await auditEvents(test, owner.tenantId, { entityId: key.api_key.id })
     expect(rows.map((row) => row.action)).toEqual(['api_key.issued', 'api_key.rotated', 'api_key.revoked'])
     for (const row of rows) {
       expect(row).toEqual(expect.objectContaining({ actor_type: 'user', actor_id: owner.userId, entity_type: 'api_key' }))
@@ -580,8 +551,7 @@ describe('API key audit trail', () => {
     expect(rows[0]!.outputs).toEqual({ environment: 'test', scopes: ['ledger:read', 'audit:read'], expires_at: null })
     expect(rows[1]!.outputs).toEqual({ previous_secret_overlap_seconds: 600 })
 
-    const allAudit = await queryRows<Record<string, unknown>>(test.runtime.db.orm, sql`select * from audit_event_log where tenant_id = ${owner.tenantId}`)
-    const text = JSON.stringify(allAudit)
+    const text = JSON.stringify(await auditEvents(test, owner.tenantId))
     expect(text).toContain(key.api_key.id)
     for (const secret of [key.secret, rotated.secret]) expect(text).not.toContain(secretBody(secret))
     expect(await tablesContaining(test, secretBody(key.secret))).toEqual([])
