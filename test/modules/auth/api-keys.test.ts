@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
-import type { LightMyRequestResponse } from 'fastify'
+import { randomBytes } from 'node:crypto'
+import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiKeyScopes } from '../../../src/modules/auth/scopes.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
@@ -556,6 +557,102 @@ describe('API key audit trail', () => {
     for (const secret of [key.secret, rotated.secret]) expect(text).not.toContain(secretBody(secret))
     expect(await tablesContaining(test, secretBody(key.secret))).toEqual([])
     expect(await tablesContaining(test, secretBody(rotated.secret))).toEqual([])
+  })
+})
+
+describe('Idempotency-Key on the API-key commands', () => {
+  const newKey = () => `key-${randomBytes(8).toString('hex')}`
+  const keyed = (request: InjectOptions & { token?: string }, key: string) => ({ ...request, headers: { 'idempotency-key': key } })
+  const action = (url: string, token: string, payload?: Record<string, unknown>) => ({ method: 'POST' as const, url, token, ...(payload === undefined ? {} : { payload }) })
+
+  const routes: ReadonlyArray<[string, number, (owner: TenantOwner) => Promise<{ request: InjectOptions & { token?: string }; other: InjectOptions & { token?: string }; action: string }>]> = [
+    [
+      'POST /v1/tenants/{tenant_id}/api-keys',
+      201,
+      async (owner) => ({
+        request: action(keysUrl(owner.tenantId), owner.token, { name: 'keyed' }),
+        other: action(keysUrl(owner.tenantId), owner.token, { name: 'keyed', scopes: ['ledger:read'] }),
+        action: 'api_key.issued',
+      }),
+    ],
+    [
+      'POST /v1/tenants/{tenant_id}/api-keys/{key_id}/rotate',
+      200,
+      async (owner) => {
+        const key = await issueApiKey(test, owner)
+        return {
+          request: action(`${keyUrl(owner.tenantId, key.id)}/rotate`, owner.token, {}),
+          other: action(`${keyUrl(owner.tenantId, key.id)}/rotate`, owner.token, { previous_secret_expires_in_seconds: 60 }),
+          action: 'api_key.rotated',
+        }
+      },
+    ],
+    [
+      'POST /v1/tenants/{tenant_id}/api-keys/{key_id}/revoke',
+      200,
+      async (owner) => {
+        const [key, another] = [await issueApiKey(test, owner), await issueApiKey(test, owner)]
+        return {
+          request: action(`${keyUrl(owner.tenantId, key.id)}/revoke`, owner.token),
+          other: action(`${keyUrl(owner.tenantId, another.id)}/revoke`, owner.token),
+          action: 'api_key.revoked',
+        }
+      },
+    ],
+  ]
+
+  it.each(routes)('%s replays the first outcome for a repeat, runs once, and refuses the key with another input', async (_, status, prepare) => {
+    const owner = await signupOwner(test)
+    const { request, other, action: audited } = await prepare(owner)
+    const runs = async () => (await auditActions(test, owner.tenantId, { action: audited })).length
+    const key = newKey()
+    const first = await test.request(keyed(request, key))
+    expect(first.statusCode, first.body).toBe(status)
+    expect(first.headers['idempotent-replayed']).toBeUndefined()
+
+    const second = await test.request(keyed(request, key))
+    expect(second.statusCode, second.body).toBe(status)
+    expect(second.headers['idempotent-replayed']).toBe('true')
+    expect(second.json()).toEqual(first.json())
+    expect(await runs()).toBe(1)
+
+    expectError(await test.request(keyed(other, key)), 'idempotency_key_reused')
+    expect(await runs()).toBe(1)
+  })
+
+  it('replays an issue with the same secret, which authenticates and which no table holds', async () => {
+    const owner = await signupOwner(test)
+    const request = keyed(action(keysUrl(owner.tenantId), owner.token, { name: 'keyed' }), newKey())
+    const first = (await test.request(request)).json()
+    const replay = (await test.request(request)).json()
+    expect(replay.secret).toBe(first.secret)
+    expect(replay.secret).toMatch(secretPattern)
+    expect((await whoami(replay.secret)).statusCode).toBe(200)
+    expect((await listKeys(owner)).json().api_keys).toHaveLength(1)
+    expect(await tablesContaining(test, secretBody(first.secret))).toEqual([])
+  })
+
+  it('replays a rotation with the secret it made: the key was rotated once, and that secret works', async () => {
+    const owner = await signupOwner(test)
+    const key = await issueApiKey(test, owner)
+    const request = keyed(action(`${keyUrl(owner.tenantId, key.id)}/rotate`, owner.token, {}), newKey())
+    const first = (await test.request(request)).json()
+    const replay = (await test.request(request)).json()
+    expect(replay.secret).toBe(first.secret)
+    expect(replay.secret).not.toBe(key.secret)
+    expectError(await whoami(key.secret), 'auth_invalid_key')
+    expect((await whoami(replay.secret)).statusCode).toBe(200)
+    expect(await tablesContaining(test, secretBody(first.secret))).toEqual([])
+  })
+
+  it('scopes keys to the tenant: the same key issues a key in another tenant', async () => {
+    const key = newKey()
+    for (const owner of [await signupOwner(test), await signupOwner(test)]) {
+      const response = await test.request(keyed(action(keysUrl(owner.tenantId), owner.token, { name: 'keyed' }), key))
+      expect(response.statusCode, response.body).toBe(201)
+      expect(response.headers['idempotent-replayed']).toBeUndefined()
+      expect(response.json().api_key.tenant_id).toBe(owner.tenantId)
+    }
   })
 })
 

@@ -187,6 +187,27 @@ describe('POST /v1/auth/service-token', () => {
   })
 })
 
+describe('POST /v1/auth/service-token takes no Idempotency-Key', () => {
+  it('mints another audited token for a repeated key, and stores neither', async () => {
+    const owner = await signupOwner(test)
+    const request = {
+      method: 'POST' as const,
+      url: '/v1/auth/service-token',
+      token: testServiceTokenSecret,
+      headers: { 'idempotency-key': `key-${randomUUID()}` },
+      payload: { tenant_id: owner.tenantId, reason: 'retried mint' },
+    }
+    const [first, second] = [await test.request(request), await test.request(request)]
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200])
+    expect(second.headers['idempotent-replayed']).toBeUndefined()
+    expect(second.json().principal.id).not.toBe(first.json().principal.id)
+    expect(await serviceTokenRows(owner.tenantId)).toHaveLength(2)
+    expect(await auditEvents(test, owner.tenantId, { action: 'auth.service_token_minted' })).toHaveLength(2)
+    const stored = await queryRows<{ n: number }>(test.runtime.db.orm, sql`select count(*)::int as n from idempotency_keys where tenant_id = ${owner.tenantId}`)
+    expect(stored[0]!.n).toBe(0)
+  })
+})
+
 describe('service token lifetime', () => {
   it('works for an hour, then fails with 401 auth_token_expired', async () => {
     const owner = await signupOwner(test)
