@@ -2,6 +2,7 @@
  * What a command knows about its caller: who (the principal, if authenticated), and the request it came
  * in on, for audit attribution.
  */
+import { assert } from './assert.ts'
 import type { AuditActor, AuditRecord } from './audit-record.ts'
 import type { Principal } from './principal.ts'
 
@@ -13,6 +14,14 @@ export interface CommandContext {
    * and input, and replays its outcome for a repeat (platform/commands/command.ts).
    */
   readonly idempotencyKey?: string | undefined
+}
+
+/**
+ * The context for a command that takes no Idempotency-Key (its service says why): the command runs every
+ * time and nothing is stored, whatever key the caller sent.
+ */
+export function withoutIdempotencyKey(context: CommandContext): CommandContext {
+  return { ...context, idempotencyKey: undefined }
 }
 
 export function actorOf(principal: Principal): AuditActor {
@@ -28,7 +37,7 @@ export function actorOf(principal: Principal): AuditActor {
 
 /** For commands that require a principal: a missing one is a programming error, not a caller error. */
 export function requirePrincipal(context: CommandContext): Principal {
-  if (context.principal === undefined) throw new Error('command requires an authenticated principal')
+  assert(context.principal !== undefined, 'command requires an authenticated principal')
   return context.principal
 }
 

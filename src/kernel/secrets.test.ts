@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isSecretShaped, newSecret } from './secrets.ts'
+import { createReplayableSecrets, isSecretShaped, newSecret } from './secrets.ts'
 
 describe('isSecretShaped', () => {
   const prefix = 'svc_sk_test_'
@@ -20,5 +20,30 @@ describe('isSecretShaped', () => {
     ['empty', ''],
   ])('refuses %s', (_, value) => {
     expect(isSecretShaped(value, prefix)).toBe(false)
+  })
+})
+
+describe('replayable secrets', () => {
+  const prefix = 'inv_'
+  const secrets = createReplayableSecrets('k'.repeat(64))
+
+  it('derives the same secret from the same seed, shaped like newSecret', () => {
+    const seed = secrets.newSeed()
+    const secret = secrets.secretOf(seed, prefix)
+    expect(secrets.secretOf(seed, prefix)).toBe(secret)
+    expect(isSecretShaped(secret, prefix)).toBe(true)
+    expect(secret).not.toContain(seed)
+  })
+
+  it('derives another secret from another seed or under another key', () => {
+    const seed = secrets.newSeed()
+    expect(secrets.newSeed()).not.toBe(seed)
+    expect(secrets.secretOf(secrets.newSeed(), prefix)).not.toBe(secrets.secretOf(seed, prefix))
+    expect(createReplayableSecrets('j'.repeat(64)).secretOf(seed, prefix)).not.toBe(secrets.secretOf(seed, prefix))
+  })
+
+  it('changes only the prefix with the prefix', () => {
+    const seed = secrets.newSeed()
+    expect(secrets.secretOf(seed, 'vt_').slice(3)).toBe(secrets.secretOf(seed, prefix).slice(prefix.length))
   })
 })

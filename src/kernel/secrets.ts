@@ -1,5 +1,5 @@
 /** Secrets handed to callers once (verification tokens, API keys): random, and stored only as digests. */
-import { randomBytes } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { sha256Hex } from './hashing.ts'
 
 const secretBytes = 32
@@ -21,4 +21,25 @@ export function isSecretShaped(value: string, prefix: string): boolean {
 /** Verification and invitation tokens are stored as a plain SHA-256: they are random, single use and short-lived. */
 export function tokenDigest(token: string): string {
   return sha256Hex(token)
+}
+
+/**
+ * Secrets a command can hand out again when it is replayed (Idempotency-Key). A replay returns the
+ * command's stored outcome, and a secret must not be stored: so the outcome keeps a random seed, and the
+ * secret is derived from the seed with a server key (HMAC-SHA-256, the same shape as `newSecret`). The
+ * database, where stored outcomes live, yields no usable secret without the key; a replay derives the
+ * same secret the first response carried.
+ */
+export interface ReplayableSecrets {
+  /** A fresh random seed (32 bytes, base64url): what a stored outcome keeps in place of the secret. */
+  newSeed(): string
+  /** The secret `seed` stands for, after `prefix`. */
+  secretOf(seed: string, prefix: string): string
+}
+
+export function createReplayableSecrets(key: string): ReplayableSecrets {
+  return {
+    newSeed: () => randomBytes(secretBytes).toString('base64url'),
+    secretOf: (seed, prefix) => `${prefix}${createHmac('sha256', key).update(seed).digest('base64url')}`,
+  }
 }

@@ -21,6 +21,7 @@ import { systemClock, type Clock } from '../kernel/clock.ts'
 import { createCursorCodec } from '../kernel/cursor.ts'
 import { hmacSha256Hex } from '../kernel/hashing.ts'
 import { createIdSource, type IdSource } from '../kernel/ids.ts'
+import { createReplayableSecrets } from '../kernel/secrets.ts'
 import { createMailHandler, mailSendQueue } from '../platform/mail/mail.job.ts'
 import { createLogMailer, createSmtpMailer, type Mailer } from '../platform/mail/mailer.ts'
 import { createFileBlobStore, type BlobStore } from '../platform/storage/blob-store.ts'
@@ -29,6 +30,7 @@ import { createMembersService } from '../modules/tenants/members.service.ts'
 import { createOnboardingService } from '../modules/tenants/onboarding.service.ts'
 import { createTenantsService } from '../modules/tenants/tenants.service.ts'
 import { createTenantsStore } from '../modules/tenants/tenants.store.pg.ts'
+import { createTokenIssuer } from '../modules/tenants/verification-tokens.ts'
 import { createAnchorPublishHandler } from '../modules/audit/anchor-publisher.job.ts'
 import { createAuditService } from '../modules/audit/audit.service.ts'
 import { createAuditStore } from '../modules/audit/audit.store.pg.ts'
@@ -209,7 +211,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const tenantsStore = createTenantsStore()
   const tenantDirectory = createTenantDirectory()
   const credentialsStore = createCredentialsStore(tenantDirectory)
-  const apiKeys = createApiKeysService({ ...core, store: credentialsStore, cursors, config, log: logger })
+  // A replayed command hands its secret out again by deriving it from a stored seed, with a key derived
+  // from API_KEY_PEPPER: the key that already guards stored credentials (rotating it ends API keys anyway).
+  const replayableSecrets = createReplayableSecrets(hmacSha256Hex(config.apiKeyPepper, 'steward:replayable-secret:v1'))
+  const verificationTokens = createTokenIssuer({ store: tenantsStore, ids, clock, secrets: replayableSecrets })
+  const apiKeys = createApiKeysService({ db, commands: core.commands, store: credentialsStore, cursors, secrets: replayableSecrets, ids, clock, environment: config.environment, config, log: logger })
   const webhooks = createWebhooks({ ...core, cursors }, options.webhooks)
   const ledger = createLedger({ ...core, cursors, raw: createRawRecords() })
   const policy = createPolicy({ ...core, cursors, tenants: tenantDirectory, ledger: ledger.queries })
@@ -224,10 +230,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   )
   const services = {
     apiKeys,
-    auth: createAuthService({ ...core, store: credentialsStore, tenants: tenantDirectory, passwords, tokens, apiKeys, config }),
-    onboarding: createOnboardingService({ ...core, store: tenantsStore, passwords, defaultPolicy: policy.defaultPolicy }),
-    tenants: createTenantsService({ ...core, store: tenantsStore, defaultPolicy: policy.defaultPolicy, tenantData: tenantDataPlans }),
-    members: createMembersService({ ...core, store: tenantsStore, cursors }),
+    auth: createAuthService({ db, commands: core.commands, store: credentialsStore, tenants: tenantDirectory, passwords, tokens, apiKeys, ids, clock, environment: config.environment, config }),
+    onboarding: createOnboardingService({ commands: core.commands, store: tenantsStore, verificationTokens, passwords, defaultPolicy: policy.defaultPolicy, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl }),
+    tenants: createTenantsService({ db, commands: core.commands, store: tenantsStore, verificationTokens, defaultPolicy: policy.defaultPolicy, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl, tenantData: tenantDataPlans }),
+    members: createMembersService({ db, commands: core.commands, store: tenantsStore, verificationTokens, cursors, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl }),
     webhooks: webhooks.service,
     ledger: ledger.service,
     raw: raw.service,
@@ -243,7 +249,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     {
       name: 'tenants',
       routes: routesOf(tenantRoutes, { onboarding: services.onboarding, tenants: services.tenants, members: services.members, selfServeSignup: config.selfServeSignup }),
-      startWorkers: (queue) => queue.work(tenantBlobPurgeQueue, createBlobPurgeHandler({ db, audit: core.audit, blobs }), { pollingIntervalSeconds }),
+      startWorkers: (queue) => queue.work(tenantBlobPurgeQueue, createBlobPurgeHandler({ db, commands: core.commands, blobs }), { pollingIntervalSeconds }),
     },
     { name: 'auth', routes: routesOf(authRoutes, { auth: services.auth, apiKeys }) },
     { name: 'mail', startWorkers: (queue) => queue.work(mailSendQueue, createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 }) },

@@ -6,17 +6,20 @@
  * does not leak usable keys, and a pepper leak alone does not either. Live keys fail closed as
  * `auth_invalid_key` until key auth is enabled for production.
  */
+import { assert } from '../../kernel/assert.ts'
 import { digestOf } from '../../kernel/audit-record.ts'
-import type { Tx } from '../../platform/db/database.ts'
-import type { CoreDeps } from '../../platform/deps.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import { type CommandContext, auditedBy, requirePrincipal, type StewardEnvironment } from '../../kernel/context.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'
 import { hmacSha256Hex } from '../../kernel/hashing.ts'
-import { type CommandContext, auditedBy, requirePrincipal } from '../../kernel/context.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import { intersectScopes, type Principal } from '../../kernel/principal.ts'
+import { isSecretShaped, type ReplayableSecrets } from '../../kernel/secrets.ts'
+import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
+import type { Database, Tx } from '../../platform/db/database.ts'
 import type { ApiKeyRow, ApiKeyStatus, CredentialsStore } from './credentials.store.ts'
 import { apiKeyScopes, resolveRateLimitRule, type ApiKeyScope, type RateLimitTier } from './scopes.ts'
-import { intersectScopes, type Principal } from '../../kernel/principal.ts'
-import { isSecretShaped, newSecret } from '../../kernel/secrets.ts'
 
 export const apiKeyPrefixes = { test: 'svc_sk_test_', live: 'svc_sk_live_' } as const
 export const apiKeyPageRows = { defaultRows: 50, maxRows: 500 } as const
@@ -47,16 +50,32 @@ export interface ApiKeyView {
 
 export interface IssuedKey {
   api_key: ApiKeyView
-  /** The plaintext secret: shown this once, never again. */
+  /** The plaintext secret: shown in this response (and its replays), never again. */
   secret: string
 }
 
+/**
+ * What an issue or rotation's idempotency record keeps: the secret's seed (ReplayableSecrets), never the
+ * secret, so the database holds no usable key and a replay hands out the same secret.
+ */
+type IssuedKeyOutcome = { api_key: ApiKeyView; secret_seed: string }
+
+/** The key a change names (its path parameters). */
+export interface ApiKeyRef {
+  readonly tenant_id: string
+  readonly key_id: string
+}
+
+/**
+ * The key commands take an Idempotency-Key (scoped to the tenant): a repeat with the same key and input
+ * replays the first outcome (`replayed: true`), secret included, and changes nothing.
+ */
 export interface ApiKeysService {
-  issue(tenantId: string, input: { name: string; scopes?: ApiKeyScope[] | undefined; expires_at?: string | undefined }, context: CommandContext): Promise<IssuedKey>
+  issue(context: CommandContext, input: { tenant_id: string; name: string; scopes?: ApiKeyScope[] | undefined; expires_at?: string | undefined }): Promise<CommandResult<IssuedKey>>
   list(tenantId: string, query: { status?: ApiKeyStatus | undefined; limit?: number | undefined; cursor?: string | undefined }): Promise<{ api_keys: ApiKeyView[]; next_cursor: string | null }>
   get(tenantId: string, keyId: string): Promise<ApiKeyView>
-  rotate(tenantId: string, keyId: string, input: { previous_secret_expires_in_seconds?: number | undefined }, context: CommandContext): Promise<IssuedKey>
-  revoke(tenantId: string, keyId: string, context: CommandContext): Promise<ApiKeyView>
+  rotate(context: CommandContext, input: ApiKeyRef & { previous_secret_expires_in_seconds?: number | undefined }): Promise<CommandResult<IssuedKey>>
+  revoke(context: CommandContext, input: ApiKeyRef): Promise<CommandResult<ApiKeyView>>
   /** The checks of authenticate that read nothing: prefix, environment and shape. Throws 401 auth_invalid_key. */
   checkWithoutLookup(secret: string): void
   authenticate(secret: string): Promise<Principal>
@@ -89,16 +108,21 @@ export function toApiKeyView(key: ApiKeyRow, now: Date): ApiKeyView {
   }
 }
 
-export function createApiKeysService(
-  deps: CoreDeps & {
-    store: CredentialsStore
-    cursors: CursorCodec
-    /** API_KEY_AUTH_PRODUCTION_ENABLED and API_KEY_PEPPER (the HMAC key of stored key digests). */
-    config: { readonly apiKeyAuthProductionEnabled: boolean; readonly apiKeyPepper: string }
-    log: { warn(object: object, message: string): void }
-  },
-): ApiKeysService {
-  const { db, store, audit, ids, clock, cursors } = deps
+export function createApiKeysService(deps: {
+  db: Database
+  commands: CommandRunner
+  store: CredentialsStore
+  cursors: CursorCodec
+  /** Secrets derived from seeds, so that a replayed issue or rotation returns its secret without storing it. */
+  secrets: ReplayableSecrets
+  ids: IdSource
+  clock: Clock
+  environment: StewardEnvironment
+  /** API_KEY_AUTH_PRODUCTION_ENABLED and API_KEY_PEPPER (the HMAC key of stored key digests). */
+  config: { readonly apiKeyAuthProductionEnabled: boolean; readonly apiKeyPepper: string }
+  log: { warn(object: object, message: string): void }
+}): ApiKeysService {
+  const { db, commands, store, ids, clock, cursors } = deps
   const environment: 'test' | 'live' = deps.environment === 'production' ? 'live' : 'test'
   // Keys are issued only where they can authenticate (spec: "when API-key auth is enabled for the environment").
   const keyAuthEnabled = environment === 'test' || deps.config.apiKeyAuthProductionEnabled
@@ -107,7 +131,11 @@ export function createApiKeysService(
   }
   const digest = (secret: string) => hmacSha256Hex(deps.config.apiKeyPepper, secret)
   const recordedUse = new Map<string, number>()
-  const newKeySecret = () => newSecret(apiKeyPrefixes[environment])
+  const secretOf = (seed: string) => deps.secrets.secretOf(seed, apiKeyPrefixes[environment])
+  const revealed = (result: CommandResult<IssuedKeyOutcome>): CommandResult<IssuedKey> => ({
+    ...result,
+    outcome: { api_key: result.outcome.api_key, secret: secretOf(result.outcome.secret_seed) },
+  })
 
   function checkWithoutLookup(secret: string): void {
     const livePrefix = secret.startsWith(apiKeyPrefixes.live)
@@ -127,23 +155,25 @@ export function createApiKeysService(
 
   async function reload(tx: Tx, tenantId: string, keyId: string): Promise<ApiKeyRow> {
     const key = await store.findApiKey(tx, tenantId, keyId)
-    if (key === undefined) throw new Error(`api key ${keyId} vanished inside its own transaction`)
+    assert(key !== undefined, `api key ${keyId} is readable inside the transaction that wrote it`)
     return key
   }
 
   return {
-    /** Issues a key; the secret is in the response only. Audits api_key.issued. */
-    async issue(tenantId, input, context) {
+    /** Issues a key; the secret is in the response only (and its replays). Audits api_key.issued. */
+    async issue(context, input) {
       const principal = requirePrincipal(context)
       assertKeyAuthEnabled()
+      const { tenant_id: tenantId, ...request } = input
       const now = clock.now()
       const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at)
       if (expiresAt !== null && expiresAt.getTime() <= now.getTime()) {
         throw new AppError('validation_failed', 'expires_at must be in the future.', { field: 'expires_at' })
       }
-      const secret = newKeySecret()
+      const seed = deps.secrets.newSeed()
+      const secret = secretOf(seed)
       const keyId = ids.newId('apiKey')
-      const key = await db.transaction(async (tx) => {
+      const result = await commands.run(context, { name: 'api_keys.issue', tenantId, input }, async (tx) => {
         await store.insertApiKey(tx, {
           id: keyId,
           tenantId,
@@ -163,15 +193,19 @@ export function createApiKeysService(
           updatedAt: now,
         })
         const row = await reload(tx, tenantId, keyId)
-        await audit.record(tx, auditedBy(context, {
-          action: 'api_key.issued',
-          entity: { type: 'api_key', id: keyId },
-          inputs: { request: digestOf(input) },
-          outputs: { environment, scopes: row.scopes, expires_at: row.expiresAt?.toISOString() ?? null },
-        }))
-        return row
+        return {
+          outcome: { api_key: toApiKeyView(row, now), secret_seed: seed },
+          audit: [
+            auditedBy(context, {
+              action: 'api_key.issued',
+              entity: { type: 'api_key', id: keyId },
+              inputs: { request: digestOf(request) },
+              outputs: { environment, scopes: row.scopes, expires_at: row.expiresAt?.toISOString() ?? null },
+            }),
+          ],
+        }
       })
-      return { api_key: toApiKeyView(key, now), secret }
+      return revealed(result)
     },
 
     async list(tenantId, query) {
@@ -198,13 +232,15 @@ export function createApiKeysService(
      * Replaces the secret. The old one stops working at once, or after an overlap of up to seven days
      * when `previous_secret_expires_in_seconds` is given. Locks the key row. Audits api_key.rotated.
      */
-    async rotate(tenantId, keyId, input, context) {
-      const principal = requirePrincipal(context)
+    async rotate(context, input) {
+      requirePrincipal(context)
       assertKeyAuthEnabled()
+      const { tenant_id: tenantId, key_id: keyId } = input
       const now = clock.now()
       const overlapSeconds = input.previous_secret_expires_in_seconds ?? 0
-      const secret = newKeySecret()
-      const key = await db.transaction(async (tx) => {
+      const seed = deps.secrets.newSeed()
+      const secret = secretOf(seed)
+      const result = await commands.run(context, { name: 'api_keys.rotate', tenantId, input }, async (tx) => {
         const current = await loadForChange(tx, tenantId, keyId)
         if (current.revokedAt !== null) throw new AppError('api_key_revoked')
         // A new secret on an expired key could never authenticate; issue a new key instead.
@@ -217,31 +253,34 @@ export function createApiKeysService(
           rotatedAt: now,
           updatedAt: now,
         })
-        await audit.record(tx, auditedBy(context, {
-          action: 'api_key.rotated',
-          entity: { type: 'api_key', id: keyId },
-          outputs: { previous_secret_overlap_seconds: overlapSeconds },
-        }))
-        return reload(tx, tenantId, keyId)
+        return {
+          outcome: { api_key: toApiKeyView(await reload(tx, tenantId, keyId), now), secret_seed: seed },
+          audit: [
+            auditedBy(context, {
+              action: 'api_key.rotated',
+              entity: { type: 'api_key', id: keyId },
+              outputs: { previous_secret_overlap_seconds: overlapSeconds },
+            }),
+          ],
+        }
       })
-      return { api_key: toApiKeyView(key, now), secret }
+      return revealed(result)
     },
 
     /** Revokes the key (and any overlapping previous secret) at once. Idempotent. Audits api_key.revoked. */
-    async revoke(tenantId, keyId, context) {
-      const principal = requirePrincipal(context)
+    async revoke(context, input) {
+      requirePrincipal(context)
+      const { tenant_id: tenantId, key_id: keyId } = input
       const now = clock.now()
-      const key = await db.transaction(async (tx) => {
+      return commands.run(context, { name: 'api_keys.revoke', tenantId, input }, async (tx) => {
         const current = await loadForChange(tx, tenantId, keyId)
-        if (current.revokedAt !== null) return current
+        if (current.revokedAt !== null) return { outcome: toApiKeyView(current, now) }
         await store.updateApiKey(tx, tenantId, keyId, { revokedAt: now, previousSecretDigest: null, previousSecretExpiresAt: null, updatedAt: now })
-        await audit.record(tx, auditedBy(context, {
-          action: 'api_key.revoked',
-          entity: { type: 'api_key', id: keyId },
-        }))
-        return reload(tx, tenantId, keyId)
+        return {
+          outcome: toApiKeyView(await reload(tx, tenantId, keyId), now),
+          audit: [auditedBy(context, { action: 'api_key.revoked', entity: { type: 'api_key', id: keyId } })],
+        }
       })
-      return toApiKeyView(key, now)
     },
 
     checkWithoutLookup,

@@ -1,6 +1,7 @@
 /** Auth routes: login, the break-glass service-token mint, whoami, and tenant API keys. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { contextOf, principalOf } from '../../platform/http/context.ts'
+import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempotency.ts'
 import { bearerRoute, publicRoute } from '../../platform/http/route-auth.ts'
 import type { ApiKeysService } from './api-keys.service.ts'
 import { principalView, type AuthService } from './auth.service.ts'
@@ -32,12 +33,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       schema: {
         tags: ['Auth'],
         summary: 'Log in with email and password',
-        description: 'Returns an owner/member JWT valid 900 seconds. An unknown email and a wrong password get the same 401 auth_invalid_credentials.',
+        description:
+          'Returns an owner/member JWT valid 900 seconds. An unknown email and a wrong password get the same 401 auth_invalid_credentials. ' +
+          'No Idempotency-Key: a retry logs in again (a stored response would keep a live token in the database).',
         body: LoginBody,
         response: { 200: TokenResponse },
       },
     },
-    async (request) => auth.login(request.body, contextOf(request)),
+    async (request) => auth.login(contextOf(request), request.body),
   )
 
   app.post(
@@ -48,13 +51,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         tags: ['Auth'],
         summary: 'Mint a break-glass service token',
         description:
-          'Sandbox and testnet only (403 auth_service_token_disabled in production or when SERVICE_TOKEN_SECRET is unset). Send SERVICE_TOKEN_SECRET as the bearer. Returns a one-hour service token for the tenant, recorded in the audit chain with its reason.',
+          'Sandbox and testnet only (403 auth_service_token_disabled in production or when SERVICE_TOKEN_SECRET is unset). Send SERVICE_TOKEN_SECRET as the bearer. Returns a one-hour service token for the tenant, recorded in the audit chain with its reason. ' +
+          'No Idempotency-Key: a retry mints another token, audited like the first (a stored response would keep a live token in the database).',
         body: ServiceTokenBody,
         response: { 200: TokenResponse },
         security: [{ serviceTokenSecret: [] }],
       },
     },
-    async (request) => auth.mintServiceToken(request.headers.authorization, request.body, contextOf(request)),
+    async (request) => auth.mintServiceToken(contextOf(request), { ...request.body, authorization: request.headers.authorization }),
   )
 
   app.get(
@@ -76,13 +80,18 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         tags: ['API keys'],
         summary: 'Issue an API key',
         description:
-          'Read-only (ledger:read, audit:read, governance:read). The secret is in this response only. Issued only where key auth is enabled: in production that needs API_KEY_AUTH_PRODUCTION_ENABLED, otherwise 403 api_key_auth_disabled.',
+          'Read-only (ledger:read, audit:read, governance:read). The secret is in this response only. Issued only where key auth is enabled: in production that needs API_KEY_AUTH_PRODUCTION_ENABLED, otherwise 403 api_key_auth_disabled. ' +
+          'Optional Idempotency-Key: a repeated request gets the first response, the same secret included (the secret is not stored; it is derived again).',
         params: TenantPathParams,
+        headers: IdempotencyKeyHeaders,
         body: IssueKeyBody,
         response: { 201: IssuedKeyResponse },
       },
     },
-    async (request, reply) => reply.code(201).send(await apiKeys.issue(request.params.tenant_id, request.body, contextOf(request))),
+    async (request, reply) => {
+      const { outcome, replayed } = await apiKeys.issue(contextOf(request), { ...request.params, ...request.body })
+      return markReplayed(reply, replayed).code(201).send(outcome)
+    },
   )
 
   app.get(
@@ -111,13 +120,18 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         tags: ['API keys'],
         summary: 'Rotate an API key',
         description:
-          'Issues a new secret for the key. The old secret stops at once, or after previous_secret_expires_in_seconds (at most 7 days). A revoked key is 409 api_key_revoked; an expired key is 409 api_key_expired.',
+          'Issues a new secret for the key. The old secret stops at once, or after previous_secret_expires_in_seconds (at most 7 days). A revoked key is 409 api_key_revoked; an expired key is 409 api_key_expired. ' +
+          'Optional Idempotency-Key: a repeated request gets the first response, the same secret included, and rotates nothing.',
         params: ApiKeyPathParams,
+        headers: IdempotencyKeyHeaders,
         body: RotateKeyBody,
         response: { 200: IssuedKeyResponse },
       },
     },
-    async (request) => apiKeys.rotate(request.params.tenant_id, request.params.key_id, request.body, contextOf(request)),
+    async (request, reply) => {
+      const { outcome, replayed } = await apiKeys.rotate(contextOf(request), { ...request.params, ...request.body })
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 
   app.post(
@@ -127,11 +141,15 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       schema: {
         tags: ['API keys'],
         summary: 'Revoke an API key',
-        description: 'The key stops working at once. Idempotent.',
+        description: 'The key stops working at once. Idempotent. Optional Idempotency-Key: a repeated request gets the first response.',
         params: ApiKeyPathParams,
+        headers: IdempotencyKeyHeaders,
         response: { 200: ApiKey },
       },
     },
-    async (request) => apiKeys.revoke(request.params.tenant_id, request.params.key_id, contextOf(request)),
+    async (request, reply) => {
+      const { outcome, replayed } = await apiKeys.revoke(contextOf(request), request.params)
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 }

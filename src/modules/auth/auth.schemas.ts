@@ -58,7 +58,7 @@ export const ApiKey = Strict({
 
 export const IssuedKeyResponse = Strict({
   api_key: ApiKey,
-  secret: Type.String({ description: 'The plaintext key. Shown only in this response; store it now.' }),
+  secret: Type.String({ description: 'The plaintext key. Shown only in this response (and its replays under the same Idempotency-Key); store it now.' }),
 })
 
 export const IssueKeyBody = Strict({

@@ -5,16 +5,19 @@
  * A token is a claim, not the truth: every request re-reads the principal's rows, so a deactivated
  * member, a downgraded role, a deleted tenant or a revoked key stops working at once, not at expiry.
  */
-import { digestOf } from '../../kernel/audit-record.ts'
-import type { CoreDeps } from '../../platform/deps.ts'
+import { digestOf, type AuditRecord } from '../../kernel/audit-record.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import { withoutIdempotencyKey, type CommandContext, type StewardEnvironment } from '../../kernel/context.ts'
 import { AppError } from '../../kernel/errors.ts'
-import { parseBearer } from '../../platform/http/guard.ts'
 import { constantTimeEqual } from '../../kernel/hashing.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import type { PasswordHasher } from '../../kernel/passwords.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
+import type { Database } from '../../platform/db/database.ts'
+import { parseBearer } from '../../platform/http/guard.ts'
 import { normalizeEmail, type TenantDirectory } from '../tenants/index.ts'
 import type { ApiKeysService } from './api-keys.service.ts'
-import type { CommandContext } from '../../kernel/context.ts'
 import type { CredentialsStore } from './credentials.store.ts'
-import type { PasswordHasher } from '../../kernel/passwords.ts'
 import { intersectScopes, type MemberRole, type Principal, type Scope } from '../../kernel/principal.ts'
 import { resolveRateLimitRule, roleScopes, serviceTokenScopes, type RateLimitTier, type ServiceTokenScope } from './scopes.ts'
 import { ownerTokenSeconds, serviceTokenSeconds, type TokenSigner } from './tokens.ts'
@@ -40,9 +43,14 @@ export interface ServiceTokenInput {
   readonly scopes?: ServiceTokenScope[] | undefined
 }
 
+/**
+ * Login and the mint take no Idempotency-Key: each hands out a credential, which a stored outcome would
+ * keep in the database, and a retry costs only another short-lived token, audited like the first.
+ */
 export interface AuthService {
-  login(input: { email: string; password: string }, context: CommandContext): Promise<TokenResponse>
-  mintServiceToken(authorization: string | undefined, input: ServiceTokenInput, context: CommandContext): Promise<TokenResponse>
+  login(context: CommandContext, input: { email: string; password: string }): Promise<TokenResponse>
+  /** `authorization` is the request's Authorization header: SERVICE_TOKEN_SECRET as a bearer. */
+  mintServiceToken(context: CommandContext, input: ServiceTokenInput & { readonly authorization: string | undefined }): Promise<TokenResponse>
   /**
    * The checks of `authenticate` that read nothing from the database: a JWT's HMAC signature, issuer,
    * audience, expiry and claims (CPU only); an API key's prefix, environment and shape. Throws the 401
@@ -63,19 +71,22 @@ function tenantRule(tenant: TenantLimits) {
   return resolveRateLimitRule(tenant.rateLimitTier as RateLimitTier, { perMinute: tenant.rateLimitPerMinute, burst: tenant.rateLimitBurst })
 }
 
-export function createAuthService(
-  deps: CoreDeps & {
-    store: CredentialsStore
-    /** Users, members and tenants: read through the tenants module. */
-    tenants: TenantDirectory
-    passwords: PasswordHasher
-    tokens: TokenSigner
-    apiKeys: ApiKeysService
-    /** SERVICE_TOKEN_SECRET: the break-glass mint's shared secret; undefined disables the mint. */
-    config: { readonly serviceTokenSecret: string | undefined }
-  },
-): AuthService {
-  const { db, store, audit, ids, clock, tokens } = deps
+export function createAuthService(deps: {
+  db: Database
+  commands: CommandRunner
+  store: CredentialsStore
+  /** Users, members and tenants: read through the tenants module. */
+  tenants: TenantDirectory
+  passwords: PasswordHasher
+  tokens: TokenSigner
+  apiKeys: ApiKeysService
+  ids: IdSource
+  clock: Clock
+  environment: StewardEnvironment
+  /** SERVICE_TOKEN_SECRET: the break-glass mint's shared secret; undefined disables the mint. */
+  config: { readonly serviceTokenSecret: string | undefined }
+}): AuthService {
+  const { db, commands, store, ids, clock, tokens } = deps
 
   return {
     /**
@@ -83,24 +94,27 @@ export function createAuthService(
      * same 401 body after the same scrypt work. A wrong password for a known user is audited
      * (auth.login_failed); a success is audited (auth.login_succeeded).
      */
-    async login(input, context) {
+    async login(context, input) {
       const email = normalizeEmail(input.email)
       const record = await deps.tenants.findLoginRecord(db.orm, email)
       const passwordMatches = await deps.passwords.verify(input.password, record?.user.passwordHash)
       if (record === undefined) throw new AppError('auth_invalid_credentials')
       const { user, member, tenant } = record
-      const audited = (action: string, outputs: Record<string, string>) =>
-        db.transaction((tx) =>
-          audit.record(tx, {
-            tenantId: tenant.id,
-            layer: 'audit',
-            actor: { type: 'user', id: user.id },
-            action,
-            entity: { type: 'user', id: user.id },
-            outputs,
-            requestId: context.requestId,
-          }),
-        )
+      // Each attempt worth recording is a command of its own whose only effect is its audit event: a
+      // failed attempt's record must commit although the request then fails, so it cannot share a
+      // transaction with the refusal. The runner input names the email, never the password.
+      const audited = (action: string, outputs: Record<string, string>) => {
+        const event: AuditRecord = {
+          tenantId: tenant.id,
+          layer: 'audit',
+          actor: { type: 'user', id: user.id },
+          action,
+          entity: { type: 'user', id: user.id },
+          outputs,
+          requestId: context.requestId,
+        }
+        return commands.run(withoutIdempotencyKey(context), { name: 'auth.login', tenantId: tenant.id, input: { email } }, async () => ({ outcome: null, audit: [event] }))
+      }
       if (!passwordMatches) {
         // An invited user without a password has nothing to fail against: not worth a record.
         if (user.passwordHash !== null) await audited('auth.login_failed', { reason: 'password_mismatch' })
@@ -128,7 +142,8 @@ export function createAuthService(
      * Records the token (service_tokens), whose row bounds its scopes and lifetime at every request
      * (see authenticate), and audits auth.service_token_minted.
      */
-    async mintServiceToken(authorization, input, context) {
+    async mintServiceToken(context, input) {
+      const { authorization } = input
       const expected = deps.config.serviceTokenSecret
       if (deps.environment === 'production') {
         throw new AppError('auth_service_token_disabled', 'Service tokens are sandbox and testnet only; they are disabled in production.')
@@ -150,7 +165,9 @@ export function createAuthService(
       const now = clock.now()
       const tokenId = ids.newId('serviceToken')
       const subject = input.subject ?? 'break-glass'
-      await db.transaction(async (tx) => {
+      // The runner's input is what was asked, without the shared secret that authorized it.
+      const request = { tenant_id: input.tenant_id, reason: input.reason, subject: input.subject, scopes: input.scopes }
+      await commands.run(withoutIdempotencyKey(context), { name: 'auth.mint_service_token', tenantId: tenant.id, input: request }, async (tx) => {
         await store.insertServiceToken(tx, {
           id: tokenId,
           tenantId: tenant.id,
@@ -160,18 +177,23 @@ export function createAuthService(
           expiresAt: new Date(now.getTime() + serviceTokenSeconds * 1000),
           createdAt: now,
         })
-        await audit.record(tx, {
-          tenantId: tenant.id,
-          layer: 'audit',
-          actor: { type: 'service', id: tokenId },
-          action: 'auth.service_token_minted',
-          entity: { type: 'service_token', id: tokenId },
-          // The reason is free text up to 500 characters: audit fields hold hashes and ids, never payloads,
-          // so the chain binds its digest; the text itself is kept on the service_tokens row.
-          inputs: { reason: digestOf(input.reason) },
-          outputs: { subject, scopes, expires_in: serviceTokenSeconds },
-          requestId: context.requestId,
-        })
+        return {
+          outcome: null,
+          audit: [
+            {
+              tenantId: tenant.id,
+              layer: 'audit',
+              actor: { type: 'service', id: tokenId },
+              action: 'auth.service_token_minted',
+              entity: { type: 'service_token', id: tokenId },
+              // The reason is free text up to 500 characters: audit fields hold hashes and ids, never payloads,
+              // so the chain binds its digest; the text itself is kept on the service_tokens row.
+              inputs: { reason: digestOf(input.reason) },
+              outputs: { subject, scopes, expires_in: serviceTokenSeconds },
+              requestId: context.requestId,
+            },
+          ],
+        }
       })
       const accessToken = await tokens.sign({ sub: tokenId, tenantId: tenant.id, type: 'service', scopes }, serviceTokenSeconds, now, tokenId)
       return {

@@ -3,19 +3,22 @@
  * item. Approvals and proposal decisions check these records; every change is audited and emits
  * `member.changed`.
  */
+import { assert } from '../../kernel/assert.ts'
 import { digestOf } from '../../kernel/audit-record.ts'
-import { type CommandContext, auditedBy, requirePrincipal } from '../../kernel/context.ts'
-import { isUniqueViolation } from '../../platform/db/errors.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import { type CommandContext, auditedBy, requirePrincipal, type StewardEnvironment } from '../../kernel/context.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
-import type { CoreDeps } from '../../platform/deps.ts'
 import { AppError } from '../../kernel/errors.ts'
-import type { Tx } from '../../platform/db/database.ts'
-import { assertMemberChangeAllowed, type ApprovalDomain, type AssignableRole } from './domain/members.ts'
-import { newMember, newUser } from './records.ts'
-import { invitationMailText, normalizeEmail } from './onboarding.service.ts'
-import type { MemberRow, MemberWithUser, TenantsStore } from './tenants.store.ts'
-import { createTokenIssuer } from './verification-tokens.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import type { CommandResult, CommandRunner, CommandWork } from '../../platform/commands/command.ts'
+import type { Database, Tx } from '../../platform/db/database.ts'
+import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { mailSendQueue } from '../../platform/mail/mail.job.ts'
+import { assertMemberChangeAllowed, type ApprovalDomain, type AssignableRole } from './domain/members.ts'
+import { invitationMailText, normalizeEmail } from './onboarding.service.ts'
+import { newMember, newUser } from './records.ts'
+import type { MemberRow, MemberWithUser, TenantsStore } from './tenants.store.ts'
+import type { TokenIssuer } from './verification-tokens.ts'
 
 export interface ApprovalLimit {
   readonly currency: string
@@ -37,14 +40,21 @@ export interface MemberView {
   deactivated_at: string | null
 }
 
+/** The member a change names (its path parameters). */
+export interface MemberRef {
+  readonly tenant_id: string
+  readonly member_id: string
+}
+
 export interface InviteInput {
+  readonly tenant_id: string
   readonly email: string
   readonly role: AssignableRole
   readonly approval_domains?: ApprovalDomain[] | undefined
   readonly approval_limit?: ApprovalLimit | null | undefined
 }
 
-export interface UpdateInput {
+export interface UpdateInput extends MemberRef {
   readonly role?: AssignableRole | undefined
   readonly approval_domains?: ApprovalDomain[] | undefined
   readonly approval_limit?: ApprovalLimit | null | undefined
@@ -52,18 +62,25 @@ export interface UpdateInput {
 
 export type InviteResult = { member: MemberView } & ({ invitation_token: string } | { invitation_sent: true })
 
+/** What an invitation's idempotency record keeps: the token's seed, never the token. */
+type InviteOutcome = { member: MemberView } & ({ invitation_token_seed: string } | { invitation_sent: true })
+
 export const memberPageRows = { defaultRows: 50, maxRows: 500 } as const
 
+/**
+ * The member commands take an Idempotency-Key (scoped to the tenant): a repeat with the same key and
+ * input replays the first outcome (`replayed: true`) and changes nothing.
+ */
 export interface MembersService {
-  invite(tenantId: string, input: InviteInput, context: CommandContext): Promise<InviteResult>
+  invite(context: CommandContext, input: InviteInput): Promise<CommandResult<InviteResult>>
   list(
     tenantId: string,
     query: { status?: MemberRow['status'] | undefined; role?: MemberRow['role'] | undefined; limit?: number | undefined; cursor?: string | undefined },
   ): Promise<{ members: MemberView[]; next_cursor: string | null }>
   get(tenantId: string, memberId: string): Promise<MemberView>
-  update(tenantId: string, memberId: string, input: UpdateInput, context: CommandContext): Promise<MemberView>
-  deactivate(tenantId: string, memberId: string, context: CommandContext): Promise<MemberView>
-  reactivate(tenantId: string, memberId: string, context: CommandContext): Promise<MemberView>
+  update(context: CommandContext, input: UpdateInput): Promise<CommandResult<MemberView>>
+  deactivate(context: CommandContext, input: MemberRef): Promise<CommandResult<MemberView>>
+  reactivate(context: CommandContext, input: MemberRef): Promise<CommandResult<MemberView>>
 }
 
 export function toMemberView({ member, user }: MemberWithUser): MemberView {
@@ -91,32 +108,48 @@ function normalizeDecimal(value: string): string {
   return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value
 }
 
-export function createMembersService(deps: CoreDeps & { store: TenantsStore; cursors: CursorCodec }): MembersService {
-  const { db, store, audit, events, jobs, ids, clock, cursors } = deps
+export function createMembersService(deps: {
+  db: Database
+  commands: CommandRunner
+  store: TenantsStore
+  verificationTokens: TokenIssuer
+  cursors: CursorCodec
+  ids: IdSource
+  clock: Clock
+  environment: StewardEnvironment
+  /** Where the mailed invitation tells the member to accept it. */
+  publicBaseUrl: string
+}): MembersService {
+  const { db, commands, store, verificationTokens, ids, clock, cursors } = deps
   const production = deps.environment === 'production'
-  const issueToken = createTokenIssuer(deps)
 
-  async function recordChange(tx: Tx, context: CommandContext, member: MemberView, action: string, change: string, inputs: Record<string, string>) {
-    const recorded = await audit.record(tx, auditedBy(context, {
-      action,
-      entity: { type: 'member', id: member.id },
-      inputs,
-      outputs: { role: member.role, status: member.status, approval_domains: member.approval_domains },
-    }))
-    await events.record(tx, {
-      tenantId: member.tenant_id,
-      type: 'member.changed',
-      payload: {
-        member_id: member.id,
-        user_id: member.user_id,
-        change,
-        role: member.role,
-        status: member.status,
-        approval_domains: member.approval_domains,
-        approval_limit: member.approval_limit,
-      },
-      auditEventId: recorded.id,
-    })
+  /** The audit event and member.changed event of a change, for the runner to commit. */
+  function changeRecorded(context: CommandContext, member: MemberView, action: string, change: string, inputs: Record<string, string>) {
+    return {
+      audit: [
+        auditedBy(context, {
+          action,
+          entity: { type: 'member', id: member.id },
+          inputs,
+          outputs: { role: member.role, status: member.status, approval_domains: member.approval_domains },
+        }),
+      ],
+      events: [
+        {
+          tenantId: member.tenant_id,
+          type: 'member.changed' as const,
+          payload: {
+            member_id: member.id,
+            user_id: member.user_id,
+            change,
+            role: member.role,
+            status: member.status,
+            approval_domains: member.approval_domains,
+            approval_limit: member.approval_limit,
+          },
+        },
+      ],
+    }
   }
 
   async function loadForChange(tx: Tx, tenantId: string, memberId: string): Promise<MemberWithUser> {
@@ -127,20 +160,25 @@ export function createMembersService(deps: CoreDeps & { store: TenantsStore; cur
 
   async function reload(tx: Tx, tenantId: string, memberId: string): Promise<MemberView> {
     const found = await store.findMember(tx, tenantId, memberId)
-    if (found === undefined) throw new Error(`member ${memberId} vanished inside its own transaction`)
+    assert(found !== undefined, `member ${memberId} is readable inside the transaction that wrote it`)
     return toMemberView(found)
   }
 
   return {
-    /** Creates a pending user and an invited member with a 7-day invitation token. Audits member.invited; emits member.changed. */
-    async invite(tenantId, input, context) {
+    /**
+     * Creates a pending user and an invited member with a 7-day invitation token. Audits member.invited;
+     * emits member.changed; in production, enqueues the invitation mail.
+     */
+    async invite(context, input) {
       const principal = requirePrincipal(context)
+      const { tenant_id: tenantId, ...request } = input
       const email = normalizeEmail(input.email)
       const now = clock.now()
       const userId = ids.newId('user')
       const memberId = ids.newId('member')
+      let result: CommandResult<InviteOutcome>
       try {
-        return await db.transaction(async (tx) => {
+        result = await commands.run(context, { name: 'members.invite', tenantId, input }, async (tx): Promise<CommandWork<InviteOutcome>> => {
           if ((await store.findUserByEmail(tx, email)) !== undefined) throw new AppError('signup_email_taken')
           await store.insertUser(tx, newUser({ id: userId, tenantId, email, passwordHash: null, at: now }))
           await store.insertMember(
@@ -157,22 +195,26 @@ export function createMembersService(deps: CoreDeps & { store: TenantsStore; cur
               at: now,
             }),
           )
-          const token = await issueToken(tx, { tenantId, userId, purpose: 'invitation' })
+          const { token, seed } = await verificationTokens.issue(tx, { tenantId, userId, purpose: 'invitation' })
           const member = await reload(tx, tenantId, memberId)
-          await recordChange(tx, context, member, 'member.invited', 'created', { request: digestOf(input) })
-          if (production) {
-            await jobs.enqueue(tx, mailSendQueue, {
-              to: email,
-              subject: 'You are invited to Steward',
-              text: invitationMailText(deps.publicBaseUrl, tenantId, token),
-            })
-            return { member, invitation_sent: true as const }
+          const recorded = changeRecorded(context, member, 'member.invited', 'created', { request: digestOf(request) })
+          if (!production) return { outcome: { member, invitation_token_seed: seed }, ...recorded }
+          return {
+            outcome: { member, invitation_sent: true },
+            ...recorded,
+            jobs: [{ queue: mailSendQueue, payload: { to: email, subject: 'You are invited to Steward', text: invitationMailText(deps.publicBaseUrl, tenantId, token) } }],
           }
-          return { member, invitation_token: token }
         })
       } catch (error) {
         if (isUniqueViolation(error, 'users_email_unique')) throw new AppError('signup_email_taken')
         throw error
+      }
+      const { outcome } = result
+      return {
+        ...result,
+        outcome: 'invitation_token_seed' in outcome
+          ? { member: outcome.member, invitation_token: verificationTokens.tokenOf('invitation', outcome.invitation_token_seed) }
+          : outcome,
       }
     },
 
@@ -196,9 +238,10 @@ export function createMembersService(deps: CoreDeps & { store: TenantsStore; cur
     },
 
     /** Changes role, approval domains or limit. Locks the member row. Audits member.updated; emits member.changed. */
-    async update(tenantId, memberId, input, context) {
+    async update(context, input) {
       const principal = requirePrincipal(context)
-      return db.transaction(async (tx) => {
+      const { tenant_id: tenantId, member_id: memberId, ...request } = input
+      return commands.run(context, { name: 'members.update', tenantId, input }, async (tx) => {
         const found = await loadForChange(tx, tenantId, memberId)
         assertMemberChangeAllowed(found.member, principal.id, 'update')
         const now = clock.now()
@@ -211,39 +254,38 @@ export function createMembersService(deps: CoreDeps & { store: TenantsStore; cur
           updatedAt: now,
         })
         const member = await reload(tx, tenantId, memberId)
-        await recordChange(tx, context, member, 'member.updated', 'updated', { request: digestOf(input) })
-        return member
+        return { outcome: member, ...changeRecorded(context, member, 'member.updated', 'updated', { request: digestOf(request) }) }
       })
     },
 
     /** Deactivates a member: their tokens stop working at once. Idempotent. Audits member.deactivated; emits member.changed. */
-    async deactivate(tenantId, memberId, context) {
+    async deactivate(context, input) {
       const principal = requirePrincipal(context)
-      return db.transaction(async (tx) => {
+      const { tenant_id: tenantId, member_id: memberId } = input
+      return commands.run(context, { name: 'members.deactivate', tenantId, input }, async (tx) => {
         const found = await loadForChange(tx, tenantId, memberId)
         assertMemberChangeAllowed(found.member, principal.id, 'deactivate')
-        if (found.member.status === 'deactivated') return toMemberView(found)
+        if (found.member.status === 'deactivated') return { outcome: toMemberView(found) }
         const now = clock.now()
         await store.updateMember(tx, tenantId, memberId, { status: 'deactivated', deactivatedAt: now, updatedAt: now })
         const member = await reload(tx, tenantId, memberId)
-        await recordChange(tx, context, member, 'member.deactivated', 'deactivated', { previous_status: found.member.status })
-        return member
+        return { outcome: member, ...changeRecorded(context, member, 'member.deactivated', 'deactivated', { previous_status: found.member.status }) }
       })
     },
 
     /** Undoes a deactivation: back to active, or to invited if the invitation was never accepted. Idempotent. */
-    async reactivate(tenantId, memberId, context) {
+    async reactivate(context, input) {
       const principal = requirePrincipal(context)
-      return db.transaction(async (tx) => {
+      const { tenant_id: tenantId, member_id: memberId } = input
+      return commands.run(context, { name: 'members.reactivate', tenantId, input }, async (tx) => {
         const found = await loadForChange(tx, tenantId, memberId)
         assertMemberChangeAllowed(found.member, principal.id, 'reactivate')
-        if (found.member.status !== 'deactivated') return toMemberView(found)
+        if (found.member.status !== 'deactivated') return { outcome: toMemberView(found) }
         const now = clock.now()
         const status = found.user.status === 'active' ? 'active' : 'invited'
         await store.updateMember(tx, tenantId, memberId, { status, deactivatedAt: null, updatedAt: now })
         const member = await reload(tx, tenantId, memberId)
-        await recordChange(tx, context, member, 'member.reactivated', 'reactivated', { previous_status: 'deactivated' })
-        return member
+        return { outcome: member, ...changeRecorded(context, member, 'member.reactivated', 'reactivated', { previous_status: 'deactivated' }) }
       })
     },
   }

@@ -1,22 +1,24 @@
 /**
  * Onboarding: self-serve signup, email verification and invitation acceptance.
  *
- * Each command runs in one transaction holding the change, its audit event and any business event or
- * mail job, so a failure leaves no partial tenant, user or token behind.
+ * Each command runs through the command runner: one transaction holding the change, its audit event and
+ * any business event or mail job, so a failure leaves no partial tenant, user or token behind.
  */
 import { digestOf } from '../../kernel/audit-record.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import { withoutIdempotencyKey, type CommandContext, type StewardEnvironment } from '../../kernel/context.ts'
+import { AppError } from '../../kernel/errors.ts'
+import type { IdSource } from '../../kernel/ids.ts'
 import type { PasswordHasher } from '../../kernel/passwords.ts'
 import { passwordByteLength, passwordBytesMax, passwordBytesMin } from '../../kernel/passwords.ts'
 import { tokenDigest } from '../../kernel/secrets.ts'
-import type { CommandContext } from '../../kernel/context.ts'
+import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
-import type { CoreDeps } from '../../platform/deps.ts'
-import { AppError } from '../../kernel/errors.ts'
+import { mailSendQueue } from '../../platform/mail/mail.job.ts'
 import type { DefaultPolicyProvisioner } from '../policy/index.ts'
 import { newMember, newTenant, newUser } from './records.ts'
 import type { TenantsStore } from './tenants.store.ts'
-import { createTokenIssuer } from './verification-tokens.ts'
-import { mailSendQueue } from '../../platform/mail/mail.job.ts'
+import type { TokenIssuer } from './verification-tokens.ts'
 
 const defaultTenantName = 'Sandbox tenant'
 
@@ -30,13 +32,21 @@ export type DeliveredToken = { verification_token: string } | { verification_sen
 
 export type SignupResult = { tenant_id: string; user_id: string; status: 'pending' } & DeliveredToken
 
+export interface VerifyEmailInput {
+  readonly tenant_id: string
+  readonly token: string
+}
+
+export interface AcceptInvitationInput {
+  readonly tenant_id: string
+  readonly token: string
+  readonly password: string
+}
+
 export interface OnboardingService {
-  signup(input: SignupInput, context: CommandContext): Promise<SignupResult>
-  verifyEmail(input: { tenant_id: string; token: string }, context: CommandContext): Promise<{ verified: true; user_id: string; status: 'active' }>
-  acceptInvitation(
-    input: { tenant_id: string; token: string; password: string },
-    context: CommandContext,
-  ): Promise<{ user_id: string; member_id: string; status: 'active' }>
+  signup(context: CommandContext, input: SignupInput): Promise<SignupResult>
+  verifyEmail(context: CommandContext, input: VerifyEmailInput): Promise<CommandResult<{ verified: true; user_id: string; status: 'active' }>>
+  acceptInvitation(context: CommandContext, input: AcceptInvitationInput): Promise<CommandResult<{ user_id: string; member_id: string; status: 'active' }>>
 }
 
 export function normalizeEmail(email: string): string {
@@ -52,19 +62,32 @@ export function assertPasswordLength(password: string): void {
   }
 }
 
-export function createOnboardingService(
-  deps: CoreDeps & { store: TenantsStore; passwords: PasswordHasher; defaultPolicy: DefaultPolicyProvisioner },
-): OnboardingService {
-  const { db, store, audit, events, jobs, ids, clock, defaultPolicy } = deps
+export function createOnboardingService(deps: {
+  commands: CommandRunner
+  store: TenantsStore
+  verificationTokens: TokenIssuer
+  passwords: PasswordHasher
+  defaultPolicy: DefaultPolicyProvisioner
+  ids: IdSource
+  clock: Clock
+  environment: StewardEnvironment
+  /** Where mailed tokens tell the user to send them. */
+  publicBaseUrl: string
+}): OnboardingService {
+  const { commands, store, verificationTokens, ids, clock, defaultPolicy } = deps
   const production = deps.environment === 'production'
-  const issueToken = createTokenIssuer(deps)
 
   return {
     /**
      * Creates a tenant, its pending owner, a verification token and the default policy (active). Audits
-     * tenant.signed_up (with the default policy's id and hash); emits member.changed.
+     * tenant.signed_up (with the default policy's id and hash); emits member.changed; in production,
+     * enqueues the verification mail.
+     *
+     * Takes no Idempotency-Key: there is no tenant to scope a key before this command creates one, and
+     * the key's request fingerprint would be a fast unsalted hash of the email and password. A repeated
+     * signup answers 409 signup_email_taken, which is what a retry needs to know.
      */
-    async signup(input, context) {
+    async signup(context, input) {
       const email = normalizeEmail(input.email)
       assertPasswordLength(input.password)
       // Hash outside the transaction: scrypt takes ~200 ms and must not hold a connection or lock.
@@ -73,76 +96,86 @@ export function createOnboardingService(
       const tenantId = ids.newUuid()
       const userId = ids.newId('user')
       const memberId = ids.newId('member')
-      let token = ''
+      const tenantName = input.tenant_name ?? null
 
       try {
-        await db.transaction(async (tx) => {
+        const { outcome } = await commands.run(withoutIdempotencyKey(context), { name: 'tenants.signup', tenantId, input: { email, tenant_name: tenantName } }, async (tx) => {
           if ((await store.findUserByEmail(tx, email)) !== undefined) throw new AppError('signup_email_taken')
           await store.insertTenant(tx, newTenant({ id: tenantId, name: input.tenant_name ?? defaultTenantName, environment: deps.environment, at: now }))
           await store.insertUser(tx, newUser({ id: userId, tenantId, email, passwordHash, at: now }))
           await store.insertMember(tx, newMember({ id: memberId, tenantId, userId, role: 'owner', status: 'active', invitedBy: null, at: now }))
-          token = await issueToken(tx, { tenantId, userId, purpose: 'email_verification' })
+          const { token } = await verificationTokens.issue(tx, { tenantId, userId, purpose: 'email_verification' })
           const policy = await defaultPolicy.provision(tx, tenantId)
-          const recorded = await audit.record(tx, {
-            tenantId,
-            layer: 'audit',
-            actor: { type: 'user', id: userId },
-            action: 'tenant.signed_up',
-            entity: { type: 'tenant', id: tenantId },
-            inputs: { request: digestOf({ email, tenant_name: input.tenant_name ?? null }) },
-            outputs: { user_id: userId, member_id: memberId, user_status: 'pending', ...policy },
-            requestId: context.requestId,
-          })
-          await events.record(tx, {
-            tenantId,
-            type: 'member.changed',
-            payload: { member_id: memberId, user_id: userId, change: 'created', role: 'owner', status: 'active' },
-            auditEventId: recorded.id,
-          })
-          if (production) {
-            await jobs.enqueue(tx, mailSendQueue, {
-              to: email,
-              subject: 'Verify your Steward email address',
-              text: verificationMailText(deps.publicBaseUrl, tenantId, token),
-            })
+          const outcome: SignupResult = production
+            ? { tenant_id: tenantId, user_id: userId, status: 'pending', verification_sent: true }
+            : { tenant_id: tenantId, user_id: userId, status: 'pending', verification_token: token }
+          return {
+            outcome,
+            audit: [
+              {
+                tenantId,
+                layer: 'audit',
+                actor: { type: 'user', id: userId },
+                action: 'tenant.signed_up',
+                entity: { type: 'tenant', id: tenantId },
+                inputs: { request: digestOf({ email, tenant_name: tenantName }) },
+                outputs: { user_id: userId, member_id: memberId, user_status: 'pending', ...policy },
+                requestId: context.requestId,
+              },
+            ],
+            events: [{ type: 'member.changed', payload: { member_id: memberId, user_id: userId, change: 'created', role: 'owner', status: 'active' } }],
+            jobs: production
+              ? [{ queue: mailSendQueue, payload: { to: email, subject: 'Verify your Steward email address', text: verificationMailText(deps.publicBaseUrl, tenantId, token) } }]
+              : [],
           }
         })
+        return outcome
       } catch (error) {
         if (isUniqueViolation(error, 'users_email_unique')) throw new AppError('signup_email_taken')
         throw error
       }
-      return production
-        ? { tenant_id: tenantId, user_id: userId, status: 'pending', verification_sent: true }
-        : { tenant_id: tenantId, user_id: userId, status: 'pending', verification_token: token }
     },
 
-    /** Consumes a verification token (single use, 24 h, this tenant only) and activates the user. Audits user.email_verified. */
-    async verifyEmail(input, context) {
+    /**
+     * Consumes a verification token (single use, 24 h, this tenant only) and activates the user. Audits
+     * user.email_verified. An Idempotency-Key is scoped to the tenant named in the input (the route is
+     * public): a retry after a lost response replays the success instead of finding the token consumed.
+     */
+    async verifyEmail(context, input) {
       const now = clock.now()
-      return db.transaction(async (tx) => {
+      return commands.run(context, { name: 'tenants.verify_email', tenantId: input.tenant_id, input }, async (tx) => {
         const consumed = await store.consumeVerificationToken(tx, input.tenant_id, 'email_verification', tokenDigest(input.token), now)
         if (consumed === undefined) throw new AppError('signup_token_invalid')
         await store.activateUser(tx, consumed.tenantId, consumed.userId, { at: now })
-        await audit.record(tx, {
-          tenantId: consumed.tenantId,
-          layer: 'audit',
-          actor: { type: 'user', id: consumed.userId },
-          action: 'user.email_verified',
-          entity: { type: 'user', id: consumed.userId },
-          inputs: { verification_token_id: consumed.id },
-          outputs: { user_status: 'active' },
-          requestId: context.requestId,
-        })
-        return { verified: true as const, user_id: consumed.userId, status: 'active' as const }
+        return {
+          outcome: { verified: true as const, user_id: consumed.userId, status: 'active' as const },
+          audit: [
+            {
+              tenantId: consumed.tenantId,
+              layer: 'audit',
+              actor: { type: 'user', id: consumed.userId },
+              action: 'user.email_verified',
+              entity: { type: 'user', id: consumed.userId },
+              inputs: { verification_token_id: consumed.id },
+              outputs: { user_status: 'active' },
+              requestId: context.requestId,
+            },
+          ],
+        }
       })
     },
 
-    /** Consumes an invitation token, sets the password, activates user and member. Audits member.joined; emits member.changed. */
-    async acceptInvitation(input, context) {
+    /**
+     * Consumes an invitation token, sets the password, activates user and member. Audits member.joined;
+     * emits member.changed. An Idempotency-Key is scoped to the tenant named in the input, as for
+     * verify-email. (Its request fingerprint covers the password, but only hashed together with the
+     * single-use token, 32 random bytes the database never holds: it cannot be searched for passwords.)
+     */
+    async acceptInvitation(context, input) {
       assertPasswordLength(input.password)
       const passwordHash = await deps.passwords.hash(input.password)
       const now = clock.now()
-      return db.transaction(async (tx) => {
+      return commands.run(context, { name: 'tenants.accept_invitation', tenantId: input.tenant_id, input }, async (tx) => {
         const consumed = await store.consumeVerificationToken(tx, input.tenant_id, 'invitation', tokenDigest(input.token), now)
         if (consumed === undefined) throw new AppError('signup_token_invalid')
         const found = await store.findMemberByUser(tx, consumed.tenantId, consumed.userId)
@@ -150,23 +183,27 @@ export function createOnboardingService(
         if (found === undefined || found.member.status !== 'invited') throw new AppError('signup_token_invalid')
         await store.activateUser(tx, consumed.tenantId, consumed.userId, { passwordHash, at: now })
         await store.updateMember(tx, consumed.tenantId, found.member.id, { status: 'active', updatedAt: now })
-        const recorded = await audit.record(tx, {
-          tenantId: consumed.tenantId,
-          layer: 'audit',
-          actor: { type: 'user', id: consumed.userId },
-          action: 'member.joined',
-          entity: { type: 'member', id: found.member.id },
-          inputs: { invitation_token_id: consumed.id },
-          outputs: { member_status: 'active', user_status: 'active' },
-          requestId: context.requestId,
-        })
-        await events.record(tx, {
-          tenantId: consumed.tenantId,
-          type: 'member.changed',
-          payload: { member_id: found.member.id, user_id: consumed.userId, change: 'joined', role: found.member.role, status: 'active' },
-          auditEventId: recorded.id,
-        })
-        return { user_id: consumed.userId, member_id: found.member.id, status: 'active' as const }
+        return {
+          outcome: { user_id: consumed.userId, member_id: found.member.id, status: 'active' as const },
+          audit: [
+            {
+              tenantId: consumed.tenantId,
+              layer: 'audit',
+              actor: { type: 'user', id: consumed.userId },
+              action: 'member.joined',
+              entity: { type: 'member', id: found.member.id },
+              inputs: { invitation_token_id: consumed.id },
+              outputs: { member_status: 'active', user_status: 'active' },
+              requestId: context.requestId,
+            },
+          ],
+          events: [
+            {
+              type: 'member.changed',
+              payload: { member_id: found.member.id, user_id: consumed.userId, change: 'joined', role: found.member.role, status: 'active' },
+            },
+          ],
+        }
       })
     },
   }

@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { contextOf } from '../../platform/http/context.ts'
+import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempotency.ts'
 import { bearerRoute, platformRoute, publicRoute } from '../../platform/http/route-auth.ts'
 import { TenantPathParams } from '../../platform/http/schemas.ts'
 import type { MembersService } from './members.service.ts'
@@ -54,18 +55,26 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
       schema: {
         tags: tags.onboarding,
         summary: 'Accept a member invitation',
-        description: 'Consumes an invitation token (single use, 7 days, valid only for its tenant), sets the password and activates the member.',
+        description:
+          'Consumes an invitation token (single use, 7 days, valid only for its tenant), sets the password and activates the member. ' +
+          'Optional Idempotency-Key, scoped to the tenant_id of the body: a repeated request gets the first response, where the token would otherwise be spent.',
+        headers: IdempotencyKeyHeaders,
         body: AcceptInvitationBody,
         response: { 200: AcceptInvitationResponse },
       },
     },
-    async (request) => onboarding.acceptInvitation(request.body, contextOf(request)),
+    async (request, reply) => {
+      const { outcome, replayed } = await onboarding.acceptInvitation(contextOf(request), request.body)
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 
   const provisionSchema = {
     tags: tags.tenants,
     description:
-      'Platform provisioning (X-Platform-Service-Auth). Links the tenant to a platform identity when given: an identity already linked answers 409 tenant_identity_already_linked with details.tenant_id. With owner_email, an owner is invited.',
+      'Platform provisioning (X-Platform-Service-Auth). Links the tenant to a platform identity when given: an identity already linked answers 409 tenant_identity_already_linked with details.tenant_id. With owner_email, an owner is invited. ' +
+      'Optional Idempotency-Key (the platform\'s keys, shared by both provisioning routes): a repeated request gets the first response, with the tenant as it is now (404 tenant_not_found once it has been deleted).',
+    headers: IdempotencyKeyHeaders,
     body: ProvisionBody,
     response: { 201: ProvisionResponse },
     security: [{ platformServiceAuth: [] }],
@@ -74,13 +83,19 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
   app.post(
     '/v1/tenants',
     { config: { auth: platformRoute() }, schema: { ...provisionSchema, summary: 'Provision a tenant' } },
-    async (request, reply) => reply.code(201).send(await tenants.provision(request.body, null, contextOf(request))),
+    async (request, reply) => {
+      const { outcome, replayed } = await tenants.provision(contextOf(request), { ...request.body, org_id: null })
+      return markReplayed(reply, replayed).code(201).send(outcome)
+    },
   )
 
   app.post(
     '/v1/orgs/:orgId/tenants',
     { config: { auth: platformRoute() }, schema: { ...provisionSchema, summary: 'Provision a tenant in an org', params: OrgPathParams } },
-    async (request, reply) => reply.code(201).send(await tenants.provision(request.body, request.params.orgId, contextOf(request))),
+    async (request, reply) => {
+      const { outcome, replayed } = await tenants.provision(contextOf(request), { ...request.body, org_id: request.params.orgId })
+      return markReplayed(reply, replayed).code(201).send(outcome)
+    },
   )
 
   app.get(
@@ -100,12 +115,13 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
         tags: tags.tenants,
         summary: 'Delete your tenant',
         description:
-          'Owner only, own tenant only. Deletes every tenant-scoped row except the audit chain, records tenant.deleted with the per-table counts, and enqueues a durable purge of stored bytes.',
+          'Owner only, own tenant only. Deletes every tenant-scoped row except the audit chain, records tenant.deleted with the per-table counts, and enqueues a durable purge of stored bytes. ' +
+          'No Idempotency-Key: once the tenant is deleted its owner\'s token no longer authenticates, so a retry after success is 401 auth_token_invalid.',
         params: DeleteTenantParams,
         response: { 200: DeletionResponse },
       },
     },
-    async (request) => tenants.delete(request.params.id, contextOf(request)),
+    async (request) => tenants.delete(contextOf(request), { tenant_id: request.params.id }),
   )
 
   const memberAdmin = bearerRoute(['surfaces:admin'], { principalTypes: ['user'], tenantParam: 'tenant_id' })
@@ -118,13 +134,19 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
       schema: {
         tags: tags.members,
         summary: 'Invite a member',
-        description: 'Creates an invited member with a role, approval domains and an optional per-item approval limit. Emits member.changed.',
+        description:
+          'Creates an invited member with a role, approval domains and an optional per-item approval limit. Emits member.changed. ' +
+          'Optional Idempotency-Key: a repeated request gets the first response (outside production, the same invitation token).',
         params: TenantPathParams,
+        headers: IdempotencyKeyHeaders,
         body: InviteBody,
         response: { 201: InviteResponse },
       },
     },
-    async (request, reply) => reply.code(201).send(await members.invite(request.params.tenant_id, request.body, contextOf(request))),
+    async (request, reply) => {
+      const { outcome, replayed } = await members.invite(contextOf(request), { ...request.params, ...request.body })
+      return markReplayed(reply, replayed).code(201).send(outcome)
+    },
   )
 
   app.get(
@@ -152,13 +174,19 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
       schema: {
         tags: tags.members,
         summary: 'Change a member',
-        description: 'Changes role, approval domains or approval limit (null removes the limit). The owner and your own membership cannot be changed here.',
+        description:
+          'Changes role, approval domains or approval limit (null removes the limit). The owner and your own membership cannot be changed here. ' +
+          'Optional Idempotency-Key: a repeated request gets the first response.',
         params: MemberPathParams,
+        headers: IdempotencyKeyHeaders,
         body: UpdateMemberBody,
         response: { 200: Member },
       },
     },
-    async (request) => members.update(request.params.tenant_id, request.params.member_id, request.body, contextOf(request)),
+    async (request, reply) => {
+      const { outcome, replayed } = await members.update(contextOf(request), { ...request.params, ...request.body })
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 
   app.post(
@@ -168,12 +196,16 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
       schema: {
         tags: tags.members,
         summary: 'Deactivate a member',
-        description: 'The member\'s tokens stop working immediately. Idempotent.',
+        description: 'The member\'s tokens stop working immediately. Idempotent. Optional Idempotency-Key: a repeated request gets the first response.',
         params: MemberPathParams,
+        headers: IdempotencyKeyHeaders,
         response: { 200: Member },
       },
     },
-    async (request) => members.deactivate(request.params.tenant_id, request.params.member_id, contextOf(request)),
+    async (request, reply) => {
+      const { outcome, replayed } = await members.deactivate(contextOf(request), request.params)
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 
   app.post(
@@ -183,12 +215,17 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
       schema: {
         tags: tags.members,
         summary: 'Reactivate a member',
-        description: 'Undoes a deactivation: back to active, or invited if the invitation was never accepted. Idempotent.',
+        description:
+          'Undoes a deactivation: back to active, or invited if the invitation was never accepted. Idempotent. Optional Idempotency-Key: a repeated request gets the first response.',
         params: MemberPathParams,
+        headers: IdempotencyKeyHeaders,
         response: { 200: Member },
       },
     },
-    async (request) => members.reactivate(request.params.tenant_id, request.params.member_id, contextOf(request)),
+    async (request, reply) => {
+      const { outcome, replayed } = await members.reactivate(contextOf(request), request.params)
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 }
 
@@ -201,12 +238,14 @@ function registerSelfServeOnboarding(fastify: FastifyInstance, onboarding: Onboa
       schema: {
         tags: tags.onboarding,
         summary: 'Sign up a sandbox tenant',
-        description: 'Creates a tenant and its pending owner. Outside production the email-verification token is returned; in production it is mailed.',
+        description:
+          'Creates a tenant and its pending owner. Outside production the email-verification token is returned; in production it is mailed. ' +
+          'No Idempotency-Key (there is no tenant to scope it yet): a repeated signup is 409 signup_email_taken.',
         body: SignupBody,
         response: { 201: SignupResponse },
       },
     },
-    async (request, reply) => reply.code(201).send(await onboarding.signup(request.body, contextOf(request))),
+    async (request, reply) => reply.code(201).send(await onboarding.signup(contextOf(request), request.body)),
   )
 
   app.post(
@@ -216,11 +255,17 @@ function registerSelfServeOnboarding(fastify: FastifyInstance, onboarding: Onboa
       schema: {
         tags: tags.onboarding,
         summary: 'Verify an email address',
-        description: 'Consumes a verification token (single use, 24 hours, valid only for its tenant) and activates the user.',
+        description:
+          'Consumes a verification token (single use, 24 hours, valid only for its tenant) and activates the user. ' +
+          'Optional Idempotency-Key, scoped to the tenant_id of the body: a repeated request gets the first response, where the token would otherwise be spent.',
+        headers: IdempotencyKeyHeaders,
         body: VerifyEmailBody,
         response: { 200: VerifyEmailResponse },
       },
     },
-    async (request) => onboarding.verifyEmail(request.body, contextOf(request)),
+    async (request, reply) => {
+      const { outcome, replayed } = await onboarding.verifyEmail(contextOf(request), request.body)
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 }

@@ -26,7 +26,7 @@ import type { CommandContext } from '../../kernel/context.ts'
 import { AppError } from '../../kernel/errors.ts'
 import { canonicalJson, sha256Hex } from '../../kernel/hashing.ts'
 import type { Database, Tx } from '../db/database.ts'
-import type { JobQueue, QueueDefinition } from '../jobs/job-queue.ts'
+import type { EnqueueOptions, JobQueue, QueueDefinition } from '../jobs/job-queue.ts'
 import type { EventRecorder, EventType } from '../outbox/events.ts'
 import type { AuditRecorder } from './audit-sink.ts'
 import { idempotencyKeyCharsMax, idempotencyKeyPattern, runReserved, type IdempotencyStore } from './idempotency.ts'
@@ -55,7 +55,8 @@ export interface PendingEvent {
 export interface PendingJob<Payload = unknown> {
   readonly queue: QueueDefinition<Payload>
   readonly payload: Payload
-  readonly options?: { startAfterSeconds?: number; singletonKey?: string }
+  /** `id` names the job beforehand, so the command's audit event can cite it. */
+  readonly options?: EnqueueOptions
 }
 
 /** What the command's work produced: the outcome and what its commit must carry. */

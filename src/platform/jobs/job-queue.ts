@@ -92,11 +92,22 @@ export const superviseIntervalSeconds = 10
 
 const nilUuid = '00000000-0000-0000-0000-000000000000'
 
+export interface EnqueueOptions {
+  readonly startAfterSeconds?: number
+  readonly singletonKey?: string
+  /** The job's id, chosen by the caller (a UUID); pg-boss makes one when absent. */
+  readonly id?: string
+}
+
 export interface JobQueue {
   /** Installs or upgrades the pg-boss schema and creates every registered queue. */
   start(): Promise<void>
-  /** Enqueues inside the caller's transaction: the job exists exactly when the transaction commits. */
-  enqueue<Payload>(tx: Tx, queue: QueueDefinition<Payload>, data: Payload, options?: { startAfterSeconds?: number; singletonKey?: string }): Promise<string>
+  /**
+   * Enqueues inside the caller's transaction: the job exists exactly when the transaction commits. Returns
+   * the job's id: `options.id` (a UUID) when the caller named it beforehand, so that a record written
+   * before the enqueue (a command's audit event) can cite the job.
+   */
+  enqueue<Payload>(tx: Tx, queue: QueueDefinition<Payload>, data: Payload, options?: EnqueueOptions): Promise<string>
   /**
    * Runs `handler` for the queue's jobs, up to `concurrency` at once (default 1). While fetches come
    * back full, the worker fetches again at once instead of waiting out the polling interval, so a
@@ -182,6 +193,7 @@ export function createJobQueue(database: Database, options: { schema: string; lo
         db: fromDrizzle(tx as never, sql as never),
         ...(sendOptions.startAfterSeconds === undefined ? {} : { startAfter: sendOptions.startAfterSeconds }),
         ...(sendOptions.singletonKey === undefined ? {} : { singletonKey: sendOptions.singletonKey }),
+        ...(sendOptions.id === undefined ? {} : { id: sendOptions.id }),
       })
       if (id === null) throw new Error(`job queue refused a job for ${queue.name}`)
       return id

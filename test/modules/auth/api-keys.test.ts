@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
-import type { LightMyRequestResponse } from 'fastify'
+import { randomBytes } from 'node:crypto'
+import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiKeyScopes } from '../../../src/modules/auth/scopes.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
@@ -18,6 +19,8 @@ import {
   type TenantOwner,
   type TestApp,
 } from '../../support/harness.ts'
+import { auditActions, auditEvents } from '../../support/audit-log.ts'
+import { tablesContaining } from '../../support/tables-containing.ts'
 
 const start = new Date('2026-11-21T09:00:00.000Z')
 const clock = fixedClock(start)
@@ -63,29 +66,6 @@ async function apiKeyRows(tenantId: string) {
     test.runtime.db.orm,
     sql`select id, secret_digest, previous_secret_digest, secret_last_four from api_keys where tenant_id = ${tenantId} order by id`,
   )
-}
-
-/** Every base table of the database, in every non-system schema (the job queue's included). */
-async function databaseTables(app: TestApp) {
-  return queryRows<{ table_schema: string; table_name: string }>(
-    app.runtime.db.orm,
-    sql`select table_schema, table_name from information_schema.tables
-        where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')
-        order by table_schema, table_name`,
-  )
-}
-
-/** Tables (schema.table) holding a row whose JSON form contains `needle`. */
-async function tablesContaining(app: TestApp, needle: string): Promise<string[]> {
-  const hits: string[] = []
-  for (const { table_schema: schema, table_name: table } of await databaseTables(app)) {
-    const [row] = await queryRows<{ n: number }>(
-      app.runtime.db.orm,
-      sql`select count(*)::int as n from ${sql.identifier(schema)}.${sql.identifier(table)} as t where position(${needle} in row_to_json(t)::text) > 0`,
-    )
-    if (row!.n > 0) hits.push(`${schema}.${table}`)
-  }
-  return hits
 }
 
 /** `last_used_at` is written after the response, off the request path: wait for it briefly. */
@@ -411,11 +391,7 @@ describe('POST /v1/tenants/{tenant_id}/api-keys/{key_id}/revoke', () => {
       expect(second.statusCode, second.body).toBe(200)
       expect(second.json()).toEqual(first.json())
     })
-    const audit = await queryRows<{ action: string }>(
-      test.runtime.db.orm,
-      sql`select action from audit_event_log where tenant_id = ${owner.tenantId} and action = 'api_key.revoked'`,
-    )
-    expect(audit).toHaveLength(1)
+    expect(await auditActions(test, owner.tenantId, { action: 'api_key.revoked' })).toHaveLength(1)
   })
 
   it('also ends the overlap of a secret rotated out', async () => {
@@ -568,11 +544,7 @@ describe('API key audit trail', () => {
     const rotated = (await rotate(owner, key.api_key.id, { previous_secret_expires_in_seconds: 600 })).json()
     expect((await revoke(owner, key.api_key.id)).statusCode).toBe(200)
 
-    const rows = await queryRows<{ action: string; actor_type: string; actor_id: string; entity_type: string; outputs: Record<string, unknown> }>(
-      test.runtime.db.orm,
-      sql`select action, actor_type, actor_id, entity_type, outputs from audit_event_log
-          where tenant_id = ${owner.tenantId} and entity_id = ${key.api_key.id} order by recorded_order`,
-    )
+    const rows = await auditEvents(test, owner.tenantId, { entityId: key.api_key.id })
     expect(rows.map((row) => row.action)).toEqual(['api_key.issued', 'api_key.rotated', 'api_key.revoked'])
     for (const row of rows) {
       expect(row).toEqual(expect.objectContaining({ actor_type: 'user', actor_id: owner.userId, entity_type: 'api_key' }))
@@ -580,12 +552,107 @@ describe('API key audit trail', () => {
     expect(rows[0]!.outputs).toEqual({ environment: 'test', scopes: ['ledger:read', 'audit:read'], expires_at: null })
     expect(rows[1]!.outputs).toEqual({ previous_secret_overlap_seconds: 600 })
 
-    const allAudit = await queryRows<Record<string, unknown>>(test.runtime.db.orm, sql`select * from audit_event_log where tenant_id = ${owner.tenantId}`)
-    const text = JSON.stringify(allAudit)
+    const text = JSON.stringify(await auditEvents(test, owner.tenantId))
     expect(text).toContain(key.api_key.id)
     for (const secret of [key.secret, rotated.secret]) expect(text).not.toContain(secretBody(secret))
     expect(await tablesContaining(test, secretBody(key.secret))).toEqual([])
     expect(await tablesContaining(test, secretBody(rotated.secret))).toEqual([])
+  })
+})
+
+describe('Idempotency-Key on the API-key commands', () => {
+  const newKey = () => `key-${randomBytes(8).toString('hex')}`
+  const keyed = (request: InjectOptions & { token?: string }, key: string) => ({ ...request, headers: { 'idempotency-key': key } })
+  const action = (url: string, token: string, payload?: Record<string, unknown>) => ({ method: 'POST' as const, url, token, ...(payload === undefined ? {} : { payload }) })
+
+  const routes: ReadonlyArray<[string, number, (owner: TenantOwner) => Promise<{ request: InjectOptions & { token?: string }; other: InjectOptions & { token?: string }; action: string }>]> = [
+    [
+      'POST /v1/tenants/{tenant_id}/api-keys',
+      201,
+      async (owner) => ({
+        request: action(keysUrl(owner.tenantId), owner.token, { name: 'keyed' }),
+        other: action(keysUrl(owner.tenantId), owner.token, { name: 'keyed', scopes: ['ledger:read'] }),
+        action: 'api_key.issued',
+      }),
+    ],
+    [
+      'POST /v1/tenants/{tenant_id}/api-keys/{key_id}/rotate',
+      200,
+      async (owner) => {
+        const key = await issueApiKey(test, owner)
+        return {
+          request: action(`${keyUrl(owner.tenantId, key.id)}/rotate`, owner.token, {}),
+          other: action(`${keyUrl(owner.tenantId, key.id)}/rotate`, owner.token, { previous_secret_expires_in_seconds: 60 }),
+          action: 'api_key.rotated',
+        }
+      },
+    ],
+    [
+      'POST /v1/tenants/{tenant_id}/api-keys/{key_id}/revoke',
+      200,
+      async (owner) => {
+        const [key, another] = [await issueApiKey(test, owner), await issueApiKey(test, owner)]
+        return {
+          request: action(`${keyUrl(owner.tenantId, key.id)}/revoke`, owner.token),
+          other: action(`${keyUrl(owner.tenantId, another.id)}/revoke`, owner.token),
+          action: 'api_key.revoked',
+        }
+      },
+    ],
+  ]
+
+  it.each(routes)('%s replays the first outcome for a repeat, runs once, and refuses the key with another input', async (_, status, prepare) => {
+    const owner = await signupOwner(test)
+    const { request, other, action: audited } = await prepare(owner)
+    const runs = async () => (await auditActions(test, owner.tenantId, { action: audited })).length
+    const key = newKey()
+    const first = await test.request(keyed(request, key))
+    expect(first.statusCode, first.body).toBe(status)
+    expect(first.headers['idempotent-replayed']).toBeUndefined()
+
+    const second = await test.request(keyed(request, key))
+    expect(second.statusCode, second.body).toBe(status)
+    expect(second.headers['idempotent-replayed']).toBe('true')
+    expect(second.json()).toEqual(first.json())
+    expect(await runs()).toBe(1)
+
+    expectError(await test.request(keyed(other, key)), 'idempotency_key_reused')
+    expect(await runs()).toBe(1)
+  })
+
+  it('replays an issue with the same secret, which authenticates and which no table holds', async () => {
+    const owner = await signupOwner(test)
+    const request = keyed(action(keysUrl(owner.tenantId), owner.token, { name: 'keyed' }), newKey())
+    const first = (await test.request(request)).json()
+    const replay = (await test.request(request)).json()
+    expect(replay.secret).toBe(first.secret)
+    expect(replay.secret).toMatch(secretPattern)
+    expect((await whoami(replay.secret)).statusCode).toBe(200)
+    expect((await listKeys(owner)).json().api_keys).toHaveLength(1)
+    expect(await tablesContaining(test, secretBody(first.secret))).toEqual([])
+  })
+
+  it('replays a rotation with the secret it made: the key was rotated once, and that secret works', async () => {
+    const owner = await signupOwner(test)
+    const key = await issueApiKey(test, owner)
+    const request = keyed(action(`${keyUrl(owner.tenantId, key.id)}/rotate`, owner.token, {}), newKey())
+    const first = (await test.request(request)).json()
+    const replay = (await test.request(request)).json()
+    expect(replay.secret).toBe(first.secret)
+    expect(replay.secret).not.toBe(key.secret)
+    expectError(await whoami(key.secret), 'auth_invalid_key')
+    expect((await whoami(replay.secret)).statusCode).toBe(200)
+    expect(await tablesContaining(test, secretBody(first.secret))).toEqual([])
+  })
+
+  it('scopes keys to the tenant: the same key issues a key in another tenant', async () => {
+    const key = newKey()
+    for (const owner of [await signupOwner(test), await signupOwner(test)]) {
+      const response = await test.request(keyed(action(keysUrl(owner.tenantId), owner.token, { name: 'keyed' }), key))
+      expect(response.statusCode, response.body).toBe(201)
+      expect(response.headers['idempotent-replayed']).toBeUndefined()
+      expect(response.json().api_key.tenant_id).toBe(owner.tenantId)
+    }
   })
 })
 

@@ -16,6 +16,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../../support/harness.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 
 const clock = fixedClock(new Date('2026-11-21T09:00:00.000Z'))
 let test: TestApp
@@ -98,10 +99,8 @@ describe('POST /v1/auth/service-token', () => {
     const owner = await signupOwner(test)
     const reason = 'incident 43: customer Jane Roe reported a missing transfer'
     const token = await mintToken(owner.tenantId, { reason, subject: 'agent.reconciler' })
-    const rows = await queryRows<{ action: string; actor_type: string; actor_id: string; entity_type: string; entity_id: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }>(
-      test.runtime.db.orm,
-      sql`select action, actor_type, actor_id, entity_type, entity_id, inputs, outputs from audit_event_log
-          where tenant_id = ${owner.tenantId} and action = 'auth.service_token_minted'`,
+    const rows = (await auditEvents(test, owner.tenantId, { action: 'auth.service_token_minted' })).map(
+      ({ action, actor_type, actor_id, entity_type, entity_id, inputs, outputs }) => ({ action, actor_type, actor_id, entity_type, entity_id, inputs, outputs }),
     )
     expect(rows).toHaveLength(1)
     expect(rows[0]).toEqual({
@@ -114,7 +113,7 @@ describe('POST /v1/auth/service-token', () => {
       inputs: { reason: digestOf(reason) },
       outputs: { subject: 'agent.reconciler', scopes: [...serviceTokenScopes], expires_in: 3600 },
     })
-    const allAudit = JSON.stringify(await queryRows(test.runtime.db.orm, sql`select * from audit_event_log where tenant_id = ${owner.tenantId}`))
+    const allAudit = JSON.stringify(await auditEvents(test, owner.tenantId))
     expect(allAudit).not.toContain('Jane Roe')
     expect(allAudit).not.toContain(testServiceTokenSecret)
     expect(allAudit).not.toContain(token.access_token)
@@ -185,6 +184,27 @@ describe('POST /v1/auth/service-token', () => {
   it('answers an unknown tenant with 404 tenant_not_found and a malformed one with 400', async () => {
     expectError(await mint({ tenant_id: randomUUID(), reason: 'nobody' }), 'tenant_not_found')
     expectError(await mint({ tenant_id: 'not-a-uuid', reason: 'nobody' }), 'request_body_invalid')
+  })
+})
+
+describe('POST /v1/auth/service-token takes no Idempotency-Key', () => {
+  it('mints another audited token for a repeated key, and stores neither', async () => {
+    const owner = await signupOwner(test)
+    const request = {
+      method: 'POST' as const,
+      url: '/v1/auth/service-token',
+      token: testServiceTokenSecret,
+      headers: { 'idempotency-key': `key-${randomUUID()}` },
+      payload: { tenant_id: owner.tenantId, reason: 'retried mint' },
+    }
+    const [first, second] = [await test.request(request), await test.request(request)]
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200])
+    expect(second.headers['idempotent-replayed']).toBeUndefined()
+    expect(second.json().principal.id).not.toBe(first.json().principal.id)
+    expect(await serviceTokenRows(owner.tenantId)).toHaveLength(2)
+    expect(await auditEvents(test, owner.tenantId, { action: 'auth.service_token_minted' })).toHaveLength(2)
+    const stored = await queryRows<{ n: number }>(test.runtime.db.orm, sql`select count(*)::int as n from idempotency_keys where tenant_id = ${owner.tenantId}`)
+    expect(stored[0]!.n).toBe(0)
   })
 })
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { roleScopes } from '../../../src/modules/auth/scopes.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { addMember, createTestApp, expectError, login, signupOwner, testPassword, uniqueEmail, type TenantOwner, type TestApp } from '../../support/harness.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 
 let test: TestApp
 beforeAll(async () => {
@@ -176,7 +177,7 @@ describe('changing members', () => {
     const changes = events.filter((event) => event.payload.member_id === member.memberId).map((event) => event.payload.change)
     expect(changes).toEqual(['created', 'joined', 'updated', 'updated'])
     const auditIds = events.map((event) => event.audit_event_id)
-    const audited = await queryRows<{ id: string; action: string }>(test.runtime.db.orm, sql`select id, action from audit_event_log where tenant_id = ${owner.tenantId}`)
+    const audited = await auditEvents(test, owner.tenantId)
     for (const id of auditIds) expect(audited.map((row) => row.id)).toContain(id)
     expect(audited.map((row) => row.action)).toEqual(expect.arrayContaining(['member.invited', 'member.joined', 'member.updated']))
   })

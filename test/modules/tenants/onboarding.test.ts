@@ -13,6 +13,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../../support/harness.ts'
+import { auditActions, auditEvents } from '../../support/audit-log.ts'
 
 const clock = fixedClock(new Date('2026-11-21T09:00:00.000Z'))
 let test: TestApp
@@ -87,8 +88,7 @@ describe('POST /v1/signup', () => {
 
   it('records the signup in the audit chain and a member.changed event, in the same transaction', async () => {
     const body = (await signup({ email: uniqueEmail(), password: testPassword })).json()
-    const audit = await queryRows<{ action: string; seq: number }>(test.runtime.db.orm, sql`select action, seq from audit_event_log where tenant_id = ${body.tenant_id} order by recorded_order`)
-    expect(audit.map((row) => row.action)).toEqual(['tenant.signed_up'])
+    expect(await auditActions(test, body.tenant_id)).toEqual(['tenant.signed_up'])
     const events = await queryRows<{ event_type: string; payload: { role: string } }>(test.runtime.db.orm, sql`select event_type, payload from events where tenant_id = ${body.tenant_id}`)
     expect(events).toEqual([expect.objectContaining({ event_type: 'member.changed', payload: expect.objectContaining({ role: 'owner', change: 'created' }) })])
   })
@@ -145,10 +145,7 @@ describe('POST /v1/auth/login', () => {
   it('audits a failed login for a known user, without the password', async () => {
     const owner = await signupOwner(test)
     await attempt(owner.email, 'wrong password here')
-    const rows = await queryRows<{ action: string; outputs: Record<string, unknown> }>(
-      test.runtime.db.orm,
-      sql`select action, outputs from audit_event_log where tenant_id = ${owner.tenantId} and action = 'auth.login_failed'`,
-    )
+    const rows = await auditEvents(test, owner.tenantId, { action: 'auth.login_failed' })
     expect(rows).toHaveLength(1)
     expect(JSON.stringify(rows[0])).not.toContain('wrong password')
   })

@@ -10,6 +10,7 @@ import { tenantDataPlans } from '../../../src/main/compose.ts'
 const tenantTablesInDeletionOrder = tenantDataPlans.flatMap((plan) => plan.deleted)
 const preservedTenantTables = tenantDataPlans.flatMap((plan) => plan.preserved ?? [])
 import { addMember, createTestApp, expectError, issueApiKey, signupOwner, testPassword, testPlatformSecret, testServiceTokenSecret, uniqueEmail, type TestApp } from '../../support/harness.ts'
+import { auditActions, auditEvents } from '../../support/audit-log.ts'
 import { bankTransaction, normalize, normalizerActor, seedArtifact } from '../../support/ledger.ts'
 
 let test: TestApp
@@ -141,7 +142,7 @@ describe('DELETE /v1/tenants/{id}', () => {
       expect(row!.count, tableName(table)).toBe(0)
     }
     // The audit chain survives, ending with the deletion record.
-    const audit = await queryRows<{ action: string; outputs: Record<string, unknown> }>(test.runtime.db.orm, sql`select action, outputs from audit_event_log where tenant_id = ${owner.tenantId} order by recorded_order`)
+    const audit = await auditEvents(test, owner.tenantId)
     const deleted = audit.find((row) => row.action === 'tenant.deleted')
     expect(deleted?.outputs).toMatchObject({
       'deleted_rows.members': 2,
@@ -159,12 +160,13 @@ describe('DELETE /v1/tenants/{id}', () => {
     // The purge job runs (durably, after commit) and is audited.
     await expect.poll(async () => (await test.runtime.blobs.open(owner.tenantId, blobs.sha256)) === undefined, { timeout: 15_000, interval: 200 }).toBe(true)
     await expect
-      .poll(
-        async () =>
-          (await queryRows<{ action: string }>(test.runtime.db.orm, sql`select action from audit_event_log where tenant_id = ${owner.tenantId} and action = 'tenant_blob.purge_completed'`)).length,
-        { timeout: 15_000, interval: 200 },
-      )
+      .poll(async () => (await auditEvents(test, owner.tenantId, { action: 'tenant_blob.purge_completed' })).length, { timeout: 15_000, interval: 200 })
       .toBe(1)
+    // The purge request cites the job that ran (its id is named before the runner enqueues it).
+    const [requested] = await auditEvents(test, owner.tenantId, { action: 'tenant_blob.purge_requested' })
+    const [completed] = await auditEvents(test, owner.tenantId, { action: 'tenant_blob.purge_completed' })
+    expect(requested!.outputs.job_id).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/))
+    expect(completed!.outputs.job_id).toBe(requested!.outputs.job_id)
     // The email can be used again.
     expect((await test.request({ method: 'POST', url: '/v1/signup', payload: { email: owner.email, password: testPassword } })).statusCode).toBe(201)
   })
@@ -228,10 +230,7 @@ describe('the blob purge job', () => {
     try {
       const owner = await signupOwner(flaky)
       expect((await flaky.request({ method: 'DELETE', url: `/v1/tenants/${owner.tenantId}`, token: owner.token })).statusCode).toBe(200)
-      const purgeActions = async () =>
-        (await queryRows<{ action: string }>(flaky.runtime.db.orm, sql`select action from audit_event_log where tenant_id = ${owner.tenantId} and action like 'tenant_blob.%' order by recorded_order`)).map(
-          (row) => row.action,
-        )
+      const purgeActions = async () => (await auditActions(flaky, owner.tenantId)).filter((action) => action.startsWith('tenant_blob.'))
       await expect.poll(purgeActions, { timeout: 40_000, interval: 250 }).toEqual([
         'tenant_blob.purge_requested',
         'tenant_blob.purge_retried',
