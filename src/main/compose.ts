@@ -234,7 +234,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     connectors: raw.connectors,
     policy: policy.service,
     wallets: policy.wallets,
-    audit: createAuditService({ ...core, store: auditStore, cursors, chain: anchorChain, blobs }),
+    audit: createAuditService({ db, commands: core.commands, store: auditStore, cursors, ids, clock, publicBaseUrl: config.publicBaseUrl, chain: anchorChain, blobs }),
   }
 
   const pollingIntervalSeconds = options.jobPollingIntervalSeconds ?? 2
@@ -253,7 +253,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       routes: routesOf(auditRoutes, { audit: services.audit }),
       async startWorkers(queue) {
         await queue.work(auditExportQueue, createExportHandler({ db, store: auditStore, blobs, clock }), { pollingIntervalSeconds })
-        await queue.work(anchorPublishQueue, createAnchorPublishHandler({ db, store: auditStore, audit: core.audit, chain: anchorChain, clock }), { pollingIntervalSeconds })
+        await queue.work(anchorPublishQueue, createAnchorPublishHandler({ db, store: auditStore, commands: core.commands, chain: anchorChain, clock }), { pollingIntervalSeconds })
         await sequencer.start()
       },
       stop: () => sequencer.stop(),
