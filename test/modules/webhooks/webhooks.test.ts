@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { endpointsPerTenantMax } from '../../../src/modules/webhooks/webhooks.service.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, issueApiKey, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { changeMember as changeMemberOf, deliveriesOf as deliveryStates, registerEndpoint as registerWebhook, uniquePath } from '../../support/webhook-app.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts'
@@ -187,11 +188,7 @@ describe('audit', () => {
     const rotated = await test.request({ method: 'POST', url: `${base}/rotate-secret`, token: owner.token, payload: { previous_secret_expires_in_seconds: 60 } })
     await test.request({ method: 'DELETE', url: base, token: owner.token })
 
-    const rows = await queryRows<{ action: string; actor_id: string; entity_id: string; inputs: unknown; outputs: Record<string, unknown> }>(
-      test.runtime.db.orm,
-      sql`select action, actor_id, entity_id, inputs, outputs from audit_event_log
-          where tenant_id = ${owner.tenantId} and entity_type = 'webhook_endpoint' order by recorded_order`,
-    )
+    const rows = await auditEvents(test, owner.tenantId, { entityType: 'webhook_endpoint' })
     expect(rows.map((row) => row.action)).toEqual([
       'webhook_endpoint.created',
       'webhook_endpoint.updated',
