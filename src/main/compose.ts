@@ -210,7 +210,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const tenantDirectory = createTenantDirectory()
   const credentialsStore = createCredentialsStore(tenantDirectory)
   const apiKeys = createApiKeysService({ ...core, store: credentialsStore, cursors, config, log: logger })
-  const webhooks = createWebhooks({ ...core, cursors }, options.webhooks)
+  const webhooks = createWebhooks({ db, commands: core.commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
   const ledger = createLedger({ ...core, cursors, raw: createRawRecords() })
   const policy = createPolicy({ ...core, cursors, tenants: tenantDirectory, ledger: ledger.queries })
   // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
