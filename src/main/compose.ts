@@ -216,7 +216,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const replayableSecrets = createReplayableSecrets(hmacSha256Hex(config.apiKeyPepper, 'steward:replayable-secret:v1'))
   const verificationTokens = createTokenIssuer({ store: tenantsStore, ids, clock, secrets: replayableSecrets })
   const apiKeys = createApiKeysService({ db, commands: core.commands, store: credentialsStore, cursors, secrets: replayableSecrets, ids, clock, environment: config.environment, config, log: logger })
-  const webhooks = createWebhooks({ ...core, cursors }, options.webhooks)
+  const webhooks = createWebhooks({ db, commands: core.commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
   const ledger = createLedger({ ...core, cursors, raw: createRawRecords() })
   const policy = createPolicy({ ...core, cursors, tenants: tenantDirectory, ledger: ledger.queries })
   // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
@@ -240,7 +240,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     connectors: raw.connectors,
     policy: policy.service,
     wallets: policy.wallets,
-    audit: createAuditService({ ...core, store: auditStore, cursors, chain: anchorChain, blobs }),
+    audit: createAuditService({ db, commands: core.commands, store: auditStore, cursors, ids, clock, publicBaseUrl: config.publicBaseUrl, chain: anchorChain, blobs }),
   }
 
   const pollingIntervalSeconds = options.jobPollingIntervalSeconds ?? 2
@@ -259,7 +259,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       routes: routesOf(auditRoutes, { audit: services.audit }),
       async startWorkers(queue) {
         await queue.work(auditExportQueue, createExportHandler({ db, store: auditStore, blobs, clock }), { pollingIntervalSeconds })
-        await queue.work(anchorPublishQueue, createAnchorPublishHandler({ db, store: auditStore, audit: core.audit, chain: anchorChain, clock }), { pollingIntervalSeconds })
+        await queue.work(anchorPublishQueue, createAnchorPublishHandler({ db, store: auditStore, commands: core.commands, chain: anchorChain, clock }), { pollingIntervalSeconds })
         await sequencer.start()
       },
       stop: () => sequencer.stop(),

@@ -2,13 +2,14 @@
  * The durable job that publishes Merkle roots on chain: pending anchors, oldest first, up to 50 (the
  * contract's batch limit) per transaction, until none are left. One runs at a time (singleton queue).
  * Each publication is recorded (insert-only) and audited on the tenant's own chain, so the chain
- * itself says when each of its batches became public.
+ * itself says when each of its batches became public: one transaction per chain transaction holds the
+ * publication rows and, committed through the command runner per tenant, their audit events.
  *
  * Crash safety: if a transaction was mined but not recorded here, the next run sends the same pairs
  * again; the contract skips pairs it already holds, and for those the transaction and block that really
  * published them are read back from the contract's Anchored log, so every record names where its root is.
  */
-import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { JobHandler, PayloadOf } from '../../platform/jobs/job-queue.ts'
 import { anchorPublishQueue } from './audit.jobs.ts'
@@ -22,7 +23,7 @@ export const anchorPairsPerTransactionMax = 50
 export function createAnchorPublishHandler(deps: {
   db: Database
   store: AuditStore
-  audit: AuditRecorder
+  commands: Pick<CommandRunner, 'commit'>
   chain: AnchorChainPublisher | undefined
   clock: Clock
 }): JobHandler<PayloadOf<typeof anchorPublishQueue>> {
@@ -56,18 +57,22 @@ export function createAnchorPublishHandler(deps: {
           })),
         )
         for (const [index, anchor] of pending.entries()) {
-          await deps.audit.record(tx, {
-            tenantId: anchor.tenantId,
-            layer: 'audit',
-            actor: { type: 'system', id: 'audit-anchor-publisher' },
-            action: 'audit.anchor_published',
-            entity: { type: 'audit_anchor', id: anchor.id },
-            outputs: {
-              merkle_root: anchor.merkleRoot,
-              chain_id: chainId,
-              tx_hash: locations[index]!.txHash,
-              block_number: Number(locations[index]!.blockNumber),
-            },
+          await deps.commands.commit(tx, anchor.tenantId, {
+            audit: [
+              {
+                tenantId: anchor.tenantId,
+                layer: 'audit',
+                actor: { type: 'system', id: 'audit-anchor-publisher' },
+                action: 'audit.anchor_published',
+                entity: { type: 'audit_anchor', id: anchor.id },
+                outputs: {
+                  merkle_root: anchor.merkleRoot,
+                  chain_id: chainId,
+                  tx_hash: locations[index]!.txHash,
+                  block_number: Number(locations[index]!.blockNumber),
+                },
+              },
+            ],
           })
         }
       })

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { contextOf, principalOf } from '../../platform/http/context.ts'
+import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempotency.ts'
 import { bearerRoute, publicRoute } from '../../platform/http/route-auth.ts'
 import type { AuditService } from './audit.service.ts'
 import {
@@ -86,12 +87,18 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
       schema: {
         tags,
         summary: 'Export events (jsonl or csv)',
-        description: 'Queues an export and answers 202 with a status_url that reports progress and, when completed, a download_url. Files are kept 7 days.',
+        description:
+          'Queues an export and answers 202 with a status_url that reports progress and, when completed, a download_url. Files are kept 7 days. ' +
+          'With Idempotency-Key, a repeated request gets the first response (the export as it was queued; header Idempotent-Replayed: true) and queues nothing; a different request with the same key is 409 idempotency_key_reused.',
+        headers: IdempotencyKeyHeaders,
         body: ExportBody,
         response: { 202: Export },
       },
     },
-    async (request, reply) => reply.code(202).send(await audit.requestExport(principalOf(request).tenantId, request.body, contextOf(request))),
+    async (request, reply) => {
+      const { outcome, replayed } = await audit.requestExport(contextOf(request), request.body)
+      return markReplayed(reply, replayed).code(202).send(outcome)
+    },
   )
 
   app.get(
@@ -135,7 +142,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
         tags,
         summary: 'Verify an inclusion proof (public)',
         description:
-          'Send an event hash, its Merkle proof and the claimed root (and optionally the tenant). Answers whether the proof leads to the root and whether the root is anchored. Needs no credential and changes nothing.',
+          'Send an event hash, its Merkle proof and the claimed root (and optionally the tenant). Answers whether the proof leads to the root and whether the root is anchored. Needs no credential and changes nothing, so it takes no Idempotency-Key: a repeated request is computed again (and says anchored once the root has been anchored since).',
         body: VerifyBody,
         response: { 200: VerifyResponse },
       },

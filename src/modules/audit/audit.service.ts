@@ -1,13 +1,17 @@
 /**
  * The Audit layer's read side and its public verifier: the latest anchor, events with their inclusion
  * proofs, listings, exports, and `verify` (does a proof lead from an event hash to a root, and is that
- * root anchored?).
+ * root anchored?). Its one command, `requestExport`, runs through the command runner like every other
+ * module's; the audit module imports no other module.
  */
 import { digestOf } from '../../kernel/audit-record.ts'
+import type { Clock } from '../../kernel/clock.ts'
 import { type CommandContext, auditedBy, requirePrincipal } from '../../kernel/context.ts'
-import type { CoreDeps } from '../../platform/deps.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
+import type { Database } from '../../platform/db/database.ts'
 import type { AnchorSummary, AuditEventRow, AuditExportRow, AuditPublicationRow, AuditStore } from './audit.store.ts'
 import { leafOf, proofNodeIndices, rootFromProof, type Hex32 } from './domain/merkle.ts'
 import type { AnchorChainReader } from './chain/anchor-chain.ts'
@@ -124,7 +128,8 @@ export interface AuditService {
   events(tenantId: string, query: EventQuery): Promise<{ events: AuditEventView[]; next_cursor: string | null }>
   entityEvents(tenantId: string, entity: { type: string; id: string }, query: { limit?: number | undefined; cursor?: string | undefined }): Promise<{ entity_type: string; entity_id: string; events: AuditEventView[]; next_cursor: string | null }>
   verify(input: VerifyInput): Promise<VerifyResult>
-  requestExport(tenantId: string, input: ExportInput, context: CommandContext): Promise<ExportView>
+  /** Queues an export of the caller's tenant's events (a command: Idempotency-Key replays its outcome). */
+  requestExport(context: CommandContext, input: ExportInput): Promise<CommandResult<ExportView>>
   exportStatus(tenantId: string, exportId: string): Promise<ExportView>
   exportDownload(tenantId: string, exportId: string): Promise<{ stream: Readable; format: 'jsonl' | 'csv'; bytes: number; sha256: string }>
 }
@@ -188,10 +193,22 @@ export function toAnchorView(anchor: AnchorSummary): AnchorView {
 const hex32Pattern = /^(0x)?[0-9a-fA-F]{64}$/
 const asHex32 = (value: string): Hex32 => `0x${value.replace(/^0x/, '').toLowerCase()}`
 
-export function createAuditService(
-  deps: CoreDeps & { store: AuditStore; cursors: CursorCodec; chain: AnchorChainReader | undefined; blobs: BlobStore },
-): AuditService {
-  const { db, store, cursors, clock, ids, jobs, audit } = deps
+export interface AuditServiceDeps {
+  readonly db: Database
+  readonly commands: CommandRunner
+  readonly store: AuditStore
+  readonly cursors: CursorCodec
+  readonly ids: IdSource
+  readonly clock: Clock
+  /** Where an export's status_url and download_url point. */
+  readonly publicBaseUrl: string
+  /** The chain roots are published to, if any: `verify` asks it whether a root is published. */
+  readonly chain: AnchorChainReader | undefined
+  readonly blobs: BlobStore
+}
+
+export function createAuditService(deps: AuditServiceDeps): AuditService {
+  const { db, commands, store, cursors, clock, ids } = deps
 
   const decodeAfter = (listing: string, cursor: string | undefined) => (cursor === undefined ? undefined : Number(cursors.decode(listing, cursor).after))
   const page = <T extends { recordedOrder: number }>(rows: T[], limit: number, listing: string) => {
@@ -296,39 +313,48 @@ export function createAuditService(
       }
     },
 
-    /** Queues an export of the tenant's events; a durable job writes the file. Audits audit.export_requested. */
-    async requestExport(tenantId, input, context) {
+    /**
+     * Queues an export of the caller's tenant's events; a durable job (export.job.ts) writes the file.
+     * Locks nothing (one insert). Audits audit.export_requested; emits no business event; queues the
+     * audit-export job in the same commit.
+     */
+    async requestExport(context, input) {
       const principal = requirePrincipal(context)
-      const now = clock.now()
-      const exportId = ids.newId('auditExport')
-      const filters = { layer: input.layer ?? null, since: input.since ?? null, until: input.until ?? null }
-      const row: AuditExportRow = {
-        id: exportId,
-        tenantId,
-        format: input.format,
-        filters,
-        status: 'queued',
-        eventsTotal: null,
-        eventsWritten: 0,
-        blobSha256: null,
-        bytes: null,
-        error: null,
-        createdBy: principal.id,
-        createdAt: now,
-        completedAt: null,
-        expiresAt: new Date(now.getTime() + exportRetentionSeconds * 1000),
-      }
-      await db.transaction(async (tx) => {
+      const tenantId = principal.tenantId
+      return commands.run(context, { name: 'audit.requestExport', tenantId, input }, async (tx) => {
+        const now = clock.now()
+        const exportId = ids.newId('auditExport')
+        const filters = { layer: input.layer ?? null, since: input.since ?? null, until: input.until ?? null }
+        const row: AuditExportRow = {
+          id: exportId,
+          tenantId,
+          format: input.format,
+          filters,
+          status: 'queued',
+          eventsTotal: null,
+          eventsWritten: 0,
+          blobSha256: null,
+          bytes: null,
+          error: null,
+          createdBy: principal.id,
+          createdAt: now,
+          completedAt: null,
+          expiresAt: new Date(now.getTime() + exportRetentionSeconds * 1000),
+        }
         await store.insertExport(tx, row)
-        await jobs.enqueue(tx, auditExportQueue, { tenant_id: tenantId, export_id: exportId })
-        await audit.record(tx, auditedBy(context, {
-          action: 'audit.export_requested',
-          entity: { type: 'audit_export', id: exportId },
-          inputs: { request: digestOf(input) },
-          outputs: { format: input.format },
-        }))
+        return {
+          outcome: exportView(row),
+          audit: [
+            auditedBy(context, {
+              action: 'audit.export_requested',
+              entity: { type: 'audit_export', id: exportId },
+              inputs: { request: digestOf(input) },
+              outputs: { format: input.format },
+            }),
+          ],
+          jobs: [{ queue: auditExportQueue, payload: { tenant_id: tenantId, export_id: exportId } }],
+        }
       })
-      return exportView(row)
     },
 
     async exportStatus(tenantId, exportId) {

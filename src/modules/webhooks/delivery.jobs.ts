@@ -12,10 +12,14 @@
  * outcome; the fifth failure dead-letters the delivery instead. Because the count is taken before the
  * request leaves, no path makes a sixth automatic attempt, and a job that pg-boss runs again after a
  * crash finds a delivery that already succeeded and does nothing.
+ *
+ * Both are commands of the system: each transaction they run ends in the command runner's commit of
+ * its audit events and jobs (`commands.commit`), as a command of a caller does.
  */
-import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
+import type { AuditRecord } from '../../kernel/audit-record.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
-import type { JobHandler, JobQueue, PayloadOf } from '../../platform/jobs/job-queue.ts'
+import type { JobHandler, PayloadOf } from '../../platform/jobs/job-queue.ts'
 import { webhookDeliverQueue, webhookFanoutQueue } from './webhooks.jobs.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'
@@ -26,10 +30,10 @@ import type { DeliveryRow, WebhooksStore } from './webhooks.store.ts'
 export interface DeliveryJobDeps {
   readonly db: Database
   readonly store: WebhooksStore
-  readonly jobs: Pick<JobQueue, 'enqueue'>
+  /** Commits each transaction's audit events and jobs. */
+  readonly commands: Pick<CommandRunner, 'commit'>
   readonly ids: IdSource
   readonly clock: Clock
-  readonly audit: AuditRecorder
   readonly sender: WebhookSender
   /** The first retry delay; later ones grow fourfold (domain/delivery.ts). */
   readonly retryBaseSeconds: number
@@ -38,10 +42,10 @@ export interface DeliveryJobDeps {
 const system = { type: 'system', id: 'webhook-deliver' } as const
 
 /**
- * Moves a delivery to dead_lettered and writes its dead letter (spec fields), audited as
- * webhook.delivery_dead_lettered. The caller holds the delivery row's lock.
+ * Moves a delivery to dead_lettered and writes its dead letter (spec fields); returns its audit event,
+ * webhook.delivery_dead_lettered, for the caller's commit. The caller holds the delivery row's lock.
  */
-export async function deadLetterDelivery(deps: Pick<DeliveryJobDeps, 'store' | 'ids' | 'audit'>, tx: Tx, delivery: DeliveryRow, lastError: string, at: Date) {
+export async function deadLetterDelivery(deps: Pick<DeliveryJobDeps, 'store' | 'ids'>, tx: Tx, delivery: DeliveryRow, lastError: string, at: Date): Promise<AuditRecord> {
   await deps.store.updateDelivery(tx, delivery.tenantId, delivery.id, { status: 'dead_lettered', nextAttemptAt: null, lastError, updatedAt: at })
   await deps.store.insertDeadLetter(tx, {
     id: deps.ids.newId('webhookDeadLetter'),
@@ -55,7 +59,7 @@ export async function deadLetterDelivery(deps: Pick<DeliveryJobDeps, 'store' | '
     createdAt: at,
     lastAttemptAt: delivery.lastAttemptAt ?? at,
   })
-  await deps.audit.record(tx, {
+  return {
     tenantId: delivery.tenantId,
     layer: 'audit',
     actor: system,
@@ -68,11 +72,11 @@ export async function deadLetterDelivery(deps: Pick<DeliveryJobDeps, 'store' | '
       attempt_count: delivery.attemptCount,
       last_status_code: delivery.lastStatusCode,
     },
-  })
+  }
 }
 
 export function createFanoutHandler(deps: DeliveryJobDeps): JobHandler<PayloadOf<typeof webhookFanoutQueue>> {
-  const { db, store, jobs, ids, clock } = deps
+  const { db, store, commands, ids, clock } = deps
   return async (job) => {
     const tenantId = job.data.tenant_id
     await db.transaction(async (tx) => {
@@ -105,13 +109,13 @@ export function createFanoutHandler(deps: DeliveryJobDeps): JobHandler<PayloadOf
         }
       }
       const inserted = await store.insertDeliveries(tx, deliveries)
-      for (const deliveryId of inserted) await jobs.enqueue(tx, webhookDeliverQueue, { tenant_id: tenantId, delivery_id: deliveryId })
+      await commands.commit(tx, tenantId, { jobs: inserted.map((deliveryId) => ({ queue: webhookDeliverQueue, payload: { tenant_id: tenantId, delivery_id: deliveryId } })) })
     })
   }
 }
 
 export function createDeliverHandler(deps: DeliveryJobDeps): JobHandler<PayloadOf<typeof webhookDeliverQueue>> {
-  const { db, store, jobs, clock, sender } = deps
+  const { db, store, commands, clock, sender } = deps
   return async (job) => {
     const tenantId = job.data.tenant_id
     const deliveryId = job.data.delivery_id
@@ -128,7 +132,7 @@ export function createDeliverHandler(deps: DeliveryJobDeps): JobHandler<PayloadO
       await db.transaction(async (tx) => {
         const current = await store.findDelivery(tx, tenantId, deliveryId, { forUpdate: true })
         if (current === undefined || current.status !== 'pending') return
-        await deadLetterDelivery(deps, tx, current, 'endpoint disabled before delivery', clock.now())
+        await commands.commit(tx, tenantId, { audit: [await deadLetterDelivery(deps, tx, current, 'endpoint disabled before delivery', clock.now())] })
       })
       return
     }
@@ -140,7 +144,8 @@ export function createDeliverHandler(deps: DeliveryJobDeps): JobHandler<PayloadO
       await db.transaction(async (tx) => {
         const current = await store.findDelivery(tx, tenantId, deliveryId, { forUpdate: true })
         if (current === undefined || current.status !== 'pending' || current.attemptCount < deliveryAttemptsMax) return
-        await deadLetterDelivery(deps, tx, current, current.lastError ?? 'the outcome of the last attempt was lost when a worker stopped', clock.now())
+        const lastError = current.lastError ?? 'the outcome of the last attempt was lost when a worker stopped'
+        await commands.commit(tx, tenantId, { audit: [await deadLetterDelivery(deps, tx, current, lastError, clock.now())] })
       })
       return
     }
@@ -164,7 +169,7 @@ export function createDeliverHandler(deps: DeliveryJobDeps): JobHandler<PayloadO
       const next = afterFailedAttempt(current.attemptCount, deps.retryBaseSeconds)
       if (next.kind === 'dead_letter') {
         await store.updateDelivery(tx, tenantId, deliveryId, { lastStatusCode: outcome.statusCode })
-        await deadLetterDelivery(deps, tx, failed, failed.lastError, now)
+        await commands.commit(tx, tenantId, { audit: [await deadLetterDelivery(deps, tx, failed, failed.lastError, now)] })
         return
       }
       await store.updateDelivery(tx, tenantId, deliveryId, {
@@ -173,7 +178,9 @@ export function createDeliverHandler(deps: DeliveryJobDeps): JobHandler<PayloadO
         nextAttemptAt: new Date(now.getTime() + next.delaySeconds * 1000),
         updatedAt: now,
       })
-      await jobs.enqueue(tx, webhookDeliverQueue, { tenant_id: tenantId, delivery_id: deliveryId }, { startAfterSeconds: next.delaySeconds })
+      await commands.commit(tx, tenantId, {
+        jobs: [{ queue: webhookDeliverQueue, payload: { tenant_id: tenantId, delivery_id: deliveryId }, options: { startAfterSeconds: next.delaySeconds } }],
+      })
     })
   }
 }

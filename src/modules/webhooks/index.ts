@@ -3,9 +3,13 @@
  * delivery workers. Options exist so tests (and operators embedding Steward) can shorten the retry
  * schedule and resolve names without real DNS; production uses the defaults.
  */
-import type { CoreDeps } from '../../platform/deps.ts'
-import type { JobQueue } from '../../platform/jobs/job-queue.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import type { StewardEnvironment } from '../../kernel/context.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
+import type { Database } from '../../platform/db/database.ts'
+import type { JobQueue } from '../../platform/jobs/job-queue.ts'
 import { egressPolicyFor, systemResolver, type HostResolver } from '../../platform/net/egress.ts'
 import { retryBaseSecondsDefault } from './domain/delivery.ts'
 import { createDeliverHandler, createFanoutHandler } from './delivery.jobs.ts'
@@ -43,15 +47,27 @@ export interface Webhooks {
   startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
 }
 
-export function createWebhooks(deps: CoreDeps & { cursors: CursorCodec }, options: WebhookOptions = {}): Webhooks {
+export interface WebhooksDeps {
+  readonly db: Database
+  /** Runs the endpoint commands and commits what the delivery jobs audit and queue. */
+  readonly commands: CommandRunner
+  readonly cursors: CursorCodec
+  readonly ids: IdSource
+  readonly clock: Clock
+  /** Picks the egress rules every endpoint URL is checked against (docs/webhooks.md). */
+  readonly environment: StewardEnvironment
+}
+
+export function createWebhooks(deps: WebhooksDeps, options: WebhookOptions = {}): Webhooks {
+  const { db, commands, cursors, ids, clock } = deps
   const store = createWebhooksStore()
   const egressPolicy = egressPolicyFor(deps.environment)
   const resolver = options.resolver ?? systemResolver
   const requestTimeoutMs = options.requestTimeoutMs ?? deliveryTimeoutMsDefault
-  const sender = createWebhookSender({ policy: egressPolicy, resolver, timeoutMs: requestTimeoutMs, clock: deps.clock })
-  const jobDeps = { ...deps, store, sender, retryBaseSeconds: options.retryBaseSeconds ?? retryBaseSecondsDefault }
+  const sender = createWebhookSender({ policy: egressPolicy, resolver, timeoutMs: requestTimeoutMs, clock })
+  const jobDeps = { db, commands, store, ids, clock, sender, retryBaseSeconds: options.retryBaseSeconds ?? retryBaseSecondsDefault }
   return {
-    service: createWebhooksService({ ...deps, store, sender, egressPolicy, resolver, requestTimeoutMs }),
+    service: createWebhooksService({ db, commands, store, cursors, ids, clock, sender, egressPolicy, resolver, requestTimeoutMs }),
     async startWorkers(jobs, { pollingIntervalSeconds }) {
       await jobs.work(webhookFanoutQueue, createFanoutHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.fanoutConcurrency ?? fanoutConcurrencyDefault })
       await jobs.work(webhookDeliverQueue, createDeliverHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.deliverConcurrency ?? deliverConcurrencyDefault })

@@ -5,6 +5,10 @@
  * Scopes: registering, reading and changing endpoints is tenant administration (`surfaces:admin`, user
  * principals: owner and admin), because endpoints carry URLs and signing secrets; the dead-letter
  * surface uses the spec's scopes, audit:read and audit:write.
+ *
+ * Every route that changes something takes an Idempotency-Key: POST (register, rotate, replay), and
+ * PATCH and DELETE too, because a retry of those is not harmless either: a repeated PATCH would undo a
+ * change made since and audit it again, a repeated DELETE would answer 404 to a delete that worked.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { contextOf, principalOf } from '../../platform/http/context.ts'
@@ -33,6 +37,9 @@ export interface WebhookRoutesOptions {
 }
 
 const tags = ['Webhooks']
+/** What every changing route's description says about its Idempotency-Key. */
+const idempotencyNote =
+  'With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.'
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, { webhooks }) => {
   const endpointAdmin = bearerRoute(['surfaces:admin'], { principalTypes: ['user'] })
@@ -45,12 +52,17 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
         tags,
         summary: 'Register a webhook endpoint',
         description:
-          'Events of the listed types (all when event_types is empty or absent) are POSTed to the URL, signed per Standard Webhooks. The signing secret is in this response only. 400 webhook_url_refused when the URL breaks the egress rules.',
+          'Events of the listed types (all when event_types is empty or absent) are POSTed to the URL, signed per Standard Webhooks. The signing secret is in this response only (and in its replay for the same Idempotency-Key). 400 webhook_url_refused when the URL breaks the egress rules. ' +
+          idempotencyNote,
+        headers: IdempotencyKeyHeaders,
         body: CreateEndpointBody,
         response: { 201: EndpointWithSecretResponse },
       },
     },
-    async (request, reply) => reply.code(201).send(await webhooks.create(principalOf(request).tenantId, request.body, contextOf(request))),
+    async (request, reply) => {
+      const { outcome, replayed } = await webhooks.create(contextOf(request), request.body)
+      return markReplayed(reply, replayed).code(201).send(outcome)
+    },
   )
 
   app.get(
@@ -78,13 +90,17 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
       schema: {
         tags,
         summary: 'Change a webhook endpoint',
-        description: 'Changes the URL (checked again), event types, description (null clears it) or status. A disabled endpoint gets no new deliveries.',
+        description: `Changes the URL (checked again), event types, description (null clears it) or status. A disabled endpoint gets no new deliveries. ${idempotencyNote}`,
         params: EndpointPathParams,
+        headers: IdempotencyKeyHeaders,
         body: UpdateEndpointBody,
         response: { 200: WebhookEndpoint },
       },
     },
-    async (request) => webhooks.update(principalOf(request).tenantId, request.params.endpoint_id, request.body, contextOf(request)),
+    async (request, reply) => {
+      const { outcome, replayed } = await webhooks.update(contextOf(request), { endpointId: request.params.endpoint_id, ...request.body })
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 
   app.delete(
@@ -94,12 +110,16 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
       schema: {
         tags,
         summary: 'Delete a webhook endpoint',
-        description: 'Deletes the endpoint with its deliveries and dead letters; pending attempts are dropped.',
+        description: `Deletes the endpoint with its deliveries and dead letters; pending attempts are dropped. ${idempotencyNote}`,
         params: EndpointPathParams,
+        headers: IdempotencyKeyHeaders,
         response: { 200: DeletedEndpointResponse },
       },
     },
-    async (request) => webhooks.remove(principalOf(request).tenantId, request.params.endpoint_id, contextOf(request)),
+    async (request, reply) => {
+      const { outcome, replayed } = await webhooks.remove(contextOf(request), { endpointId: request.params.endpoint_id })
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 
   app.post(
@@ -110,13 +130,18 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
         tags,
         summary: 'Rotate an endpoint\'s signing secret',
         description:
-          'Returns the new secret once. With previous_secret_expires_in_seconds, deliveries carry signatures by both secrets (space-separated in webhook-signature) until the overlap ends.',
+          'Returns the new secret once (and in the replay for the same Idempotency-Key). With previous_secret_expires_in_seconds, deliveries carry signatures by both secrets (space-separated in webhook-signature) until the overlap ends. ' +
+          idempotencyNote,
         params: EndpointPathParams,
+        headers: IdempotencyKeyHeaders,
         body: RotateSecretBody,
         response: { 200: EndpointWithSecretResponse },
       },
     },
-    async (request) => webhooks.rotateSecret(principalOf(request).tenantId, request.params.endpoint_id, request.body, contextOf(request)),
+    async (request, reply) => {
+      const { outcome, replayed } = await webhooks.rotateSecret(contextOf(request), { endpointId: request.params.endpoint_id, ...request.body })
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 
   app.get(
@@ -146,7 +171,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
           `Re-attempts, synchronously, every dead letter with fewer than ${replayAttemptsMax} attempts, oldest first, at most ${replayRowsMax} per call and ${replayConcurrency} at a time. ` +
           'Each attempt is counted when its dead letter is claimed, before the request leaves; a dead letter another replay is attempting, or attempted after this call began, is skipped (neither attempted nor remaining). ' +
           'A success deletes the dead letter; a failure records the error. 409 webhook_endpoint_disabled for a disabled endpoint. ' +
-          'With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) and a different request with the same key is 409 idempotency_key_reused.',
+          idempotencyNote,
         params: EndpointPathParams,
         headers: IdempotencyKeyHeaders,
         body: ReplayBody,

@@ -3,16 +3,21 @@
  * deliveries are signed with; plus the dead letters of an endpoint and their manual replay.
  *
  * Every URL is checked by the egress rules (src/platform/net/egress.ts) at registration and again on every
- * attempt. Every change is audited in its own transaction, with hashes and ids only: the URL appears as
- * a digest and its host, the signing secret never.
+ * attempt. Every change is a command (`name(context, input)`, platform/commands/command.ts): one
+ * transaction whose commit carries its audit event and, with an Idempotency-Key, its outcome. Audit
+ * events hold hashes and ids only: the URL appears as a digest and its host, the signing secret never.
+ * (The stored outcome of a keyed create or rotation holds the new secret, so that a retry after a lost
+ * response gets it: a copy of what the endpoint row holds, deleted with the tenant.)
  */
 import { randomUUID } from 'node:crypto'
 import { digestOf } from '../../kernel/audit-record.ts'
+import type { Clock } from '../../kernel/clock.ts'
 import { type CommandContext, auditedBy, requirePrincipal } from '../../kernel/context.ts'
-import type { Tx } from '../../platform/db/database.ts'
-import type { CoreDeps } from '../../platform/deps.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
+import type { Database, Tx } from '../../platform/db/database.ts'
 import { EgressRefusedError, resolveEgressTarget, type EgressPolicy, type HostResolver } from '../../platform/net/egress.ts'
 import { boundedError, replayAttemptsMax } from './domain/delivery.ts'
 import type { EventType } from '../../platform/outbox/events.ts'
@@ -88,20 +93,39 @@ export interface CreateEndpointInput {
   readonly description?: string | undefined
 }
 
-export interface UpdateEndpointInput {
+/** The changes of an update (at least one), as the wire names them. */
+export interface EndpointChangesInput {
   readonly url?: string | undefined
   readonly event_types?: EventType[] | undefined
   readonly description?: string | null | undefined
   readonly status?: EndpointStatus | undefined
 }
 
+export interface UpdateEndpointInput extends EndpointChangesInput {
+  readonly endpointId: string
+}
+
+export interface RotateSecretInput {
+  readonly endpointId: string
+  readonly previous_secret_expires_in_seconds?: number | undefined
+}
+
+export interface DeletedEndpoint {
+  endpoint_id: string
+  deleted: true
+}
+
+/**
+ * The commands (create, update, remove, rotateSecret, replay) act on the tenant of the context's
+ * principal and replay their outcome for a repeated Idempotency-Key; the queries take the tenant.
+ */
 export interface WebhooksService {
-  create(tenantId: string, input: CreateEndpointInput, context: CommandContext): Promise<EndpointWithSecret>
+  create(context: CommandContext, input: CreateEndpointInput): Promise<CommandResult<EndpointWithSecret>>
   list(tenantId: string, query: { limit?: number | undefined; cursor?: string | undefined }): Promise<{ endpoints: EndpointView[]; next_cursor: string | null }>
   get(tenantId: string, endpointId: string): Promise<EndpointView>
-  update(tenantId: string, endpointId: string, input: UpdateEndpointInput, context: CommandContext): Promise<EndpointView>
-  remove(tenantId: string, endpointId: string, context: CommandContext): Promise<{ endpoint_id: string; deleted: true }>
-  rotateSecret(tenantId: string, endpointId: string, input: { previous_secret_expires_in_seconds?: number | undefined }, context: CommandContext): Promise<EndpointWithSecret>
+  update(context: CommandContext, input: UpdateEndpointInput): Promise<CommandResult<EndpointView>>
+  remove(context: CommandContext, input: { endpointId: string }): Promise<CommandResult<DeletedEndpoint>>
+  rotateSecret(context: CommandContext, input: RotateSecretInput): Promise<CommandResult<EndpointWithSecret>>
   listDeadLetters(
     tenantId: string,
     endpointId: string,
@@ -149,18 +173,22 @@ function replayInputs(endpoint: EndpointRow, deadLetter: DeadLetterRow) {
   return { endpoint_id: endpoint.id, event_id: deadLetter.eventId, delivery_id: deadLetter.deliveryId }
 }
 
-export function createWebhooksService(
-  deps: CoreDeps & {
-    store: WebhooksStore
-    cursors: CursorCodec
-    sender: WebhookSender
-    egressPolicy: EgressPolicy
-    resolver: HostResolver
-    /** The sender's timeout for one request: a replay's claim on a dead letter lasts this plus replayClaimMarginMs. */
-    requestTimeoutMs: number
-  },
-): WebhooksService {
-  const { db, store, audit, ids, clock, cursors, sender } = deps
+export interface WebhooksServiceDeps {
+  readonly db: Database
+  readonly commands: CommandRunner
+  readonly store: WebhooksStore
+  readonly cursors: CursorCodec
+  readonly ids: IdSource
+  readonly clock: Clock
+  readonly sender: WebhookSender
+  readonly egressPolicy: EgressPolicy
+  readonly resolver: HostResolver
+  /** The sender's timeout for one request: a replay's claim on a dead letter lasts this plus replayClaimMarginMs. */
+  readonly requestTimeoutMs: number
+}
+
+export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksService {
+  const { db, commands, store, ids, clock, cursors, sender } = deps
   const replayClaimMs = deps.requestTimeoutMs + replayClaimMarginMs
 
   /** The registration-time URL check: the same rules as every delivery, reported as 400 webhook_url_refused. */
@@ -194,22 +222,26 @@ export function createWebhooksService(
 
   /**
    * Claims the next dead letter of `selection` for one attempt (counted now, before the request), in
-   * one transaction. A claim that had run out without an outcome is audited here as outcome_lost, so
-   * every counted attempt has its audit event.
+   * one transaction. A claim that had run out without an outcome is audited here as outcome_lost
+   * (committed with the claim), so every counted attempt has its audit event.
    */
   async function claimNext(endpoint: EndpointRow, selection: ReplaySelection, token: string): Promise<DeadLetterRow | undefined> {
     return db.transaction(async (tx) => {
       const claimed = await store.claimDeadLetter(tx, endpoint.tenantId, endpoint.id, selection, { token, until: new Date(selection.at.getTime() + replayClaimMs) })
       if (claimed === undefined) return undefined
       if (claimed.expiredClaim) {
-        await audit.record(tx, {
-          tenantId: endpoint.tenantId,
-          layer: 'audit',
-          actor: replayActor,
-          action: 'webhook.dead_letter_replayed',
-          entity: { type: 'webhook_dead_letter', id: claimed.deadLetter.id },
-          inputs: replayInputs(endpoint, claimed.deadLetter),
-          outputs: { outcome: 'outcome_lost', status_code: null },
+        await commands.commit(tx, endpoint.tenantId, {
+          audit: [
+            {
+              tenantId: endpoint.tenantId,
+              layer: 'audit',
+              actor: replayActor,
+              action: 'webhook.dead_letter_replayed',
+              entity: { type: 'webhook_dead_letter', id: claimed.deadLetter.id },
+              inputs: replayInputs(endpoint, claimed.deadLetter),
+              outputs: { outcome: 'outcome_lost', status_code: null },
+            },
+          ],
         })
       }
       return claimed.deadLetter
@@ -217,7 +249,7 @@ export function createWebhooksService(
   }
 
   /**
-   * Sends one claimed dead letter and records the outcome with its audit event in one transaction. The
+   * Sends one claimed dead letter and commits the outcome with its audit event in one transaction. The
    * outcome changes the rows only while the claim still holds (a replay slower than its claim finds
    * another owner and leaves the rows to it); the attempt is audited either way, since it was made.
    */
@@ -244,25 +276,34 @@ export function createWebhooksService(
         recorded = await store.releaseClaimedDeadLetter(tx, tenantId, deadLetter.id, token, { lastError })
         if (recorded) await store.updateDelivery(tx, tenantId, deadLetter.deliveryId, { lastStatusCode: outcome.statusCode, lastError, updatedAt: now })
       }
-      await audit.record(tx, auditedBy(context, {
-        action: 'webhook.dead_letter_replayed',
-        entity: { type: 'webhook_dead_letter', id: deadLetter.id },
-        inputs: replayInputs(endpoint, deadLetter),
-        outputs: { outcome: outcome.ok ? 'redelivered' : 'still_failing', status_code: outcome.statusCode, ...(recorded ? {} : { claim_lost: true }) },
-      }))
+      await commands.commit(tx, tenantId, {
+        audit: [
+          auditedBy(context, {
+            action: 'webhook.dead_letter_replayed',
+            entity: { type: 'webhook_dead_letter', id: deadLetter.id },
+            inputs: replayInputs(endpoint, deadLetter),
+            outputs: { outcome: outcome.ok ? 'redelivered' : 'still_failing', status_code: outcome.statusCode, ...(recorded ? {} : { claim_lost: true }) },
+          }),
+        ],
+      })
     })
     return outcome.ok
   }
 
   return {
-    /** Registers an endpoint with a new signing secret (returned once). Locks the tenant's endpoint set. Audits webhook_endpoint.created. */
-    async create(tenantId, input, context) {
+    /**
+     * Registers an endpoint with a new signing secret (returned once, and in the stored outcome of a keyed
+     * request). The URL is checked (DNS included) before the transaction. Locks the tenant's endpoint
+     * set. Audits webhook_endpoint.created; emits nothing.
+     */
+    async create(context, input) {
       const principal = requirePrincipal(context)
+      const tenantId = principal.tenantId
       const { host } = await checkUrl(input.url)
-      const secret = newSigningSecret()
-      const endpointId = ids.newId('webhookEndpoint')
-      const now = clock.now()
-      const endpoint = await db.transaction(async (tx) => {
+      return commands.run(context, { name: 'webhooks.create', tenantId, input }, async (tx) => {
+        const secret = newSigningSecret()
+        const endpointId = ids.newId('webhookEndpoint')
+        const now = clock.now()
         await store.lockTenantEndpoints(tx, tenantId)
         if ((await store.countEndpoints(tx, tenantId)) >= endpointsPerTenantMax) throw new AppError('webhook_endpoint_limit_reached', undefined, { limit: endpointsPerTenantMax })
         await store.insertEndpoint(tx, {
@@ -280,15 +321,18 @@ export function createWebhooksService(
           updatedAt: now,
         })
         const row = await reload(tx, tenantId, endpointId)
-        await audit.record(tx, auditedBy(context, {
-          action: 'webhook_endpoint.created',
-          entity: { type: 'webhook_endpoint', id: endpointId },
-          inputs: { request: digestOf(input) },
-          outputs: { url_digest: digestOf(row.url), url_host: host, event_types: row.eventTypes, status: row.status },
-        }))
-        return row
+        return {
+          outcome: { endpoint: toEndpointView(row), secret },
+          audit: [
+            auditedBy(context, {
+              action: 'webhook_endpoint.created',
+              entity: { type: 'webhook_endpoint', id: endpointId },
+              inputs: { request: digestOf(input) },
+              outputs: { url_digest: digestOf(row.url), url_host: host, event_types: row.eventTypes, status: row.status },
+            }),
+          ],
+        }
       })
-      return { endpoint: toEndpointView(endpoint), secret }
     },
 
     async list(tenantId, query) {
@@ -308,64 +352,79 @@ export function createWebhooksService(
       return toEndpointView(await findOrFail(tenantId, endpointId))
     },
 
-    /** Changes URL (checked again), event types, description or status. Locks the endpoint. Audits webhook_endpoint.updated. */
-    async update(tenantId, endpointId, input, context) {
-      const principal = requirePrincipal(context)
-      const checked = input.url === undefined ? undefined : await checkUrl(input.url)
-      return db.transaction(async (tx) => {
+    /**
+     * Changes URL (checked again, before the transaction), event types, description or status. Locks the
+     * endpoint. Audits webhook_endpoint.updated; emits nothing.
+     */
+    async update(context, input) {
+      const tenantId = requirePrincipal(context).tenantId
+      const { endpointId, ...changes } = input
+      const checked = changes.url === undefined ? undefined : await checkUrl(changes.url)
+      return commands.run(context, { name: 'webhooks.update', tenantId, input }, async (tx) => {
         await loadForChange(tx, tenantId, endpointId)
         await store.updateEndpoint(tx, tenantId, endpointId, {
-          ...(input.url === undefined ? {} : { url: input.url }),
-          ...(input.event_types === undefined ? {} : { eventTypes: [...input.event_types] }),
-          ...(input.description === undefined ? {} : { description: input.description }),
-          ...(input.status === undefined ? {} : { status: input.status }),
+          ...(changes.url === undefined ? {} : { url: changes.url }),
+          ...(changes.event_types === undefined ? {} : { eventTypes: [...changes.event_types] }),
+          ...(changes.description === undefined ? {} : { description: changes.description }),
+          ...(changes.status === undefined ? {} : { status: changes.status }),
           updatedAt: clock.now(),
         })
         const row = await reload(tx, tenantId, endpointId)
-        await audit.record(tx, auditedBy(context, {
-          action: 'webhook_endpoint.updated',
-          entity: { type: 'webhook_endpoint', id: endpointId },
-          inputs: { request: digestOf(input) },
-          outputs: {
-            url_digest: digestOf(row.url),
-            ...(checked === undefined ? {} : { url_host: checked.host }),
-            event_types: row.eventTypes,
-            status: row.status,
-          },
-        }))
-        return toEndpointView(row)
+        return {
+          outcome: toEndpointView(row),
+          audit: [
+            auditedBy(context, {
+              action: 'webhook_endpoint.updated',
+              entity: { type: 'webhook_endpoint', id: endpointId },
+              inputs: { request: digestOf(changes) },
+              outputs: {
+                url_digest: digestOf(row.url),
+                ...(checked === undefined ? {} : { url_host: checked.host }),
+                event_types: row.eventTypes,
+                status: row.status,
+              },
+            }),
+          ],
+        }
       })
     },
 
     /**
      * Deletes the endpoint with its deliveries and dead letters (pending attempts then find nothing to
-     * send). Locks the endpoint. Audits webhook_endpoint.deleted with the counts.
+     * send). Locks the endpoint. Audits webhook_endpoint.deleted with the counts; emits nothing.
      */
-    async remove(tenantId, endpointId, context) {
-      const principal = requirePrincipal(context)
-      return db.transaction(async (tx) => {
+    async remove(context, input) {
+      const tenantId = requirePrincipal(context).tenantId
+      const { endpointId } = input
+      return commands.run(context, { name: 'webhooks.remove', tenantId, input }, async (tx) => {
         await loadForChange(tx, tenantId, endpointId)
         const removed = await store.deleteEndpoint(tx, tenantId, endpointId)
-        await audit.record(tx, auditedBy(context, {
-          action: 'webhook_endpoint.deleted',
-          entity: { type: 'webhook_endpoint', id: endpointId },
-          outputs: { deliveries_deleted: removed.deliveries, dead_letters_deleted: removed.deadLetters },
-        }))
-        return { endpoint_id: endpointId, deleted: true as const }
+        return {
+          outcome: { endpoint_id: endpointId, deleted: true as const },
+          audit: [
+            auditedBy(context, {
+              action: 'webhook_endpoint.deleted',
+              entity: { type: 'webhook_endpoint', id: endpointId },
+              outputs: { deliveries_deleted: removed.deliveries, dead_letters_deleted: removed.deadLetters },
+            }),
+          ],
+        }
       })
     },
 
     /**
-     * Replaces the signing secret (the new one is returned once). With an overlap, the old secret keeps
-     * signing alongside the new one until it ends; a rotation during an overlap drops the older secret.
-     * Locks the endpoint. Audits webhook_endpoint.secret_rotated.
+     * Replaces the signing secret (the new one is returned once, and in the stored outcome of a keyed
+     * request). With an overlap, the old secret keeps signing alongside the new one until it ends; a
+     * rotation during an overlap drops the older secret. Locks the endpoint. Audits
+     * webhook_endpoint.secret_rotated; emits nothing.
      */
-    async rotateSecret(tenantId, endpointId, input, context) {
-      const principal = requirePrincipal(context)
+    async rotateSecret(context, input) {
+      const tenantId = requirePrincipal(context).tenantId
+      const { endpointId } = input
       const overlapSeconds = input.previous_secret_expires_in_seconds ?? 0
-      const secret = newSigningSecret()
-      const now = clock.now()
-      const endpoint = await db.transaction(async (tx) => {
+      return commands.run(context, { name: 'webhooks.rotateSecret', tenantId, input }, async (tx) => {
+        const secret = newSigningSecret()
+        const now = clock.now()
         const current = await loadForChange(tx, tenantId, endpointId)
         await store.updateEndpoint(tx, tenantId, endpointId, {
           secret,
@@ -373,14 +432,18 @@ export function createWebhooksService(
           previousSecretExpiresAt: overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : null,
           updatedAt: now,
         })
-        await audit.record(tx, auditedBy(context, {
-          action: 'webhook_endpoint.secret_rotated',
-          entity: { type: 'webhook_endpoint', id: endpointId },
-          outputs: { previous_secret_overlap_seconds: overlapSeconds },
-        }))
-        return reload(tx, tenantId, endpointId)
+        const row = await reload(tx, tenantId, endpointId)
+        return {
+          outcome: { endpoint: toEndpointView(row), secret },
+          audit: [
+            auditedBy(context, {
+              action: 'webhook_endpoint.secret_rotated',
+              entity: { type: 'webhook_endpoint', id: endpointId },
+              outputs: { previous_secret_overlap_seconds: overlapSeconds },
+            }),
+          ],
+        }
       })
-      return { endpoint: toEndpointView(endpoint), secret }
     },
 
     async listDeadLetters(tenantId, endpointId, query) {
@@ -410,7 +473,7 @@ export function createWebhooksService(
      */
     async replay(context, input) {
       const tenantId = requirePrincipal(context).tenantId
-      return deps.commands.runReserved(context, { name: 'webhooks.replay', tenantId, input }, () => replayDeadLetters(context, tenantId, input.endpointId))
+      return commands.runReserved(context, { name: 'webhooks.replay', tenantId, input }, () => replayDeadLetters(context, tenantId, input.endpointId))
     },
   }
 

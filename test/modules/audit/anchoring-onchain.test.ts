@@ -9,6 +9,7 @@ import { createAnchorChain, deployAnchorContract } from '../../../src/modules/au
 import { verifyEventProof, type ProofDocument } from '../../../src/modules/audit/verifier.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { startAnvil, type Anvil } from '../../support/anvil.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 import { createTestApp, signupOwner, type TestApp } from '../../support/harness.ts'
 
 let anvil: Anvil
@@ -106,7 +107,7 @@ describe('anchoring on chain', () => {
 
     // The publication itself is audited on the tenant's chain.
     await expect
-      .poll(async () => (await queryRows(test.runtime.db.orm, sql`select 1 from audit_event_log where tenant_id = ${owner.tenantId} and action = 'audit.anchor_published'`)).length, {
+      .poll(async () => (await auditEvents(test, owner.tenantId, { action: 'audit.anchor_published' })).length, {
         timeout: 10_000,
       })
       .toBe(1)

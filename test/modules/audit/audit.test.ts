@@ -2,10 +2,9 @@
  * The audit routes: Merkle batches that close on count or on wait, inclusion proofs that the standalone
  * verifier and the public verify route accept, listings, entity timelines and exports.
  */
-import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyEventProof, type ProofDocument } from '../../../src/modules/audit/verifier.ts'
-import { queryRows } from '../../../src/platform/db/database.ts'
+import { auditActions, auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, fixedClock, issueApiKey, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 
 const clock = fixedClock(new Date('2026-11-21T10:00:00.000Z'))
@@ -19,8 +18,7 @@ afterAll(async () => test?.close())
 const get = (url: string, token: string) => test.request({ method: 'GET', url, token })
 
 async function eventIds(tenantId: string): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_event_log where tenant_id = ${tenantId} order by recorded_order`)
-  return rows.map((row) => row.id)
+  return (await auditEvents(test, tenantId)).map((event) => event.id)
 }
 
 /** A tenant with `extra` more events than signup's three (each an API key issued). */
@@ -222,6 +220,29 @@ describe('POST /v1/audit/export', () => {
     const other = await signupOwner(test)
     expectError(await get(statusPath, other.token), 'audit_export_not_found')
     expectError(await get(`${statusPath}/download`, other.token), 'audit_export_not_found')
+  })
+
+  it('queues one export for a repeated Idempotency-Key, replaying the first response; another body is 409', async () => {
+    const owner = await tenantWithEvents(0)
+    const key = `export-${owner.tenantId}`
+    const exportWith = (payload: Record<string, unknown>) =>
+      test.request({ method: 'POST', url: '/v1/audit/export', token: owner.token, headers: { 'idempotency-key': key }, payload })
+    const first = await exportWith({ format: 'csv', layer: 'audit' })
+    expect(first.statusCode, first.body).toBe(202)
+    expect(first.headers['idempotent-replayed']).toBeUndefined()
+
+    const again = await exportWith({ format: 'csv', layer: 'audit' })
+    expect(again.statusCode, again.body).toBe(202)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    // The first response as it was (queued), whatever the job has done since.
+    expect(again.json()).toEqual(first.json())
+    expect(await auditActions(test, owner.tenantId, { action: 'audit.export_requested' })).toEqual(['audit.export_requested'])
+    const statusPath = `/v1/audit/exports/${first.json().export_id}`
+    await expect.poll(async () => (await get(statusPath, owner.token)).json().status, { timeout: 15_000, interval: 100 }).toBe('completed')
+
+    expectError(await exportWith({ format: 'jsonl', layer: 'audit' }), 'idempotency_key_reused')
+    expectError(await exportWith({ format: 'csv' }), 'idempotency_key_reused')
+    expect(await auditActions(test, owner.tenantId, { action: 'audit.export_requested' })).toHaveLength(1)
   })
 
   it('answers 409 audit_export_not_ready before the file exists', async () => {

@@ -13,6 +13,7 @@ import { createIdSource } from '../../../src/kernel/ids.ts'
 import { deliveryAttemptsMax, replayAttemptsMax } from '../../../src/modules/webhooks/domain/delivery.ts'
 import { createEventRecorder, type EventType } from '../../../src/platform/outbox/events.ts'
 import { replayRowsMax } from '../../../src/modules/webhooks/webhooks.service.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 import { addMember, expectError, issueApiKey, signupOwner, type TenantOwner } from '../../support/harness.ts'
 import {
   changeMember as changeMemberOf,
@@ -83,10 +84,7 @@ describe('automatic retries', () => {
     expect(new Set(attempts.map((attempt) => attempt.headers['webhook-id']))).toEqual(new Set([eventId]))
     expect(attempts.every((attempt) => attempt.verifiedBy.length === 1)).toBe(true)
 
-    const [audited] = await queryRows<{ actor_type: string; actor_id: string; outputs: Record<string, unknown> }>(
-      test.runtime.db.orm,
-      sql`select actor_type, actor_id, outputs from audit_event_log where tenant_id = ${owner.tenantId} and action = 'webhook.delivery_dead_lettered'`,
-    )
+    const [audited] = await auditEvents(test, owner.tenantId, { action: 'webhook.delivery_dead_lettered' })
     expect(audited).toMatchObject({ actor_type: 'system', actor_id: 'webhook-deliver', outputs: { event_id: eventId, attempt_count: 5, last_status_code: 500 } })
   })
 
@@ -184,10 +182,7 @@ describe('POST /v1/webhooks/{endpoint_id}/replay', () => {
       expect(received.at(-1)!.answeredWith).toBe(200)
       expect(received.at(-1)!.verifiedBy).toEqual([0])
     }
-    const audited = await queryRows<{ outputs: Record<string, unknown>; actor_id: string }>(
-      test.runtime.db.orm,
-      sql`select outputs, actor_id from audit_event_log where tenant_id = ${owner.tenantId} and action = 'webhook.dead_letter_replayed'`,
-    )
+    const audited = await auditEvents(test, owner.tenantId, { action: 'webhook.dead_letter_replayed' })
     expect(audited).toHaveLength(2)
     expect(audited.every((row) => row.outputs.outcome === 'redelivered' && row.actor_id === admin.userId)).toBe(true)
     // Nothing left: a second replay attempts nothing.

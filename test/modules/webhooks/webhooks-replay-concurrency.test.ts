@@ -15,6 +15,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { deliveryAttemptsMax, replayAttemptsMax } from '../../../src/modules/webhooks/domain/delivery.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 import { addMember, engineName, signupOwner, type TenantOwner } from '../../support/harness.ts'
 import { changeMember, createWebhookTestApp, type WebhookTestApp } from '../../support/webhook-app.ts'
 
@@ -97,11 +98,8 @@ const replayInParallel = (endpointId: string, token: string) => Promise.all(Arra
 const sum = (answers: readonly ReplayAnswer[], field: keyof ReplayAnswer) => answers.reduce((total, answer) => total + answer[field], 0)
 
 async function replayAudits(tenantId: string): Promise<Array<{ entity_id: string; outcome: string; actor_type: string }>> {
-  return queryRows(
-    test.runtime.db.orm,
-    sql`select entity_id, outputs->>'outcome' as outcome, actor_type from audit_event_log
-        where tenant_id = ${tenantId} and action = 'webhook.dead_letter_replayed'`,
-  )
+  const events = await auditEvents(test, tenantId, { action: 'webhook.dead_letter_replayed' })
+  return events.map((event) => ({ entity_id: event.entity_id, outcome: String(event.outputs.outcome), actor_type: event.actor_type }))
 }
 
 async function deadLetters(endpointId: string): Promise<Array<{ id: string; event_id: string; attempt_count: number }>> {

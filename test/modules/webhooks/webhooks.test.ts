@@ -3,11 +3,13 @@
  * audit; and delivery of a real business event (member.changed) to a real receiver, through the
  * runtime's default wiring (the shared harness with workers on).
  */
+import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { endpointsPerTenantMax } from '../../../src/modules/webhooks/webhooks.service.ts'
+import { auditActions, auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, issueApiKey, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { changeMember as changeMemberOf, deliveriesOf as deliveryStates, registerEndpoint as registerWebhook, uniquePath } from '../../support/webhook-app.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts'
@@ -187,11 +189,7 @@ describe('audit', () => {
     const rotated = await test.request({ method: 'POST', url: `${base}/rotate-secret`, token: owner.token, payload: { previous_secret_expires_in_seconds: 60 } })
     await test.request({ method: 'DELETE', url: base, token: owner.token })
 
-    const rows = await queryRows<{ action: string; actor_id: string; entity_id: string; inputs: unknown; outputs: Record<string, unknown> }>(
-      test.runtime.db.orm,
-      sql`select action, actor_id, entity_id, inputs, outputs from audit_event_log
-          where tenant_id = ${owner.tenantId} and entity_type = 'webhook_endpoint' order by recorded_order`,
-    )
+    const rows = await auditEvents(test, owner.tenantId, { entityType: 'webhook_endpoint' })
     expect(rows.map((row) => row.action)).toEqual([
       'webhook_endpoint.created',
       'webhook_endpoint.updated',
@@ -208,6 +206,113 @@ describe('audit', () => {
     expect(text).not.toContain('secret-path-token')
     expect(text).not.toContain(secret.slice('whsec_'.length))
     expect(text).not.toContain(rotated.json().secret.slice('whsec_'.length))
+  })
+})
+
+describe('Idempotency-Key on the endpoint commands', () => {
+  const keyed = (key: string) => ({ 'idempotency-key': key })
+  const newKey = (label: string) => `${label}-${randomBytes(8).toString('hex')}`
+  const endpointActions = async (tenantId: string, endpointId?: string) =>
+    auditActions(test, tenantId, { entityType: 'webhook_endpoint', ...(endpointId === undefined ? {} : { entityId: endpointId }) })
+
+  it('registers once for a repeated key, replaying the first response with its secret; another body is 409', async () => {
+    const owner = await signupOwner(test)
+    const key = newKey('create')
+    const payload = { url: receiver.url(uniquePath()), event_types: ['member.changed'] }
+    const first = await test.request({ method: 'POST', url: '/v1/webhooks', token: owner.token, headers: keyed(key), payload })
+    expect(first.statusCode, first.body).toBe(201)
+    expect(first.headers['idempotent-replayed']).toBeUndefined()
+
+    const again = await test.request({ method: 'POST', url: '/v1/webhooks', token: owner.token, headers: keyed(key), payload })
+    expect(again.statusCode, again.body).toBe(201)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.json()).toEqual(first.json())
+    // Ran once: one endpoint, one audit event.
+    const listed = (await test.request({ method: 'GET', url: '/v1/webhooks', token: owner.token })).json()
+    expect(listed.endpoints.map((endpoint: { id: string }) => endpoint.id)).toEqual([first.json().endpoint.id])
+    expect(await endpointActions(owner.tenantId)).toEqual(['webhook_endpoint.created'])
+
+    expectError(
+      await test.request({ method: 'POST', url: '/v1/webhooks', token: owner.token, headers: keyed(key), payload: { ...payload, description: 'other' } }),
+      'idempotency_key_reused',
+    )
+    expect((await test.request({ method: 'GET', url: '/v1/webhooks', token: owner.token })).json().endpoints).toHaveLength(1)
+  })
+
+  it('changes once for a repeated key: a retry replays and does not undo a later change; another body or endpoint is 409', async () => {
+    const owner = await signupOwner(test)
+    const { endpoint } = await registerEndpoint(owner)
+    const other = await registerEndpoint(owner)
+    const key = newKey('update')
+    const patch = (endpointId: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      test.request({ method: 'PATCH', url: `/v1/webhooks/${endpointId}`, token: owner.token, headers, payload })
+
+    const first = await patch(endpoint.id, { description: 'first' }, keyed(key))
+    expect(first.statusCode, first.body).toBe(200)
+    expect(first.headers['idempotent-replayed']).toBeUndefined()
+    expect((await patch(endpoint.id, { description: 'later' })).statusCode).toBe(200)
+
+    const again = await patch(endpoint.id, { description: 'first' }, keyed(key))
+    expect(again.statusCode, again.body).toBe(200)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.json()).toEqual(first.json())
+    expect((await test.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}`, token: owner.token })).json().description).toBe('later')
+    expect(await endpointActions(owner.tenantId, endpoint.id)).toEqual(['webhook_endpoint.created', 'webhook_endpoint.updated', 'webhook_endpoint.updated'])
+
+    expectError(await patch(endpoint.id, { description: 'second' }, keyed(key)), 'idempotency_key_reused')
+    expectError(await patch(other.endpoint.id, { description: 'first' }, keyed(key)), 'idempotency_key_reused')
+    expect(await endpointActions(owner.tenantId, other.endpoint.id)).toEqual(['webhook_endpoint.created'])
+  })
+
+  it('deletes once for a repeated key: the retry gets the first answer, not 404; another endpoint with the key is 409', async () => {
+    const owner = await signupOwner(test)
+    const { endpoint } = await registerEndpoint(owner)
+    const other = await registerEndpoint(owner)
+    const key = newKey('delete')
+    const remove = (endpointId: string, headers: Record<string, string> = {}) => test.request({ method: 'DELETE', url: `/v1/webhooks/${endpointId}`, token: owner.token, headers })
+
+    const first = await remove(endpoint.id, keyed(key))
+    expect(first.statusCode, first.body).toBe(200)
+    expect(first.headers['idempotent-replayed']).toBeUndefined()
+    const again = await remove(endpoint.id, keyed(key))
+    expect(again.statusCode, again.body).toBe(200)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.json()).toEqual({ endpoint_id: endpoint.id, deleted: true })
+    expect(await endpointActions(owner.tenantId, endpoint.id)).toEqual(['webhook_endpoint.created', 'webhook_endpoint.deleted'])
+    // Without the key it runs again, and finds nothing.
+    expectError(await remove(endpoint.id), 'webhook_endpoint_not_found')
+
+    expectError(await remove(other.endpoint.id, keyed(key)), 'idempotency_key_reused')
+    expect((await test.request({ method: 'GET', url: `/v1/webhooks/${other.endpoint.id}`, token: owner.token })).statusCode).toBe(200)
+  })
+
+  it('rotates once for a repeated key: the retry gets the same new secret, which stays the signing secret; another body is 409', async () => {
+    const owner = await signupOwner(test)
+    const { endpoint, secret: original } = await registerEndpoint(owner)
+    const key = newKey('rotate')
+    const rotate = (payload: Record<string, unknown>) =>
+      test.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/rotate-secret`, token: owner.token, headers: keyed(key), payload })
+
+    const first = await rotate({ previous_secret_expires_in_seconds: 60 })
+    expect(first.statusCode, first.body).toBe(200)
+    expect(first.headers['idempotent-replayed']).toBeUndefined()
+    const rotated = first.json().secret as string
+    expect(rotated).toMatch(secretPattern)
+    expect(rotated).not.toBe(original)
+
+    const again = await rotate({ previous_secret_expires_in_seconds: 60 })
+    expect(again.statusCode, again.body).toBe(200)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.json()).toEqual(first.json())
+    expect(await endpointActions(owner.tenantId, endpoint.id)).toEqual(['webhook_endpoint.created', 'webhook_endpoint.secret_rotated'])
+    const [stored] = await queryRows<{ secret: string; previous_secret: string | null }>(
+      test.runtime.db.orm,
+      sql`select secret, previous_secret from webhook_endpoints where id = ${endpoint.id}`,
+    )
+    expect(stored).toEqual({ secret: rotated, previous_secret: original })
+
+    expectError(await rotate({ previous_secret_expires_in_seconds: 0 }), 'idempotency_key_reused')
+    expectError(await rotate({}), 'idempotency_key_reused')
   })
 })
 
