@@ -1,7 +1,7 @@
 /** The Drizzle implementation of WebhooksStore (both engines). */
 import { and, asc, count, eq, gt, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm'
 import { webhookDeadLetters, webhookDeliveries, webhookEndpoints } from './webhooks.tables.ts'
-import { events } from '../../platform/outbox/outbox.tables.ts'
+import { eventReader } from '../../platform/outbox/events.ts'
 import type { ReplaySelection, WebhooksStore } from './webhooks.store.ts'
 
 export function createWebhooksStore(): WebhooksStore {
@@ -59,21 +59,9 @@ export function createWebhooksStore(): WebhooksStore {
       return { deliveries: deliveries.length, deadLetters: deadLetters.length }
     },
 
-    async findEvent(executor, tenantId, eventId) {
-      const [row] = await executor
-        .select()
-        .from(events)
-        .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
-        .limit(1)
-      return row
-    },
-    async findEvents(executor, tenantId, eventIds) {
-      if (eventIds.length === 0) return []
-      return executor
-        .select()
-        .from(events)
-        .where(and(eq(events.tenantId, tenantId), inArray(events.id, [...eventIds])))
-    },
+    // Recorded events are the outbox's: read through its reader.
+    findEvent: eventReader.findEvent,
+    findEvents: eventReader.findEvents,
     async listEnabledEndpoints(executor, tenantId, registeredBy) {
       return executor
         .select()

@@ -4,14 +4,14 @@
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { webhookDeadLetters, webhookDeliveries, webhookEndpoints } from './webhooks.tables.ts'
-import type { events } from '../../platform/outbox/outbox.tables.ts'
+import type { RecordedEvent } from '../../platform/outbox/events.ts'
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect
 export type DeadLetterRow = typeof webhookDeadLetters.$inferSelect
 /** A new dead letter carries no replay claim. */
 export type NewDeadLetter = Omit<DeadLetterRow, 'claimToken' | 'claimedUntil'>
-export type EventRow = typeof events.$inferSelect
+export type EventRow = RecordedEvent
 
 export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'description' | 'eventTypes' | 'status' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt' | 'updatedAt'>>
 export type DeliveryChanges = Partial<Pick<DeliveryRow, 'status' | 'attemptCount' | 'nextAttemptAt' | 'lastAttemptAt' | 'lastStatusCode' | 'lastError' | 'updatedAt'>>

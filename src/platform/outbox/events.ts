@@ -4,8 +4,8 @@
  * the subscriber (the webhooks module, which queues its fan-out to the tenant's endpoints when one takes
  * it), so no committed event is ever left undelivered and no rolled-back one is ever sent.
  */
-import { sql, type SQL } from 'drizzle-orm'
-import { queryRows, type Tx } from '../db/database.ts'
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { queryRows, type Executor, type Tx } from '../db/database.ts'
 import { copyMany } from '../db/bulk.ts'
 import { events } from './outbox.tables.ts'
 import type { Clock } from '../../kernel/clock.ts'
@@ -104,4 +104,32 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; subscri
       if (subscribed?.fan_out === true) await deps.subscriber.handOver(tx, tenantId, rows.map((row) => row.id))
     },
   }
+}
+
+/** A recorded business event, as its subscriber reads it back. */
+export type RecordedEvent = typeof events.$inferSelect
+
+/** Reading recorded events back (the webhooks module delivers them): the outbox's table stays its own. */
+export interface EventReader {
+  findEvent(executor: Executor, tenantId: string, eventId: string): Promise<RecordedEvent | undefined>
+  /** The events among these ids that exist (in no particular order). */
+  findEvents(executor: Executor, tenantId: string, eventIds: readonly string[]): Promise<RecordedEvent[]>
+}
+
+export const eventReader: EventReader = {
+  async findEvent(executor, tenantId, eventId) {
+    const [row] = await executor
+      .select()
+      .from(events)
+      .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
+      .limit(1)
+    return row
+  },
+  async findEvents(executor, tenantId, eventIds) {
+    if (eventIds.length === 0) return []
+    return executor
+      .select()
+      .from(events)
+      .where(and(eq(events.tenantId, tenantId), inArray(events.id, [...eventIds])))
+  },
 }
