@@ -1,6 +1,6 @@
 /**
  * `npm run contracts:build`: compiles contracts/AuditAnchor.sol with the pinned solc npm package and writes
- * contracts/artifacts/AuditAnchor.json. The artifact is committed, and test/anchor-contract.test.ts checks
+ * contracts/artifacts/AuditAnchor.json. The artifact is committed, and test/modules/audit/anchor-contract.test.ts checks
  * that a fresh compile reproduces it byte for byte, so it is never hand-edited and never drifts from the
  * source. Any compiler error fails the run; warnings are printed.
  */

@@ -1,5 +1,5 @@
 /**
- * A worker process for the tests that kill one (test/jobs-reclaim.test.ts): the runtime on DATABASE_URL
+ * A worker process for the tests that kill one (test/platform/jobs-reclaim.test.ts): the runtime on DATABASE_URL
  * with the pg-boss schema JOB_SCHEMA running every job worker, as `npm run worker` does, until it is
  * killed. Prints `workers running` once they are. Its data directory (blobs) is DATA_DIR. Not a vitest
  * file: it imports nothing of the harness, which needs vitest.
