@@ -2,21 +2,11 @@
 // `npm start`: the one quick-start command. Installs dependencies when they are missing or older than
 // the lockfile, then runs the API server (embedded PGlite unless DATABASE_URL is set). Plain Node, no
 // dependencies of its own, because it runs before anything is installed.
-import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { installIfMissing, root } from './install-if-missing.mjs'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const installedMarker = join(root, 'node_modules', '.package-lock.json')
-const lockfile = join(root, 'package-lock.json')
-
-const needsInstall = !existsSync(installedMarker) || statSync(installedMarker).mtimeMs < statSync(lockfile).mtimeMs
-if (needsInstall) {
-  console.log('Installing dependencies (npm ci)…')
-  const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' })
-  if (install.status !== 0) process.exit(install.status ?? 1)
-}
+installIfMissing()
 
 // tsx as a loader inside the server's own process (not the tsx CLI, whose signal relay SIGKILLs a child
 // that is busy for more than 30 ms): SIGTERM reaches the server, which drains requests and jobs.

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// `npm test`: installs what is missing (like `npm start`), then runs the suite with vitest, passing on
+// any arguments (`npm test -- test/modules/raw`). Signals reach vitest, which stops its workers.
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { installIfMissing, root } from './install-if-missing.mjs'
+
+installIfMissing()
+if (process.env.TEST_REDIS_URL === undefined) {
+  console.log('TEST_REDIS_URL is not set: the tests against a real Redis are skipped (CI sets it).')
+}
+const vitest = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' })
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => vitest.kill(signal))
+vitest.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
