@@ -11,5 +11,17 @@ installIfMissing()
 // tsx as a loader inside the server's own process (not the tsx CLI, whose signal relay SIGKILLs a child
 // that is busy for more than 30 ms): SIGTERM reaches the server, which drains requests and jobs.
 const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'main', 'server.ts')], { cwd: root, stdio: 'inherit' })
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal))
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal))
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+
+// npm runs this script with `exec` (package.json), so a signal to `npm start`'s pid reaches this process,
+// which passes it on. Should whatever started it die without passing anything (npm killed with SIGKILL,
+// a closed terminal's shell), this process is orphaned: it then stops the server as if sent SIGTERM, so
+// the port and the embedded database's lock never outlive the command that was stopped.
+const parent = process.ppid
+const orphanWatch = setInterval(() => {
+  if (process.ppid === parent) return
+  clearInterval(orphanWatch)
+  server.kill('SIGTERM')
+}, 1_000)
+orphanWatch.unref()
