@@ -39,6 +39,11 @@ export interface AppOptions {
   readonly platformRateLimit: RateLimitRule
   /** Every module's contribution; their routes register in this order. */
   readonly modules: readonly ModuleDefinition[]
+  /**
+   * `pair` (default): Fastify's "incoming request" and "request completed" entries, for log processors;
+   * `line`: one entry per request when it is answered (method, path, status, time), for a terminal.
+   */
+  readonly requestLog?: 'pair' | 'line'
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
@@ -54,7 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const incoming = request.headers['x-request-id']
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : `req_${ulid(Date.now())}`
     },
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: options.requestLog === 'line' }),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: pathParameterCharactersMax },
     frameworkErrors: frameworkErrorHandler(options.publicBaseUrl),
@@ -70,6 +75,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
+  if (options.requestLog === 'line') {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info(`${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`)
+    })
+  }
   // During shutdown, answer in-flight requests with `Connection: close`: a keep-alive socket that was
   // busy when close() began would otherwise hold the server open until the client hangs up.
   let closing = false

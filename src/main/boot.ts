@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path'
 import pino from 'pino'
+import pretty from 'pino-pretty'
 import { ConfigError, loadConfig } from './config.ts'
 import { DataDirInUseError } from '../platform/db/database.ts'
 import { createRuntime, type Runtime } from './compose.ts'
@@ -20,14 +21,19 @@ export async function boot(processName: string): Promise<Runtime> {
     }
     throw error
   }
-  const logger = pino({
+  const options = {
     name: processName,
     level: config.logLevel,
     redact: {
       paths: ['req.headers.authorization', 'req.headers["x-platform-service-auth"]', 'req.headers.cookie'],
       censor: '[redacted]',
     },
-  })
+  }
+  // Readable lines for a person at a terminal; JSON lines for everything that reads logs (and tests).
+  const readable = isReadableLog(config.logFormat, process.stdout.isTTY === true)
+  const logger = readable
+    ? pino(options, pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }))
+    : pino(options)
   logger.info(
     { environment: config.environment, engine: config.databaseUrl === undefined ? 'pglite' : 'postgres', data_dir: config.dataDir },
     'starting',
@@ -38,6 +44,7 @@ export async function boot(processName: string): Promise<Runtime> {
       logger,
       pgliteDataDir: config.databaseUrl === undefined ? join(config.dataDir, 'pglite') : undefined,
       blobRoot: join(config.dataDir, 'blobs'),
+      requestLog: readable ? 'line' : 'pair',
     })
   } catch (error) {
     if (error instanceof DataDirInUseError) {
@@ -65,4 +72,9 @@ export function onShutdownSignal(logger: { info(object: object, message: string)
   }
   process.once('SIGINT', handle)
   process.once('SIGTERM', handle)
+}
+
+/** Whether logs are written for a person (LOG_FORMAT, or a terminal on stdout when it is `auto`). */
+export function isReadableLog(format: 'auto' | 'pretty' | 'json', stdoutIsTerminal: boolean): boolean {
+  return format === 'pretty' || (format === 'auto' && stdoutIsTerminal)
 }

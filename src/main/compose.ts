@@ -115,6 +115,8 @@ export interface RuntimeOptions {
   /** PGlite data directory; undefined keeps PGlite in memory. Ignored when `config.databaseUrl` is set. */
   readonly pgliteDataDir: string | undefined
   readonly blobRoot: string
+  /** How the HTTP server logs requests (app.ts); `pair` unless the logs are for a terminal. */
+  readonly requestLog?: 'pair' | 'line'
   /** pg-boss schema; tests give each runtime its own so workers of parallel test files do not share jobs. */
   readonly jobSchema?: string
   readonly clock?: Clock
@@ -297,6 +299,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         authenticator: services.auth,
         platformRateLimit: tierRules.production,
         modules,
+        requestLog: options.requestLog,
       }),
     async startWorkers() {
       for (const module of modules) await module.startWorkers?.(jobs, { pollingIntervalSeconds })

@@ -31,6 +31,8 @@ export interface Config {
   /** Tenant API keys authenticate in production only when this is on (it is off: no enablement date). */
   readonly apiKeyAuthProductionEnabled: boolean
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** `pretty`: readable lines, one per request; `json`: JSON lines; `auto`: pretty when stdout is a terminal. */
+  readonly logFormat: 'auto' | 'pretty' | 'json'
   /** Honour X-Forwarded-For from this many proxy hops (0 = use the socket address). */
   readonly trustProxyHops: number
   /** Run the job workers inside the HTTP server process. */
@@ -119,6 +121,7 @@ export function loadConfig(env: Env): Config {
     selfServeSignup: read.boolean('SELF_SERVE_SIGNUP', !production),
     apiKeyAuthProductionEnabled: read.boolean('API_KEY_AUTH_PRODUCTION_ENABLED', false),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    logFormat: read.oneOf('LOG_FORMAT', ['auto', 'pretty', 'json'] as const, 'auto'),
     trustProxyHops: read.integer('TRUST_PROXY_HOPS', 0, { min: 0, max: 10 }),
     workersInProcess,
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 }),
