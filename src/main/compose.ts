@@ -220,7 +220,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const apiKeys = createApiKeysService({ db, commands: core.commands, store: credentialsStore, cursors, secrets: replayableSecrets, ids, clock, environment: config.environment, config, log: logger })
   const webhooks = createWebhooks({ db, commands: core.commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
   const ledger = createLedger({ ...core, cursors, raw: createRawRecords() })
-  const policy = createPolicy({ ...core, cursors, tenants: tenantDirectory, ledger: ledger.queries })
+  const policy = createPolicy({ db, commands: core.commands, cursors, ids, clock, tenants: tenantDirectory, ledger: ledger.queries })
   // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
   const backfilled = await policy.defaultPolicy.backfill()
   if (backfilled > 0) logger.info({ tenants: backfilled }, 'default policy given to existing tenants')

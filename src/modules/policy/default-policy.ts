@@ -10,10 +10,10 @@
  * start-up right after migrating (idempotent, safe with several processes at once), audited as
  * policy.default_activated: the content hash is computed in TypeScript, which a SQL migration cannot do.
  */
-import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
-import type { Database, Tx } from '../../platform/db/database.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
+import type { Database, Tx } from '../../platform/db/database.ts'
 import { defaultPolicyContent, policyContentHash } from './domain/index.ts'
 import type { PolicyRow, PolicyStore } from './policy.store.ts'
 import type { PolicyTenants } from './ports.ts'
@@ -36,12 +36,24 @@ export interface DefaultPolicyProvisioner {
    * created with this policy.
    */
   provision(tx: Tx, tenantId: string): Promise<ProvisionedPolicy>
-  /** Gives every tenant that has no policy the default one; returns how many it gave. */
+  /**
+   * Gives every tenant that has no policy the default one; returns how many it gave. A system command
+   * with no caller and no Idempotency-Key (it is idempotent by itself): each batch of tenants is one
+   * transaction, in which each tenant's policy and its policy.default_activated commit together.
+   */
   backfill(): Promise<number>
 }
 
-export function createDefaultPolicyProvisioner(deps: { db: Database; store: PolicyStore; tenants: PolicyTenants; audit: AuditRecorder; ids: IdSource; clock: Clock }): DefaultPolicyProvisioner {
-  const { db, store, audit, ids, clock } = deps
+export function createDefaultPolicyProvisioner(deps: {
+  db: Database
+  /** Commits each tenant's policy.default_activated in the backfill's batch transaction. */
+  commands: CommandRunner
+  store: PolicyStore
+  tenants: Pick<PolicyTenants, 'listTenantIds' | 'existsSql'>
+  ids: IdSource
+  clock: Clock
+}): DefaultPolicyProvisioner {
+  const { db, commands, store, ids, clock } = deps
   let contentHash: `0x${string}` | undefined
 
   function defaultRow(tenantId: string): PolicyRow {
@@ -81,13 +93,17 @@ export function createDefaultPolicyProvisioner(deps: { db: Database; store: Poli
             const row = defaultRow(tenantId)
             // Another process may have given it one since we looked: then this inserts nothing.
             if (!(await store.insertPolicyIfNone(tx, row, deps.tenants.existsSql(tenantId)))) continue
-            await audit.record(tx, {
-              tenantId,
-              layer: 'policy',
-              actor: { type: 'system', id: 'default-policy' },
-              action: 'policy.default_activated',
-              entity: { type: 'policy', id: row.id },
-              outputs: { version: row.version, content_hash: row.contentHash, state: 'active' },
+            await commands.commit(tx, tenantId, {
+              audit: [
+                {
+                  tenantId,
+                  layer: 'policy',
+                  actor: { type: 'system', id: 'default-policy' },
+                  action: 'policy.default_activated',
+                  entity: { type: 'policy', id: row.id },
+                  outputs: { version: row.version, content_hash: row.contentHash, state: 'active' },
+                },
+              ],
             })
             inserted += 1
           }

@@ -2,8 +2,11 @@
  * The Policy slice as the composition root sees it: the service and wallets for the routes, the default
  * policy for tenant provisioning (and the start-up backfill), and verdicts for the pre-execution gate.
  */
-import type { CoreDeps } from '../../platform/deps.ts'
+import type { Clock } from '../../kernel/clock.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
+import type { Database } from '../../platform/db/database.ts'
 import { createDefaultPolicyProvisioner, type DefaultPolicyProvisioner } from './default-policy.ts'
 import { createPolicyService, type PolicyService } from './policy.service.ts'
 import { createPolicyStore } from './policy.store.pg.ts'
@@ -28,15 +31,29 @@ export interface Policy {
   readonly store: PolicyStore
 }
 
-export function createPolicy(deps: CoreDeps & { cursors: CursorCodec; tenants: PolicyTenants; ledger: LedgerOutflows }): Policy {
+export interface PolicyDeps {
+  readonly db: Database
+  /** Runs the module's commands (compose, sign, evaluate, wallet link) and commits the backfill's audit events. */
+  readonly commands: CommandRunner
+  readonly cursors: CursorCodec
+  readonly ids: IdSource
+  readonly clock: Clock
+  /** The tenants module's directory: members (signers, wallet owners) and the backfill's tenant sweep. */
+  readonly tenants: PolicyTenants
+  /** The Ledger's queries: recorded outflows for simulate-historical. */
+  readonly ledger: LedgerOutflows
+}
+
+export function createPolicy(deps: PolicyDeps): Policy {
+  const { db, commands, cursors, ids, clock, tenants, ledger } = deps
   const store = createPolicyStore()
   // Stored versions' content ready to evaluate, owned by this instance of the module.
   const contents = new StoredContents()
   return {
-    service: createPolicyService({ ...deps, store, contents }),
-    wallets: createWalletsService({ ...deps, store }),
-    defaultPolicy: createDefaultPolicyProvisioner({ ...deps, store }),
-    verdicts: createPolicyVerdicts({ ...deps, store, contents }),
+    service: createPolicyService({ db, commands, store, tenants, ledger, cursors, ids, clock, contents }),
+    wallets: createWalletsService({ db, commands, store, tenants, cursors, ids, clock }),
+    defaultPolicy: createDefaultPolicyProvisioner({ db, commands, store, tenants, ids, clock }),
+    verdicts: createPolicyVerdicts({ store, ids, clock, contents }),
     store,
   }
 }

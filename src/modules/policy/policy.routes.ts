@@ -5,6 +5,10 @@
  * Scopes: reading, evaluating, linting, simulating and diffing need policy:read (simulate-historical also
  * ledger:read: its answer lists Ledger transactions); composing and linking wallets need policy:write
  * (owner, admin); signing needs policy:sign (admin, approver). Writes are for user principals.
+ *
+ * Every route that writes takes an Idempotency-Key: compose, sign, evaluate (it records an audit event
+ * and emits a webhook event per call, so a retry must not record it twice) and wallet link. Lint,
+ * simulate, simulate-historical and diff write nothing and take none: a repeat simply computes again.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { contextOf, principalOf } from '../../platform/http/context.ts'
@@ -34,7 +38,8 @@ import {
   VersionList,
   VersionsQuery,
 } from './policy.schemas.ts'
-import { historicalScanRowsMax, type PolicyService } from './policy.service.ts'
+import type { PolicyService } from './policy.service.ts'
+import { historicalScanRowsMax } from './simulate-historical.service.ts'
 import { LinkWalletBody, Wallet, WalletList, WalletListQuery } from './wallets.schemas.ts'
 import type { WalletsService } from './wallets.service.ts'
 
@@ -54,6 +59,11 @@ const policyWrite = bearerRoute(['policy:write'], { principalTypes: ['user'], te
 const policySign = bearerRoute(['policy:sign'], { principalTypes: ['user'], tenantParam })
 const historyRead = bearerRoute(['policy:read', 'ledger:read'], { tenantParam })
 const walletRead = bearerRoute(['policy:read'], { principalTypes: ['user'], tenantParam })
+/** What every keyed route's description says about its Idempotency-Key. */
+const idempotencyNote =
+  'Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.'
+/** What the computations that write nothing say instead. */
+const keylessNote = 'Writes nothing, so it takes no Idempotency-Key: a repeat computes again.'
 
 export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = async (app, { policy, wallets, publicBaseUrl }) => {
   // Served with its address as $id, so a validator can cache it and documents can $ref it.
@@ -96,7 +106,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
         description:
           'Stores the content as the tenant\'s next version, pending_signatures, and returns the EIP-712 typed data each signer signs (domain Steward Policy / 1 / chain 8453; ' +
           'message tenantId, policyId, version, contentHash, quorumRequired). Invalid content is 400 request_body_invalid with details.issues (paths under /content). ' +
-          'warnings lists lint errors and warnings, and quorum_exceeds_signers. Optional Idempotency-Key: a repeated request gets the first response.',
+          `warnings lists lint errors and warnings, and quorum_exceeds_signers. ${idempotencyNote}`,
         params: PolicyParams,
         headers: IdempotencyKeyHeaders,
         body: ComposeBody,
@@ -104,7 +114,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const { outcome, replayed } = await policy.compose(contextOf(request), request.body)
+      const { outcome, replayed } = await policy.compose(contextOf(request), { ...request.params, ...request.body })
       return markReplayed(reply, replayed).code(201).send(outcome)
     },
   )
@@ -120,13 +130,18 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
           'Each signature is verified against signing_payload and must come from an authorized signer: a wallet linked to the tenant as human, of an active member. ' +
           'Any bad, duplicate (in the request or already recorded) or unauthorized signature is 401 policy_signature_invalid (details: index, address, reason) and nothing is recorded. ' +
           'A version not awaiting signatures (active or superseded) is 409 policy_quorum_not_met. At quorum the version activates; the previous active one gets deactivated_at, ' +
-          'and older pending versions are superseded.',
+          'and older pending versions are superseded. ' +
+          `${idempotencyNote} A replay answers as the first call did, even once the version it activated no longer awaits signatures; a refused call stores nothing.`,
         params: PolicyParams,
+        headers: IdempotencyKeyHeaders,
         body: SignBody,
         response: { 200: SignResponse },
       },
     },
-    async (request) => policy.sign(contextOf(request), request.body),
+    async (request, reply) => {
+      const { outcome, replayed } = await policy.sign(contextOf(request), { ...request.params, ...request.body })
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 
   app.get(
@@ -155,13 +170,18 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
         description:
           'Accepts only kind, counterparty_id, amount, agent_role and timestamp. Reserves nothing, proposes nothing and issues no verdict, but every call records a policy.evaluate audit event ' +
           'and emits the policy.evaluate webhook event. Rules on agent_id, tenant_category, confidence, evidence_score, risk_level, spend_in_window, tx_count_in_window, ' +
-          'behavior_hash or action_id see those keys unpopulated here and may evaluate differently in the gate.',
+          'behavior_hash or action_id see those keys unpopulated here and may evaluate differently in the gate. ' +
+          `${idempotencyNote} A replay returns the first decision and audit_event_id and records nothing more, even if another version has been activated since.`,
         params: PolicyParams,
+        headers: IdempotencyKeyHeaders,
         body: EvaluateBody,
         response: { 200: EvaluateResponse },
       },
     },
-    async (request) => policy.evaluate(contextOf(request), request.body.action),
+    async (request, reply) => {
+      const { outcome, replayed } = await policy.evaluate(contextOf(request), { ...request.params, ...request.body })
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 
   app.post(
@@ -171,7 +191,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
       schema: {
         tags,
         summary: 'Lint policy content',
-        description: 'Never refuses the content: schema violations, unknown keys, unreachable or shadowed rules, missing lists, currency mismatches, money auto-execution without caps… are findings.',
+        description: `Never refuses the content: schema violations, unknown keys, unreachable or shadowed rules, missing lists, currency mismatches, money auto-execution without caps… are findings. ${keylessNote}`,
         params: PolicyParams,
         body: LintBody,
         response: { 200: LintResponse },
@@ -187,7 +207,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
       schema: {
         tags,
         summary: 'Simulate an action against a stored version',
-        description: 'Any version (pending ones too). The action may also carry the gate-populated fields. Records nothing. 404 policy_not_found for an unknown version.',
+        description: `Any version (pending ones too). The action may also carry the gate-populated fields. Records nothing. 404 policy_not_found for an unknown version. ${keylessNote}`,
         params: PolicyParams,
         body: SimulateBody,
         response: { 200: SimulateResponse },
@@ -206,7 +226,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
         description:
           'Replays the tenant\'s recorded outflows dated in the period (current Ledger transactions, direction outflow, as outbound_payment actions: amount = the magnitude, ' +
           `counterparty_id) through the candidate and the active policy. ${historicalLimitsNote} At most ${historicalScanRowsMax} actions (oldest first; truncated says when there were more). ` +
-          'Records nothing.',
+          `Records nothing. ${keylessNote}`,
         params: PolicyParams,
         body: SimulateHistoricalBody,
         response: { 200: SimulateHistoricalResponse },
@@ -222,7 +242,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
       schema: {
         tags,
         summary: 'Diff two stored versions',
-        description: 'Rules matched by id: added, removed, and modified (one entry per changed field). 404 policy_not_found for an unknown version.',
+        description: `Rules matched by id: added, removed, and modified (one entry per changed field). 404 policy_not_found for an unknown version. ${keylessNote}`,
         params: PolicyParams,
         body: DiffBody,
         response: { 200: DiffResponse },
@@ -240,13 +260,18 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
         summary: 'Link a wallet',
         description:
           'Links an address to this tenant (stored lower-cased). An address is linked to at most one tenant in the service: 409 wallet_already_linked. ' +
-          'A human wallet belongs to a member (principal_id, default the caller) and is an authorized policy signer while that member is active; an agent wallet needs principal_id.',
+          'A human wallet belongs to a member (principal_id, default the caller) and is an authorized policy signer while that member is active; an agent wallet needs principal_id. ' +
+          `${idempotencyNote} A replay returns the linked wallet rather than 409 wallet_already_linked.`,
         params: TenantPathParams,
+        headers: IdempotencyKeyHeaders,
         body: LinkWalletBody,
         response: { 201: Wallet },
       },
     },
-    async (request, reply) => reply.code(201).send(await wallets.link(contextOf(request), request.body)),
+    async (request, reply) => {
+      const { outcome, replayed } = await wallets.link(contextOf(request), { ...request.params, ...request.body })
+      return markReplayed(reply, replayed).code(201).send(outcome)
+    },
   )
 
   app.get(

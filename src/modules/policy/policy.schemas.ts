@@ -4,7 +4,10 @@ import { policyStates } from './policy.tables.ts'
 import { DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { actionKinds, policyContentSchema, riskLevels, type PolicyContent } from './domain/index.ts'
-import { historicalPeriodDaysMax, historicalScanRowsMax, quorumRequiredMax, signaturesPerRequestMax, versionPageRows } from './policy.service.ts'
+import { quorumRequiredMax } from './compose.service.ts'
+import { versionPageRows } from './read.service.ts'
+import { signaturesPerRequestMax } from './sign.service.ts'
+import { historicalPeriodDaysMax, historicalScanRowsMax } from './simulate-historical.service.ts'
 
 /**
  * The policy content schema as a request schema: the domain's schema without its `$id`, because each

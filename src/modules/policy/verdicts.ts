@@ -5,8 +5,11 @@
  * token is random (`pvt_` + 32 bytes, base64url) and stored only as its SHA-256 digest.
  *
  * The gate calls these inside its own transaction; they record no audit event of their own (the gate's
- * event names the verdict). POST /evaluate never issues one: it "reserves nothing".
+ * event names the verdict). They are steps of the gate's command, not commands: they take its `tx`, and
+ * the gate's command commits (audit, events, idempotency record) through the command runner. POST
+ * /evaluate never issues one: it "reserves nothing".
  */
+import { assert } from '../../kernel/assert.ts'
 import { newSecret, tokenDigest } from '../../kernel/secrets.ts'
 import type { Tx } from '../../platform/db/database.ts'
 import type { Clock } from '../../kernel/clock.ts'
@@ -89,10 +92,11 @@ export function createPolicyVerdicts(deps: { store: PolicyStore; ids: IdSource; 
 
     async issueVerdict(tx, tenantId, decision, action) {
       const policy = await store.findPolicy(tx, tenantId, decision.policy_id)
-      // Programmer errors: the gate passes a decision it evaluated in this tenant under that version.
-      if (policy === undefined || policy.version !== decision.policy_version) {
-        throw new Error(`issueVerdict: policy ${decision.policy_id} version ${decision.policy_version} is not this tenant's`)
-      }
+      // The gate passes a decision it evaluated in this tenant under that version: anything else is a bug.
+      assert(
+        policy !== undefined && policy.version === decision.policy_version,
+        `issueVerdict: policy ${decision.policy_id} version ${decision.policy_version} is not this tenant's`,
+      )
       const now = clock.now()
       const token = newSecret(verdictTokenPrefix)
       const expiresAt = new Date(now.getTime() + verdictLifetimeSeconds * 1000)

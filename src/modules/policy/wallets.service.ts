@@ -6,11 +6,15 @@
  * `human` to an active member is an authorized policy signer; linking needs policy:write (owner, admin).
  */
 import { getAddress } from 'viem'
-import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
-import { isUniqueViolation } from '../../platform/db/errors.ts'
-import type { CoreDeps } from '../../platform/deps.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import { auditedBy, type CommandContext } from '../../kernel/context.ts'
 import type { CursorCodec, PageSizeBounds } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
+import type { Database } from '../../platform/db/database.ts'
+import { isUniqueViolation } from '../../platform/db/errors.ts'
+import { commandTenant } from './command-tenant.ts'
 import type { PolicyStore, WalletRow } from './policy.store.ts'
 import type { PolicyTenants } from './ports.ts'
 
@@ -27,13 +31,15 @@ export interface WalletView {
 }
 
 export interface LinkWalletInput {
+  /** The path's tenant. */
+  readonly tenant_id: string
   readonly address: string
   readonly principal_type: 'human' | 'agent'
   readonly principal_id?: string | undefined
 }
 
 export interface WalletsService {
-  link(context: CommandContext, input: LinkWalletInput): Promise<WalletView>
+  link(context: CommandContext, input: LinkWalletInput): Promise<CommandResult<WalletView>>
   list(tenantId: string, query: { limit?: number | undefined; cursor?: string | undefined }): Promise<{ wallets: WalletView[]; next_cursor: string | null }>
 }
 
@@ -63,19 +69,28 @@ function normalizeAddress(address: string): string {
   return address.toLowerCase()
 }
 
-export function createWalletsService(deps: CoreDeps & { store: PolicyStore; tenants: Pick<PolicyTenants, 'isMemberUser'>; cursors: CursorCodec }): WalletsService {
-  const { db, store, audit, ids, clock, cursors } = deps
+export function createWalletsService(deps: {
+  db: Database
+  /** Runs link, committing its audit event and idempotency record. */
+  commands: CommandRunner
+  store: PolicyStore
+  tenants: Pick<PolicyTenants, 'isMemberUser'>
+  cursors: CursorCodec
+  ids: IdSource
+  clock: Clock
+}): WalletsService {
+  const { db, commands, store, ids, clock, cursors } = deps
   const alreadyLinked = () => new AppError('wallet_already_linked', 'This wallet address is already linked to a tenant.')
 
   return {
     /**
      * Links a wallet to the caller's tenant. A human wallet's principal is a member's user (default: the
-     * caller); an agent wallet names its agent. Audits wallet.linked. 409 wallet_already_linked when the
-     * address is linked anywhere (the unique index settles races).
+     * caller); an agent wallet names its agent. Audits wallet.linked; emits nothing. 409
+     * wallet_already_linked when the address is linked anywhere (the unique index settles races). Takes
+     * an Idempotency-Key: a retry of a link that committed gets the wallet, not 409.
      */
     async link(context, input) {
-      const principal = requirePrincipal(context)
-      const tenantId = principal.tenantId
+      const { principal, tenantId } = commandTenant(context, input)
       const address = normalizeAddress(input.address)
       let principalId: string
       if (input.principal_type === 'agent') {
@@ -85,30 +100,30 @@ export function createWalletsService(deps: CoreDeps & { store: PolicyStore; tena
         principalId = input.principal_id ?? principal.id
         if (principal.type !== 'user' && input.principal_id === undefined) throw invalid('/principal_id', 'is required unless the caller is a user')
       }
-      const now = clock.now()
-      const row: WalletRow = { id: ids.newId('wallet'), tenantId, address, principalType: input.principal_type, principalId, createdBy: principal.id, createdAt: now }
       try {
-        await db.transaction(async (tx) => {
+        return await commands.run(context, { name: 'wallets.link', tenantId, input }, async (tx) => {
           if (input.principal_type === 'human' && !(await deps.tenants.isMemberUser(tx, tenantId, principalId))) {
             throw invalid('/principal_id', 'is not a member of this tenant')
           }
           if ((await store.findWalletByAddress(tx, address)) !== undefined) throw alreadyLinked()
+          const row: WalletRow = { id: ids.newId('wallet'), tenantId, address, principalType: input.principal_type, principalId, createdBy: principal.id, createdAt: clock.now() }
           await store.insertWallet(tx, row)
-          await audit.record(
-            tx,
-            auditedBy(context, {
-              action: 'wallet.linked',
-              entity: { type: 'wallet', id: row.id },
-              inputs: { address, principal_type: input.principal_type, principal_id: principalId },
-              outputs: { wallet_id: row.id },
-            }),
-          )
+          return {
+            outcome: toWalletView(row),
+            audit: [
+              auditedBy(context, {
+                action: 'wallet.linked',
+                entity: { type: 'wallet', id: row.id },
+                inputs: { address, principal_type: input.principal_type, principal_id: principalId },
+                outputs: { wallet_id: row.id },
+              }),
+            ],
+          }
         })
       } catch (error) {
         if (isUniqueViolation(error, 'tenant_wallets_address_unique')) throw alreadyLinked()
         throw error
       }
-      return toWalletView(row)
     },
 
     async list(tenantId, query) {

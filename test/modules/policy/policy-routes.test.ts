@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { defaultPolicyContent, policyContentHash } from '../../../src/modules/policy/domain/index.ts'
+import { auditActions, auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, issueApiKey, signupOwner, testPlatformSecret, testServiceTokenSecret, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, normalize, seedArtifact } from '../../support/ledger.ts'
 import { addSigner, compose, samplePolicy, sign, signatureOf } from '../../support/policy.ts'
@@ -48,10 +49,7 @@ describe('the default policy', () => {
       created_by: 'system',
     })
     expect(policy.activated_at).toBe(policy.created_at)
-    const [signedUp] = await queryRows<{ outputs: Record<string, unknown> }>(
-      test.runtime.db.orm,
-      sql`select outputs from audit_event_log where tenant_id = ${owner.tenantId} and action = 'tenant.signed_up'`,
-    )
+    const [signedUp] = await auditEvents(test, owner.tenantId, { action: 'tenant.signed_up' })
     expect(signedUp!.outputs).toMatchObject({ default_policy_id: policy.id, default_policy_version: 1, default_policy_content_hash: policy.content_hash })
 
     const provisioned = await test.request({ method: 'POST', url: '/v1/tenants', headers: { 'x-platform-service-auth': testPlatformSecret }, payload: { name: 'Platform tenant' } })
@@ -84,8 +82,7 @@ describe('the default policy', () => {
     expect(await test.runtime.policy.defaultPolicy.backfill()).toBeGreaterThanOrEqual(1)
     expect(await test.runtime.policy.defaultPolicy.backfill()).toBe(0)
     expect((await test.request({ method: 'GET', url: `/v1/policy/${owner.tenantId}`, token: owner.token })).json()).toMatchObject({ version: 1, state: 'active', created_by: 'system' })
-    const audit = await queryRows<{ action: string }>(test.runtime.db.orm, sql`select action from audit_event_log where tenant_id = ${owner.tenantId} and layer = 'policy'`)
-    expect(audit.map((row) => row.action)).toEqual(['policy.default_activated'])
+    expect(await auditActions(test, owner.tenantId, { layer: 'policy' })).toEqual(['policy.default_activated'])
   })
 })
 
@@ -108,10 +105,7 @@ describe('POST /v1/policy/{tenant_id}/evaluate', () => {
       expect(body.trace.length).toBeGreaterThan(0)
       expect(body.trace[0]).toEqual({ rule_id: expect.any(String), matched: expect.any(Boolean), checks: expect.any(Array) })
     }
-    const audit = await queryRows<{ id: string; layer: string; actor_id: string; entity_id: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }>(
-      test.runtime.db.orm,
-      sql`select id, layer, actor_id, entity_id, inputs, outputs from audit_event_log where tenant_id = ${owner.tenantId} and action = 'policy.evaluate' order by recorded_order`,
-    )
+    const audit = await auditEvents(test, owner.tenantId, { action: 'policy.evaluate' })
     expect(audit).toHaveLength(4)
     expect(audit[0]).toMatchObject({ layer: 'policy', actor_id: viewer.userId, entity_id: policyId, outputs: { outcome: 'allow', matched_rule_id: 'small-payments', policy_version: 2 } })
     expect(Object.keys(audit[0]!.inputs).sort()).toEqual(['action_hash', 'kind'])
@@ -375,7 +369,6 @@ describe('the published content schema and tenant isolation', () => {
     await test.runtime.db.orm.execute(sql`update policies set state = 'superseded', deactivated_at = activated_at where tenant_id = ${other.tenantId}`)
     expectError(await test.request({ method: 'GET', url: `/v1/policy/${other.tenantId}`, token: other.token }), 'policy_not_found')
     expectError(await post(other, 'evaluate', { action }), 'policy_not_found')
-    const audit = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from audit_event_log where tenant_id = ${other.tenantId} and action = 'policy.evaluate'`)
-    expect(audit[0]!.count).toBe(0)
+    expect(await auditEvents(test, other.tenantId, { action: 'policy.evaluate' })).toEqual([])
   })
 })

@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { policyContentHash, recoverPolicySigner, type PolicyContent } from '../../../src/modules/policy/domain/index.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { addSigner, compose, linkWallet, samplePolicy, sign, signatureOf, type Signer } from '../../support/policy.ts'
 
@@ -60,11 +61,8 @@ describe('POST /v1/policy/{tenant_id}/compose', () => {
     // The active policy is still version 1.
     const active = await test.request({ method: 'GET', url: `/v1/policy/${owner.tenantId}`, token: owner.token })
     expect(active.json()).toMatchObject({ version: 1, state: 'active' })
-    const audit = await queryRows<{ action: string; inputs: Record<string, unknown> }>(
-      test.runtime.db.orm,
-      sql`select action, inputs from audit_event_log where tenant_id = ${owner.tenantId} and entity_id = ${composed.policy_id}`,
-    )
-    expect(audit).toEqual([{ action: 'policy.composed', inputs: { content_hash: composed.content_hash, quorum_required: 1 } }])
+    const audit = await auditEvents(test, owner.tenantId, { entityId: composed.policy_id })
+    expect(audit.map(({ action, inputs }) => ({ action, inputs }))).toEqual([{ action: 'policy.composed', inputs: { content_hash: composed.content_hash, quorum_required: 1 } }])
   })
 
   it('warns when the quorum exceeds the authorized signers, and refuses invalid content and quorum with details.issues', async () => {
@@ -163,10 +161,7 @@ describe('POST /v1/policy/{tenant_id}/sign', () => {
     expectError(await sign(test, owner, third.member.token, composed.policy_id, [firstSignature]), 'policy_quorum_not_met')
     expect(await recordedSignatures(composed.policy_id)).toBe(2)
 
-    const audit = await queryRows<{ action: string; outputs: Record<string, unknown> }>(
-      test.runtime.db.orm,
-      sql`select action, outputs from audit_event_log where tenant_id = ${owner.tenantId} and entity_id = ${composed.policy_id} order by recorded_order`,
-    )
+    const audit = await auditEvents(test, owner.tenantId, { entityId: composed.policy_id })
     expect(audit.map((row) => row.action)).toEqual([
       'policy.composed',
       'policy.signed',

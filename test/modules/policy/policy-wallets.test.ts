@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, signupOwner, type TestApp } from '../../support/harness.ts'
 import { linkWallet } from '../../support/policy.ts'
 
@@ -34,11 +35,8 @@ describe('POST /v1/tenants/{tenant_id}/wallets', () => {
       created_by: owner.userId,
       created_at: expect.any(String),
     })
-    const audit = await queryRows<{ action: string; inputs: Record<string, unknown>; entity_id: string }>(
-      test.runtime.db.orm,
-      sql`select action, inputs, entity_id from audit_event_log where tenant_id = ${owner.tenantId} and action = 'wallet.linked'`,
-    )
-    expect(audit).toEqual([{ action: 'wallet.linked', entity_id: wallet.id, inputs: { address: address.toLowerCase(), principal_type: 'human', principal_id: owner.userId } }])
+    const audit = await auditEvents(test, owner.tenantId, { action: 'wallet.linked' })
+    expect(audit.map(({ action, entity_id, inputs }) => ({ action, entity_id, inputs }))).toEqual([{ action: 'wallet.linked', entity_id: wallet.id, inputs: { address: address.toLowerCase(), principal_type: 'human', principal_id: owner.userId } }])
 
     const agent = await linkWallet(test, owner, { address: freshAddress().toLowerCase(), principal_type: 'agent', principal_id: 'agt_collections_1' })
     expect(agent.principal_id).toBe('agt_collections_1')
