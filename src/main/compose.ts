@@ -219,7 +219,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const verificationTokens = createTokenIssuer({ store: tenantsStore, ids, clock, secrets: replayableSecrets })
   const apiKeys = createApiKeysService({ db, commands: core.commands, store: credentialsStore, cursors, secrets: replayableSecrets, ids, clock, environment: config.environment, config, log: logger })
   const webhooks = createWebhooks({ db, commands: core.commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
-  const ledger = createLedger({ ...core, cursors, raw: createRawRecords() })
+  const ledger = createLedger({ db, commands: core.commands, audit, events, jobs, ids, clock, cursors, raw: createRawRecords() })
   const policy = createPolicy({ db, commands: core.commands, cursors, ids, clock, tenants: tenantDirectory, ledger: ledger.queries })
   // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
   const backfilled = await policy.defaultPolicy.backfill()

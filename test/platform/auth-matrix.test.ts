@@ -18,6 +18,7 @@ import { queryRows } from '../../src/platform/db/database.ts'
 import type { RegisteredRoute } from '../../src/platform/http/guard.ts'
 import type { RouteAuth } from '../../src/platform/http/route-auth.ts'
 import type { ErrorCode } from '../../src/kernel/errors.ts'
+import { auditEvents } from '../support/audit-log.ts'
 import { addMember, createTestApp, expectError, issueApiKey, signupOwner, testPlatformSecret, type TenantOwner, type TestApp } from '../support/harness.ts'
 import { bankTransaction, normalize, seedArtifact } from '../support/ledger.ts'
 
@@ -111,8 +112,8 @@ const resourceFixtures: Record<string, ResourceFixture> = {
   },
   event_id: {
     create: async (test, owner) => {
-      const [row] = await queryRows<{ id: string }>(test.runtime.db.orm, sql`select id from audit_event_log where tenant_id = ${owner.tenantId} limit 1`)
-      return { event_id: row!.id }
+      const [event] = await auditEvents(test, owner.tenantId)
+      return { event_id: event!.id }
     },
     notFound: 'audit_event_not_found',
   },

@@ -2,10 +2,14 @@
  * The Ledger slice as the composition root sees it: the service for the routes, the normalizer (the
  * Raw extraction job hands artifacts to it through the `ledger-normalize` queue), and the workers.
  */
-import type { CoreDeps } from '../../platform/deps.ts'
-import type { Tx } from '../../platform/db/database.ts'
+import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
+import type { Database, Tx } from '../../platform/db/database.ts'
 import type { JobQueue } from '../../platform/jobs/job-queue.ts'
+import type { EventRecorder } from '../../platform/outbox/events.ts'
+import type { Clock } from '../../kernel/clock.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
+import type { IdSource } from '../../kernel/ids.ts'
 import { createNormalizeHandler, createReconcileHandler, queueNormalization } from './ledger.jobs.ts'
 import { createLedgerService, type LedgerService } from './ledger.service.ts'
 import { createLedgerStore } from './ledger.store.pg.ts'
@@ -44,19 +48,40 @@ export interface Ledger {
   startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
 }
 
-export function createLedger(deps: CoreDeps & { cursors: CursorCodec; raw: RawRecords }): Ledger {
+export interface LedgerDeps {
+  readonly db: Database
+  /** Runs the Ledger's commands and commits what its jobs audit and queue. */
+  readonly commands: CommandRunner
+  /**
+   * Normalization batches record their ledger.normalized audit event and their business events
+   * themselves, in the batch's transaction (normalize/batch.ts): thousands of events per batch go in as
+   * one bulk insert (`recordMany`), which the command runner's commit, one event at a time, does not do.
+   */
+  readonly audit: AuditRecorder
+  readonly events: EventRecorder
+  /** Wakes this process's workers after a commit that queued Ledger work. */
+  readonly jobs: Pick<JobQueue, 'nudge'>
+  readonly ids: IdSource
+  readonly clock: Clock
+  readonly cursors: CursorCodec
+  /** Raw's artifacts and parsed rows (Raw's records port). */
+  readonly raw: RawRecords
+}
+
+export function createLedger(deps: LedgerDeps): Ledger {
+  const { db, commands, audit, events, jobs, ids, clock, cursors } = deps
   const store = createLedgerStore(deps.raw)
-  const normalizer = createNormalizer({ ...deps, store })
-  const jobDeps = { ...deps, store, normalizer }
+  const normalizer = createNormalizer({ db, store, audit, events, clock })
+  const jobDeps = { db, store, commands, jobs, ids, clock, normalizer }
   return {
-    service: createLedgerService({ ...deps, store, normalizer }),
+    service: createLedgerService({ db, commands, store, cursors, normalizer, jobs, ids, clock }),
     store,
     normalizer,
     reconcile: (tenantId, options) => reconcileTenant(jobDeps, tenantId, options),
     queries: createLedgerQueries(),
     intake: {
       requestNormalization: (tx, request) => queueNormalization(jobDeps, tx, request),
-      nudge: () => deps.jobs.nudge(ledgerNormalizeQueue),
+      nudge: () => jobs.nudge(ledgerNormalizeQueue),
     },
     async startWorkers(jobs, { pollingIntervalSeconds }) {
       // Normalizations of one tenant serialize on its Ledger lock; two at once keep tenants independent.

@@ -1,11 +1,12 @@
 /**
  * The Ledger's durable jobs. Each tracks its run in a `ledger_jobs` row (GET /v1/ledger/jobs/{job_id}):
  * queued → running → succeeded | failed. A job's outcome (succeeded with its counts, or failed with the
- * reason after the last retry) is audited in the transaction that records it; a normalization that
- * wrote anything queues a reconciliation run in that same transaction.
+ * reason after the last retry) is committed through the command runner (`commands.commit`) in the
+ * transaction that records it, as a caller's command is: its audit event and, for a normalization that
+ * wrote anything, the reconciliation run it queues.
  */
-import type { AuditActor } from '../../kernel/audit-record.ts'
-import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
+import type { AuditActor, AuditRecord } from '../../kernel/audit-record.ts'
+import type { CommandRunner, PendingJob } from '../../platform/commands/command.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import Type from 'typebox'
 import { defineQueue, retryLimitOf, type AnyQueue, type JobHandler, type JobQueue, type PayloadOf } from '../../platform/jobs/job-queue.ts'
@@ -19,8 +20,10 @@ import { reconcileTenant } from './reconcile/reconcile.ts'
 export interface LedgerJobDeps {
   readonly db: Database
   readonly store: LedgerStore
-  readonly jobs: Pick<JobQueue, 'enqueue' | 'nudge'>
-  readonly audit: AuditRecorder
+  /** Commits each job's outcome: its audit event and the jobs it queues. */
+  readonly commands: Pick<CommandRunner, 'commit'>
+  /** Wakes this process's reconciliation workers after a commit that queued one. */
+  readonly jobs: Pick<JobQueue, 'nudge'>
   readonly ids: IdSource
   readonly clock: Clock
 }
@@ -49,8 +52,16 @@ export const ledgerQueues = [ledgerNormalizeQueue, ledgerReconcileQueue] as cons
 const normalizeActor: AuditActor = { type: 'system', id: 'ledger-normalize' }
 const reconcileActor: AuditActor = { type: 'system', id: 'ledger-reconcile' }
 
-/** A reconciliation job row and its queue entry, in the caller's transaction. */
-export async function queueReconcile(deps: { store: LedgerStore; jobs: Pick<JobQueue, 'enqueue'>; ids: IdSource; clock: Clock }, tx: Tx, tenantId: string, createdBy: string): Promise<LedgerJobRow> {
+/**
+ * A reconciliation job row, written in the caller's transaction, and its queue entry for the caller's
+ * commit (`commands.commit` or the `jobs` of a command's work) to enqueue.
+ */
+export async function newReconcileJob(
+  deps: { store: LedgerStore; ids: IdSource; clock: Clock },
+  tx: Tx,
+  tenantId: string,
+  createdBy: string,
+): Promise<{ row: LedgerJobRow; job: PendingJob<PayloadOf<typeof ledgerReconcileQueue>> }> {
   const row: LedgerJobRow = {
     id: deps.ids.newId('ledgerJob'),
     tenantId,
@@ -65,8 +76,7 @@ export async function queueReconcile(deps: { store: LedgerStore; jobs: Pick<JobQ
     finishedAt: null,
   }
   await deps.store.insertJob(tx, row)
-  await deps.jobs.enqueue(tx, ledgerReconcileQueue, { tenant_id: tenantId, job_id: row.id })
-  return row
+  return { row, job: { queue: ledgerReconcileQueue, payload: { tenant_id: tenantId, job_id: row.id } } }
 }
 
 /**
@@ -75,7 +85,7 @@ export async function queueReconcile(deps: { store: LedgerStore; jobs: Pick<JobQ
  * entry, so the request exists exactly when the caller's change commits. Returns the job id.
  */
 export async function queueNormalization(
-  deps: { store: LedgerStore; jobs: Pick<JobQueue, 'enqueue'>; ids: IdSource; clock: Clock },
+  deps: { store: LedgerStore; commands: Pick<CommandRunner, 'commit'>; ids: IdSource; clock: Clock },
   tx: Tx,
   request: { tenantId: string; artifactId: string; createdBy: string },
 ): Promise<string> {
@@ -93,13 +103,17 @@ export async function queueNormalization(
     finishedAt: null,
   }
   await deps.store.insertJob(tx, row)
-  await deps.jobs.enqueue(tx, ledgerNormalizeQueue, { tenant_id: request.tenantId, job_id: row.id, artifact_id: request.artifactId })
+  // The caller's transaction, committed with the caller's change; the request itself is not audited (the
+  // caller audits its own change, and the job audits its outcome).
+  await deps.commands.commit(tx, request.tenantId, { jobs: [{ queue: ledgerNormalizeQueue, payload: { tenant_id: request.tenantId, job_id: row.id, artifact_id: request.artifactId } }] })
   return row.id
 }
 
 /**
  * Runs `work` for a tracked job: marks it running, then records the outcome. A failure before the last
- * retry puts the job back to queued (pg-boss retries it); the last one marks it failed.
+ * retry puts the job back to queued (pg-boss retries it); the last one marks it failed and audits
+ * `ledger.<kind>_failed`. Success audits `ledger.<kind>_succeeded` and commits the jobs `onSuccess`
+ * queues, in the transaction that marks the job succeeded.
  */
 async function tracked<Result extends Record<string, unknown>>(
   deps: LedgerJobDeps,
@@ -109,9 +123,9 @@ async function tracked<Result extends Record<string, unknown>>(
   jobId: string,
   actor: AuditActor,
   work: () => Promise<Result>,
-  onSuccess?: (tx: Tx, result: Result) => Promise<void>,
+  onSuccess?: (tx: Tx, result: Result) => Promise<readonly PendingJob[]>,
 ) {
-  const { db, store, audit, clock } = deps
+  const { db, store, commands, clock } = deps
   const row = await store.findJob(db.orm, tenantId, jobId)
   if (row === undefined || row.status === 'succeeded') return // the tenant is gone, or a crashed worker's job already finished
   await store.updateJob(db.orm, tenantId, jobId, { status: 'running', startedAt: clock.now(), error: null })
@@ -123,16 +137,15 @@ async function tracked<Result extends Record<string, unknown>>(
     const message = error instanceof Error ? error.message.slice(0, 500) : 'job failed'
     await db.transaction(async (tx) => {
       await store.updateJob(tx, tenantId, jobId, { status: lastAttempt ? 'failed' : 'queued', error: message, finishedAt: lastAttempt ? clock.now() : null })
-      if (lastAttempt) {
-        await audit.record(tx, { tenantId, layer: 'ledger', actor, action: `ledger.${row.kind}_failed`, entity: { type: 'ledger_job', id: jobId }, outputs: { error: message } })
-      }
+      const failed: AuditRecord = { tenantId, layer: 'ledger', actor, action: `ledger.${row.kind}_failed`, entity: { type: 'ledger_job', id: jobId }, outputs: { error: message } }
+      await commands.commit(tx, tenantId, { audit: lastAttempt ? [failed] : [] })
     })
     throw error
   }
   await db.transaction(async (tx) => {
     await store.updateJob(tx, tenantId, jobId, { status: 'succeeded', result, error: null, finishedAt: clock.now() })
-    await audit.record(tx, { tenantId, layer: 'ledger', actor, action: `ledger.${row.kind}_succeeded`, entity: { type: 'ledger_job', id: jobId } })
-    await onSuccess?.(tx, result)
+    const jobs = (await onSuccess?.(tx, result)) ?? []
+    await commands.commit(tx, tenantId, { audit: [{ tenantId, layer: 'ledger', actor, action: `ledger.${row.kind}_succeeded`, entity: { type: 'ledger_job', id: jobId } }], jobs })
   })
   deps.jobs.nudge(ledgerReconcileQueue)
 }
@@ -155,7 +168,7 @@ export function createNormalizeHandler(deps: LedgerJobDeps & { normalizer: Norma
       async (tx, result) => {
         const counts = (result as { counts?: Parameters<typeof flatCounts>[0] }).counts ?? {}
         const wrote = Object.entries(flatCounts(counts)).some(([name, count]) => !name.endsWith('_unchanged') && count > 0)
-        if (wrote) await queueReconcile(deps, tx, tenantId, normalizeActor.id)
+        return wrote ? [(await newReconcileJob(deps, tx, tenantId, normalizeActor.id)).job] : []
       },
     )
   }

@@ -1,6 +1,11 @@
-/** Ledger routes (spec, "Ledger"): reads, normalization, reconciliation and counterparty trust. */
+/**
+ * Ledger routes (spec, "Ledger"): reads, normalization, reconciliation and counterparty trust. Every
+ * handler calls one service method with the request's context; every POST (normalize, reconcile, the
+ * trust transitions) takes an Idempotency-Key and marks a replayed outcome.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { contextOf, principalOf } from '../../platform/http/context.ts'
+import { contextOf } from '../../platform/http/context.ts'
+import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempotency.ts'
 import { bearerRoute } from '../../platform/http/route-auth.ts'
 import { trustActions } from './domain/trust.ts'
 import type { LedgerService } from './ledger.service.ts'
@@ -44,6 +49,9 @@ const ledgerWrite = bearerRoute(['ledger:write'])
 /** Spec: a user bearer JWT with ledger:write; platform callers, service tokens and API keys cannot. */
 const trustChange = bearerRoute(['ledger:write'], { principalTypes: ['user'] })
 const asOfNote = 'as_of (optional) reads the Ledger as it was recorded at that instant.'
+/** What every POST's description says about its Idempotency-Key. */
+const idempotencyNote =
+  'With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.'
 
 const trustDescriptions = {
   grant: 'unreviewed, acknowledged or paused → trusted.',
@@ -65,7 +73,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
         response: { 200: TransactionList },
       },
     },
-    async (request) => ledger.listTransactions(principalOf(request).tenantId, request.query),
+    async (request) => ledger.listTransactions(contextOf(request), request.query),
   )
 
   app.get(
@@ -74,7 +82,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
       config: { auth: ledgerRead },
       schema: { tags, summary: 'Read a transaction', description: asOfNote, params: TransactionParams, querystring: AsOfQuery, response: { 200: Transaction } },
     },
-    async (request) => ledger.transaction(principalOf(request).tenantId, request.params.transaction_id, request.query.as_of),
+    async (request) => ledger.transaction(contextOf(request), { ...request.params, ...request.query }),
   )
 
   app.get(
@@ -83,7 +91,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
       config: { auth: ledgerRead },
       schema: { tags, summary: 'List accounts', description: `Ordered by id. ${asOfNote}`, querystring: AccountQuery, response: { 200: AccountList } },
     },
-    async (request) => ledger.listAccounts(principalOf(request).tenantId, request.query),
+    async (request) => ledger.listAccounts(contextOf(request), request.query),
   )
 
   app.get(
@@ -99,7 +107,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
         response: { 200: AccountWithBalance },
       },
     },
-    async (request) => ledger.account(principalOf(request).tenantId, request.params.account_id, request.query.as_of),
+    async (request) => ledger.account(contextOf(request), { ...request.params, ...request.query }),
   )
 
   app.get(
@@ -115,7 +123,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
         response: { 200: BalanceList },
       },
     },
-    async (request) => ledger.balances(principalOf(request).tenantId, request.query),
+    async (request) => ledger.balances(contextOf(request), request.query),
   )
 
   app.get(
@@ -124,7 +132,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
       config: { auth: ledgerRead },
       schema: { tags, summary: 'List counterparties', description: `Ordered by id. ${asOfNote}`, querystring: CounterpartyQuery, response: { 200: CounterpartyList } },
     },
-    async (request) => ledger.listCounterparties(principalOf(request).tenantId, request.query),
+    async (request) => ledger.listCounterparties(contextOf(request), request.query),
   )
 
   app.get(
@@ -133,7 +141,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
       config: { auth: ledgerRead },
       schema: { tags, summary: 'Read a counterparty', description: asOfNote, params: CounterpartyParams, querystring: AsOfQuery, response: { 200: Counterparty } },
     },
-    async (request) => ledger.counterparty(principalOf(request).tenantId, request.params.counterparty_id, request.query.as_of),
+    async (request) => ledger.counterparty(contextOf(request), { ...request.params, ...request.query }),
   )
 
   for (const action of trustActions) {
@@ -144,13 +152,17 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
         schema: {
           tags,
           summary: `Counterparty trust: ${action}`,
-          description: `${trustDescriptions[action]} Records a new counterparty version (provenance human_confirmed) and emits ledger.counterparty.updated. 409 ledger_counterparty_trust_transition_invalid from any other state. Trust is advisory: it never lets a payment past policy or the gate.`,
+          description: `${trustDescriptions[action]} Records a new counterparty version (provenance human_confirmed) and emits ledger.counterparty.updated. 409 ledger_counterparty_trust_transition_invalid from any other state. Trust is advisory: it never lets a payment past policy or the gate. ${idempotencyNote}`,
           params: CounterpartyParams,
+          headers: IdempotencyKeyHeaders,
           body: TrustBody,
           response: { 200: Counterparty },
         },
       },
-      async (request) => ledger.changeTrust(contextOf(request), request.params.counterparty_id, action, request.body),
+      async (request, reply) => {
+        const { outcome, replayed } = await ledger.changeTrust(contextOf(request), { ...request.params, action, ...request.body })
+        return markReplayed(reply, replayed).send(outcome)
+      },
     )
   }
 
@@ -166,7 +178,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
         response: { 200: InvoiceList },
       },
     },
-    async (request) => ledger.listInvoices(principalOf(request).tenantId, request.query),
+    async (request) => ledger.listInvoices(contextOf(request), request.query),
   )
 
   app.get(
@@ -175,7 +187,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
       config: { auth: ledgerRead },
       schema: { tags, summary: 'Read an invoice', description: asOfNote, params: InvoiceParams, querystring: AsOfQuery, response: { 200: Invoice } },
     },
-    async (request) => ledger.invoice(principalOf(request).tenantId, request.params.invoice_id, request.query.as_of),
+    async (request) => ledger.invoice(contextOf(request), { ...request.params, ...request.query }),
   )
 
   app.get(
@@ -190,7 +202,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
         response: { 200: ObligationList },
       },
     },
-    async (request) => ledger.listObligations(principalOf(request).tenantId, request.query),
+    async (request) => ledger.listObligations(contextOf(request), request.query),
   )
 
   app.get(
@@ -199,7 +211,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
       config: { auth: ledgerRead },
       schema: { tags, summary: 'Read an obligation', description: asOfNote, params: ObligationParams, querystring: AsOfQuery, response: { 200: Obligation } },
     },
-    async (request) => ledger.obligation(principalOf(request).tenantId, request.params.obligation_id, request.query.as_of),
+    async (request) => ledger.obligation(contextOf(request), { ...request.params, ...request.query }),
   )
 
   app.post(
@@ -210,12 +222,16 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
         tags,
         summary: 'Normalize one parsed row now',
         description:
-          'Synchronous and idempotent: the same parsed row always resolves to the same entity ids, and normalizing it again writes nothing (outcome unchanged). Extraction already normalizes every row automatically; this is for a row of another parser version, or to see what a row became. target_entities is accepted and ignored. 404 ledger_parsed_row_not_found, 410 raw_artifact_tombstoned, 422 ledger_parsed_row_unsupported.',
+          `Synchronous and idempotent: the same parsed row always resolves to the same entity ids, and normalizing it again writes nothing (outcome unchanged). Extraction already normalizes every row automatically; this is for a row of another parser version, or to see what a row became. target_entities is accepted and ignored (it is no part of the request an Idempotency-Key is compared with). 404 ledger_parsed_row_not_found, 410 raw_artifact_tombstoned, 422 ledger_parsed_row_unsupported. ${idempotencyNote}`,
+        headers: IdempotencyKeyHeaders,
         body: NormalizeBody,
         response: { 200: NormalizeResponse },
       },
     },
-    async (request) => ledger.normalize(contextOf(request), request.body),
+    async (request, reply) => {
+      const { outcome, replayed } = await ledger.normalize(contextOf(request), request.body)
+      return markReplayed(reply, replayed).send(outcome)
+    },
   )
 
   app.post(
@@ -226,12 +242,16 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
         tags,
         summary: 'Run reconciliation',
         description:
-          'Queues a reconciliation run over the current Ledger and answers 202 with the job; poll GET /v1/ledger/jobs/{job_id}. Runs also start by themselves after each normalized artifact. Matches appear in GET /v1/ledger/reconciliation-matches.',
+          `Queues a reconciliation run over the current Ledger and answers 202 with the job; poll GET /v1/ledger/jobs/{job_id}. Runs also start by themselves after each normalized artifact. Matches appear in GET /v1/ledger/reconciliation-matches. ${idempotencyNote} A replay answers the job as first answered (queued) and queues no other run.`,
+        headers: IdempotencyKeyHeaders,
         body: ReconcileBody,
         response: { 202: LedgerJob },
       },
     },
-    async (request, reply) => reply.code(202).send(await ledger.requestReconcile(contextOf(request))),
+    async (request, reply) => {
+      const { outcome, replayed } = await ledger.requestReconcile(contextOf(request), {})
+      return markReplayed(reply, replayed).code(202).send(outcome)
+    },
   )
 
   app.get(
@@ -246,7 +266,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
         response: { 200: LedgerJob },
       },
     },
-    async (request) => ledger.job(principalOf(request).tenantId, request.params.job_id),
+    async (request) => ledger.job(contextOf(request), request.params),
   )
 
   app.get(
@@ -261,6 +281,6 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
         response: { 200: MatchList },
       },
     },
-    async (request) => ledger.listMatches(principalOf(request).tenantId, request.query),
+    async (request) => ledger.listMatches(contextOf(request), request.query),
   )
 }

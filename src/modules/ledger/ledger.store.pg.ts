@@ -1,6 +1,7 @@
 /** The Drizzle implementation of LedgerStore (both engines). */
 import { and, arrayContains, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
+import { assert } from '../../kernel/assert.ts'
 import { copyMany, insertMany } from '../../platform/db/bulk.ts'
 import { queryRows } from '../../platform/db/database.ts'
 import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerJobs, ledgerObligations, ledgerReconciliationMatches, ledgerTransactions } from './ledger.tables.ts'
@@ -165,7 +166,8 @@ export function createLedgerStore(raw: RawRecords): LedgerStore {
       const columns = table.table as unknown as Record<string, PgColumn>
       const column = (name: string) => {
         const target = columns[name]
-        if (target === undefined) throw new Error(`no column ${name} on ${kind}`)
+        // The filters' column names are the service's, checked by no type: a wrong one is a bug.
+        assert(target !== undefined, `listEntities filters on column ${name}, which ${kind} does not have`)
         return target
       }
       const defined = (entries: Readonly<Record<string, string | undefined>> | undefined) =>

@@ -13,6 +13,7 @@ import { createIdSource } from '../../../src/kernel/ids.ts'
 import { createNormalizer, type NormalizerDeps } from '../../../src/modules/ledger/normalize/normalizer.ts'
 import type { ExtractedRecord } from '../../../src/modules/raw/domain/extracted.ts'
 import { createEventRecorder } from '../../../src/platform/outbox/events.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 import { createTestApp, signupOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, normalizerActor, seedArtifact } from '../../support/ledger.ts'
 import { createWebhookSubscriber } from '../../../src/modules/webhooks/index.ts'
@@ -107,10 +108,7 @@ async function ledgerOf(tenantId: string) {
       test.runtime.db.orm,
       sql`select event_type, count(*)::int as n from events where tenant_id = ${tenantId} and event_type like 'ledger.%' group by event_type order by event_type`,
     )),
-    audit: (await queryRows<{ outputs: Record<string, number> }>(
-      test.runtime.db.orm,
-      sql`select outputs from audit_event_log where tenant_id = ${tenantId} and action = 'ledger.normalized' order by recorded_order`,
-    )).map((event) => event.outputs),
+    audit: (await auditEvents(test, tenantId, { action: 'ledger.normalized' })).map((event) => event.outputs),
   }
 }
 

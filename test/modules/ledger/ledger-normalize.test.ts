@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 import { createTestApp, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, getOk, normalize, seedArtifact } from '../../support/ledger.ts'
 
@@ -407,10 +408,7 @@ describe('events and audit', () => {
       { kind: 'obligation', obligation_type: 'rent', direction: 'payable', reference: 'lease-1', amount: '1500', currency: 'EUR', due_date: '2026-04-01' },
     ])
     await normalize(test, owner.tenantId, artifactId)
-    const audit = await queryRows<{ id: string; action: string; layer: string; outputs: Record<string, number> }>(
-      test.runtime.db.orm,
-      sql`select id, action, layer, outputs from audit_event_log where tenant_id = ${owner.tenantId} and action = 'ledger.normalized'`,
-    )
+    const audit = await auditEvents(test, owner.tenantId, { action: 'ledger.normalized' })
     expect(audit).toEqual([expect.objectContaining({ layer: 'ledger', outputs: expect.objectContaining({ transaction_created: 1, obligation_created: 1, account_created: 1 }) })])
     const events = await queryRows<{ event_type: string; audit_event_id: string; payload: Record<string, unknown> }>(
       test.runtime.db.orm,

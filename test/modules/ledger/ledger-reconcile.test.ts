@@ -3,9 +3,8 @@
  * transfers between own wallets, subscription charges, possible duplicates; determinism (a second run
  * writes nothing); the job route; consequences on transactions, invoices and obligations.
  */
-import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { queryRows } from '../../../src/platform/db/database.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, getOk, normalize, normalizerActor, seedArtifact } from '../../support/ledger.ts'
 
@@ -131,12 +130,7 @@ describe('statement balances', () => {
     // With March, 16 March reaches 31 March, and 10 April is checked against 31 March: that period is gone.
     expect(summary.retired).toBe(1)
     // Audited with the run's other writes.
-    const [audited] = await queryRows<{ outputs: Record<string, number> }>(
-      test.runtime.db.orm,
-      sql`select outputs from (select outputs, created_at, id from audit_inbox where tenant_id = ${reversed.tenantId} and action = 'ledger.reconciled'
-                               union all select outputs, created_at, id from audit_events where tenant_id = ${reversed.tenantId} and action = 'ledger.reconciled') recorded
-          order by created_at desc, id desc limit 1`,
-    )
+    const audited = (await auditEvents(test, reversed.tenantId, { action: 'ledger.reconciled' })).at(-1)
     expect(audited!.outputs).toMatchObject({ reconciliation_match_retired: 1, reconciliation_match_created: 3 })
 
     const expected = ['2026-03-02..2026-03-31 matched', '2026-03-16..2026-03-31 matched', '2026-04-01..2026-04-10 matched']

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { ledgerJobs } from '../../../src/modules/ledger/ledger.tables.ts'
 import { deterministicId } from '../../../src/kernel/ids.ts'
+import { auditActions } from '../../support/audit-log.ts'
 import {
   addMember,
   createTestApp,
@@ -197,11 +198,7 @@ describe('counterparty trust', () => {
       sql`select event_type, payload from events where tenant_id = ${owner.tenantId} and event_type = 'ledger.counterparty.updated' order by created_at, id`,
     )
     expect(events.map((event) => event.payload.trust_state)).toEqual(['acknowledged', 'trusted', 'paused', 'trusted'])
-    const audit = await queryRows<{ action: string }>(
-      test.runtime.db.orm,
-      sql`select action from audit_event_log where tenant_id = ${owner.tenantId} and entity_id = ${counterparty.id} order by created_at, id`,
-    )
-    expect(audit.map((row) => row.action)).toEqual([
+    expect(await auditActions(test, owner.tenantId, { entityId: counterparty.id })).toEqual([
       'ledger.counterparty.trust_acknowledge',
       'ledger.counterparty.trust_grant',
       'ledger.counterparty.trust_pause',

@@ -68,14 +68,23 @@ export interface RunOptions {
   readonly requestId?: string
 }
 
+/** What one parsed row became; `rejected` when its record is not one normalization knows. */
+export interface ParsedRowOutcome {
+  readonly row: ParsedRowRecord
+  readonly entities: readonly EntityResult[]
+  readonly rejected: boolean
+}
+
 export interface Normalizer {
   normalizeArtifact(tenantId: string, artifactId: string, options: RunOptions): Promise<RunSummary>
-  /** One parsed row, whatever its parser version; undefined when the tenant has no such row. */
-  normalizeParsedRow(
-    tenantId: string,
-    parsedRowId: string,
-    options: RunOptions,
-  ): Promise<{ row: ParsedRowRecord; entities: readonly EntityResult[]; rejected: boolean } | undefined>
+  /** One parsed row, whatever its parser version, in a transaction of its own; undefined when the tenant has no such row. */
+  normalizeParsedRow(tenantId: string, parsedRowId: string, options: RunOptions): Promise<ParsedRowOutcome | undefined>
+  /**
+   * The same inside the caller's transaction (a command's: POST /v1/ledger/normalize), which it locks
+   * under the tenant's Ledger lock and reads and writes through; the batch's audit event and business
+   * events are recorded there too.
+   */
+  normalizeParsedRowIn(tx: Tx, tenantId: string, parsedRowId: string, options: RunOptions): Promise<ParsedRowOutcome | undefined>
 }
 
 export interface NormalizerDeps extends BatchDeps {
@@ -271,14 +280,24 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
     },
 
     async normalizeParsedRow(tenantId, parsedRowId, options) {
-      const row = await store.findParsedRow(db.orm, tenantId, parsedRowId)
-      if (row === undefined) return undefined
-      const record = recordOf(row)
-      if (record === undefined) return { row, entities: [], rejected: true }
-      const memory = runMemory()
-      const occurrence = await occurrenceAmongEarlier(record, row.rowIndex, earlierRowsOf(db.orm, tenantId, row.rawArtifactId, row.parser, row.parserVersion), memory.recent)
-      const result = await runBatch(tenantId, [batchInputOf(row, record, occurrence, memory.recent)], { ...options, collectEntities: true }, memory)
-      return { row, entities: result.entitiesByRow.get(row.id) ?? [], rejected: false }
+      return db.transaction(async (tx) => {
+        await relaxed(tx, options)
+        return normalizeParsedRowIn(tx, tenantId, parsedRowId, options)
+      })
     },
+
+    normalizeParsedRowIn,
+  }
+
+  async function normalizeParsedRowIn(tx: Tx, tenantId: string, parsedRowId: string, options: RunOptions): Promise<ParsedRowOutcome | undefined> {
+    await store.lockTenant(tx, tenantId)
+    const row = await store.findParsedRow(tx, tenantId, parsedRowId)
+    if (row === undefined) return undefined
+    const record = recordOf(row)
+    if (record === undefined) return { row, entities: [], rejected: true }
+    const memory = runMemory()
+    const occurrence = await occurrenceAmongEarlier(record, row.rowIndex, earlierRowsOf(tx, tenantId, row.rawArtifactId, row.parser, row.parserVersion), memory.recent)
+    const result = await normalizeBatch(tx, deps, contextOf(tenantId, { ...options, collectEntities: true }, memory), [batchInputOf(row, record, occurrence, memory.recent)])
+    return { row, entities: result.entitiesByRow.get(row.id) ?? [], rejected: false }
   }
 }

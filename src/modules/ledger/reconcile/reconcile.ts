@@ -10,10 +10,11 @@
  *   does not depend on the order in which statements were normalized;
  * - the consequences: a matched transaction's `reconciliation_status`; an invoice's `amount_paid` and
  *   status (paid amounts only ever grow); a fully paid one-off obligation becomes `settled`;
- * - one audit event (layer ledger) with the counts.
+ * - one audit event (layer ledger) with the counts, committed through the command runner in the run's
+ *   transaction.
  */
 import type { AuditActor } from '../../../kernel/audit-record.ts'
-import type { AuditRecorder } from '../../../platform/commands/audit-sink.ts'
+import type { CommandRunner } from '../../../platform/commands/command.ts'
 import type { Database, Tx } from '../../../platform/db/database.ts'
 import type { Clock } from '../../../kernel/clock.ts'
 import { decimalCompare, decimalNegate, decimalSign, decimalSubtract, decimalSum } from '../../../kernel/decimal.ts'
@@ -44,7 +45,8 @@ import {
 export interface ReconcileDeps {
   readonly db: Database
   readonly store: LedgerStore
-  readonly audit: AuditRecorder
+  /** Commits the run's audit event in its transaction. */
+  readonly commands: Pick<CommandRunner, 'commit'>
   readonly clock: Clock
 }
 
@@ -117,14 +119,18 @@ export async function reconcileTenant(deps: ReconcileDeps, tenantId: string, opt
     for (const match of proposed) matches[`${match.matchType}:${match.status}`] = (matches[`${match.matchType}:${match.status}`] ?? 0) + 1
     const written = retired > 0 || Object.values(counts).some((tally) => tally.created + tally.updated > 0)
     if (written) {
-      await deps.audit.record(tx, {
-        tenantId,
-        layer: 'ledger',
-        actor: options.actor,
-        action: 'ledger.reconciled',
-        entity: { type: 'ledger_job', id: options.jobId ?? 'reconcile' },
-        inputs: options.jobId === undefined ? {} : { job_id: options.jobId },
-        outputs: { ...flatCounts(counts), matches_found: proposed.length, ...(retired > 0 ? { reconciliation_match_retired: retired } : {}) },
+      await deps.commands.commit(tx, tenantId, {
+        audit: [
+          {
+            tenantId,
+            layer: 'ledger',
+            actor: options.actor,
+            action: 'ledger.reconciled',
+            entity: { type: 'ledger_job', id: options.jobId ?? 'reconcile' },
+            inputs: options.jobId === undefined ? {} : { job_id: options.jobId },
+            outputs: { ...flatCounts(counts), matches_found: proposed.length, ...(retired > 0 ? { reconciliation_match_retired: retired } : {}) },
+          },
+        ],
       })
     }
     return { matches, counts, retired }
