@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../../src/main/config.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { rawFetchPolicy, urlRedirectsMax } from '../../../src/modules/raw/url-fetch.ts'
-import { artifactBytesMax } from '../../../src/modules/raw/raw.service.ts'
+import { artifactBytesMax } from '../../../src/modules/raw/ingest-rules.ts'
 import { createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { artifactRow, auditActions, fakeResolver, startFileServer, uniqueCsv, type FileServer } from '../../fixtures/raw/ingest/raw-test-kit.ts'
 
