@@ -8,12 +8,14 @@
  * secret at once (there is no overlap: the provider must switch when told). Every change is a command
  * (`name(context, input)`, run by the command runner): audited (layer raw, actor system `connectors-cli`)
  * and announced (raw.source.status_changed) in its one commit. The CLI has no request: its context's
- * request id is not recorded, and it sends no Idempotency-Key.
+ * request id is not recorded, and it sends no Idempotency-Key. `add` and `rotateSecret` take none
+ * whoever calls them: their stored outcome would keep the connection's secret (a caller that needs them
+ * replayable would derive the secret from a stored seed, as kernel/secrets.ts does for API keys).
  */
 import { randomBytes } from 'node:crypto'
 import type { AuditRecord } from '../../kernel/audit-record.ts'
 import type { Clock } from '../../kernel/clock.ts'
-import type { CommandContext } from '../../kernel/context.ts'
+import { type CommandContext, withoutIdempotencyKey } from '../../kernel/context.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { CommandResult, CommandRunner, CommandWork } from '../../platform/commands/command.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
@@ -121,7 +123,7 @@ export function createConnectorsService(deps: { db: Database; commands: CommandR
     async add(context, input) {
       const { tenantId, provider, accountRef } = input
       if (!accountRefPattern.test(accountRef)) throw new ConnectorError(`account ${JSON.stringify(accountRef)} must match ${accountRefPattern.source}`)
-      return commands.run(context, { name: 'raw.connectors.add', tenantId, input }, async (tx) => {
+      return commands.run(withoutIdempotencyKey(context), { name: 'raw.connectors.add', tenantId, input }, async (tx) => {
         const secret = newConnectionSecret()
         await requireTenant(tx, tenantId)
         const now = clock.now()
@@ -170,7 +172,7 @@ export function createConnectorsService(deps: { db: Database; commands: CommandR
      * Audits raw.source_status_changed (change secret_rotated); emits raw.source.status_changed.
      */
     async rotateSecret(context, input) {
-      return commands.run(context, { name: 'raw.connectors.rotateSecret', tenantId: input.tenantId, input }, async (tx) => {
+      return commands.run(withoutIdempotencyKey(context), { name: 'raw.connectors.rotateSecret', tenantId: input.tenantId, input }, async (tx) => {
         const secret = newConnectionSecret()
         const current = await loadOwned(tx, input)
         if (current.status === 'revoked') throw new ConnectorError(`${current.id} is revoked; add it again to re-activate it with a new secret`)
