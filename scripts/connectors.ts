@@ -16,6 +16,7 @@
  * Exit status: 0 done, 1 refused (unknown tenant or connection, a move that is not allowed), 2 usage,
  * 75 database in use, 78 configuration.
  */
+import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import pino from 'pino'
@@ -29,6 +30,8 @@ import { ConnectorError, createConnectorsService, type ConnectionView } from '..
 import { providers, type Provider } from '../src/modules/raw/domain/source-types.ts'
 import { createRawStore } from '../src/modules/raw/raw.store.pg.ts'
 import { createEventRecorder } from '../src/platform/outbox/events.ts'
+import { createCommandRunner } from '../src/platform/commands/command.ts'
+import { createIdempotencyStore } from '../src/platform/commands/idempotency.store.pg.ts'
 import { allQueues } from '../src/main/compose.ts'
 import { createWebhookSubscriber } from '../src/modules/webhooks/index.ts'
 import { createTenantDirectory } from '../src/modules/tenants/index.ts'
@@ -93,15 +96,17 @@ try {
   jobs = createJobQueue(db, { schema: 'pgboss', logger, queues: allQueues })
   await jobs.start()
   const ids = createIdSource()
-  const connectors = createConnectorsService({
+  const commands = createCommandRunner({
     db,
-    store: createRawStore(),
-    tenants: createTenantDirectory(),
+    clock: systemClock,
     audit: createAuditRecorder({ ids, clock: systemClock }),
     events: createEventRecorder({ ids, clock: systemClock, subscriber: createWebhookSubscriber({ jobs }) }),
-    ids,
-    clock: systemClock,
+    jobs,
+    idempotency: createIdempotencyStore(),
   })
+  const connectors = createConnectorsService({ db, commands, store: createRawStore(), tenants: createTenantDirectory(), ids, clock: systemClock })
+  // The CLI is no request and sends no Idempotency-Key: each run of a command runs it.
+  const context = { requestId: `connectors-cli-${randomUUID()}` }
 
   switch (command) {
     case 'list': {
@@ -112,7 +117,8 @@ try {
     }
     case 'add':
     case 'rotate-secret': {
-      const { connection, secret } = command === 'add' ? await connectors.add(tenantId, provider, account) : await connectors.rotateSecret(tenantId, provider, account)
+      const input = { tenantId, provider, accountRef: account }
+      const { connection, secret } = (command === 'add' ? await connectors.add(context, input) : await connectors.rotateSecret(context, input)).outcome
       const webhookUrl = `${config.publicBaseUrl}/v1/raw/webhooks/${connection.provider}`
       if (values.json) {
         print(JSON.stringify({ connection, secret, webhook_url: webhookUrl }, null, 2))
@@ -132,7 +138,7 @@ try {
     case 'pause':
     case 'resume':
     case 'revoke': {
-      const { connection, changed } = await connectors.change(tenantId, provider, account, command)
+      const { connection, changed } = (await connectors.change(context, { tenantId, provider, accountRef: account, move: command })).outcome
       if (values.json) print(JSON.stringify({ connection, changed }, null, 2))
       else print(`${changed ? 'Now' : 'Already'} ${describe(connection)}`)
       break

@@ -225,7 +225,20 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const backfilled = await policy.defaultPolicy.backfill()
   if (backfilled > 0) logger.info({ tenants: backfilled }, 'default policy given to existing tenants')
   const raw = createRaw(
-    { ...core, cursors, blobs, ledgerIntake: ledger.intake, blobReferences: createAuditBlobReferences(), tenants: tenantDirectory },
+    {
+      db,
+      commands: core.commands,
+      jobs,
+      blobs,
+      cursors,
+      ids,
+      clock,
+      environment: config.environment,
+      publicBaseUrl: config.publicBaseUrl,
+      ledgerIntake: ledger.intake,
+      blobReferences: createAuditBlobReferences(),
+      tenants: tenantDirectory,
+    },
     // Signed content URLs use their own key derived from JWT_SECRET, like cursors.
     { contentUrlKey: hmacSha256Hex(config.jwtSecret, 'steward:raw-content-url:v1'), fetchAllowLoopback: config.rawFetchAllowLoopback },
     options.raw,

@@ -107,7 +107,7 @@ export async function loadDemoBusiness(runtime: Runtime, app: FastifyInstance, l
       // Connectors are configured out of band (npm run connectors); the demo configures its own.
       // The whole tenant id: provider accounts are unique across tenants, and sandboxes may share a database.
       const accountRef = `juniper-finch-${tenantId}-${provider}`
-      const added = await runtime.services.connectors.add(tenantId, provider, accountRef)
+      const { outcome: added } = await runtime.services.connectors.add({ requestId: 'sandbox-demo-business' }, { tenantId, provider, accountRef })
       connection = { accountRef, secret: added.secret }
       secrets.set(provider, connection)
     }

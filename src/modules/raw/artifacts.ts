@@ -4,23 +4,24 @@
  * extraction the same way.
  *
  * Bytes are streamed into the content-addressed blob store first (hashing on the way); only then is the
- * SHA-256 known and the artifact row written, in one transaction with its audit event, its business
- * event and its `raw-extract` job. That transaction takes the tenant's content lock for the SHA-256
+ * SHA-256 known and the artifact row written, in the command's transaction: `recordInTx` writes the row
+ * and returns the audit event, the business event and the `raw-extract` job, which the caller's command
+ * commits (platform/commands/command.ts) with it. That transaction takes the tenant's content lock for the SHA-256
  * (`RawStore.lockContent`), as do the retention purge and `discard`, and checks that the bytes are still
  * in the store under the lock: a purge or discard that removed them between the write and the lock is
  * detected (503, retry) instead of leaving an artifact without bytes.
  */
 import { Readable } from 'node:stream'
+import { assert } from '../../kernel/assert.ts'
 import type { AuditActor } from '../../kernel/audit-record.ts'
-import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 import { digestOf } from '../../kernel/audit-record.ts'
+import type { CommandWork } from '../../platform/commands/command.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import type { JobQueue } from '../../platform/jobs/job-queue.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import { AppError } from '../../kernel/errors.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { BlobStore, StoredBlob } from '../../platform/storage/blob-store.ts'
-import type { EventRecorder } from '../../platform/outbox/events.ts'
 import type { SourceType } from './domain/source-types.ts'
 import type { ArtifactRow, RawStore } from './raw.store.ts'
 import { rawExtractQueue } from './raw.jobs.ts'
@@ -48,11 +49,24 @@ export interface ArtifactDraft {
  */
 export type RecordOutcome = { readonly kind: 'created' | 'deduplicated' | 'restored' | 'tombstoned'; readonly artifact: ArtifactRow }
 
+/** What recording did, with the audit event, business event and extraction job its command's commit carries. */
+export type RecordWork = CommandWork<RecordOutcome>
+
 export interface ArtifactRecorder {
-  /** Records inside the caller's transaction (extraction records e-mail attachments this way). */
-  recordInTx(tx: Tx, attribution: Attribution, stored: StoredBlob, draft: ArtifactDraft, options: { restoreTombstoned: boolean }): Promise<RecordOutcome>
-  /** Records in its own transaction; discards the bytes if the transaction fails or ends up not using them. */
-  record(attribution: Attribution, stored: StoredBlob, draft: ArtifactDraft, options: { restoreTombstoned: boolean }): Promise<RecordOutcome>
+  /**
+   * Writes the artifact row (or finds the tenant's artifact with these bytes) inside the caller's
+   * transaction, under the content lock; the caller commits the returned work in that transaction
+   * (an upload's command, a provider delivery, extraction's attachments).
+   */
+  recordInTx(tx: Tx, attribution: Attribution, stored: StoredBlob, draft: ArtifactDraft, options: { restoreTombstoned: boolean }): Promise<RecordWork>
+  /**
+   * Runs `command`, which records these stored bytes through recordInTx, commits, and hands what it
+   * recorded to `recorded` (nothing when it replays a stored outcome). Keeps the blob store tidy around
+   * it: the bytes are discarded if the command fails or recorded nothing (a replay: they stay only if an
+   * artifact holds them), and when a tombstoned artifact whose bytes were purged stays so; extraction is
+   * woken for a new artifact.
+   */
+  settle<Result>(tenantId: string, stored: StoredBlob, command: (recorded: (outcome: RecordOutcome) => void) => Promise<Result>): Promise<Result>
   /** Deletes stored bytes no artifact keeps (a refused or failed upload), under the content lock. */
   discard(tenantId: string, sha256: string): Promise<void>
 }
@@ -61,9 +75,7 @@ export interface ArtifactRecorderDeps {
   readonly db: Database
   readonly store: RawStore
   readonly blobs: BlobStore
-  readonly audit: AuditRecorder
-  readonly events: EventRecorder
-  readonly jobs: Pick<JobQueue, 'enqueue' | 'nudge'>
+  readonly jobs: Pick<JobQueue, 'nudge'>
   readonly ids: IdSource
   readonly clock: Clock
   readonly blobReferences: BlobReferences
@@ -89,9 +101,9 @@ export function putBuffer(blobs: BlobStore, tenantId: string, content: Buffer, b
 }
 
 export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactRecorder {
-  const { db, store, blobs, audit, events, jobs, ids, clock } = deps
+  const { db, store, blobs, jobs, ids, clock } = deps
 
-  async function recordInTx(tx: Tx, attribution: Attribution, stored: StoredBlob, draft: ArtifactDraft, options: { restoreTombstoned: boolean }): Promise<RecordOutcome> {
+  async function recordInTx(tx: Tx, attribution: Attribution, stored: StoredBlob, draft: ArtifactDraft, options: { restoreTombstoned: boolean }): Promise<RecordWork> {
     const { tenantId } = attribution
     await store.lockContent(tx, tenantId, stored.sha256)
     if (!(await blobExists(blobs, tenantId, stored.sha256))) {
@@ -123,8 +135,8 @@ export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactReco
         tombstonedAt: null,
         bytesPurgedAt: null,
       }
-      if (!(await store.insertArtifact(tx, artifact))) throw new Error(`raw artifact ${stored.sha256} appeared while its content lock was held`)
-      const audited = await audit.record(tx, {
+      assert(await store.insertArtifact(tx, artifact), `raw artifact ${stored.sha256} appeared while its content lock was held`)
+      const audited = {
         ...base,
         action: 'raw.artifact_ingested',
         entity: { type: 'raw_artifact', id: artifact.id },
@@ -136,11 +148,9 @@ export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactReco
           source_type: artifact.sourceType,
           parent_raw_id: artifact.parentArtifactId,
         },
-      })
-      await events.record(tx, {
-        tenantId,
-        type: 'raw.ingest.new',
-        auditEventId: audited.id,
+      }
+      const announced = {
+        type: 'raw.ingest.new' as const,
         payload: {
           raw_id: artifact.id,
           sha256: artifact.sha256,
@@ -150,9 +160,13 @@ export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactReco
           ingested_at: artifact.ingestedAt.toISOString(),
           parent_raw_id: artifact.parentArtifactId,
         },
-      })
-      await jobs.enqueue(tx, rawExtractQueue, { tenant_id: tenantId, artifact_id: artifact.id })
-      return { kind: 'created', artifact }
+      }
+      return {
+        outcome: { kind: 'created', artifact },
+        audit: [audited],
+        events: [announced],
+        jobs: [{ queue: rawExtractQueue, payload: { tenant_id: tenantId, artifact_id: artifact.id } }],
+      }
     }
 
     const kind: RecordOutcome['kind'] = existing.status === 'stored' ? 'deduplicated' : options.restoreTombstoned ? 'restored' : 'tombstoned'
@@ -162,20 +176,24 @@ export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactReco
       await store.updateArtifact(tx, tenantId, existing.id, { status: 'stored', tombstonedAt: null, bytesPurgedAt: null })
       artifact = { ...existing, status: 'stored', tombstonedAt: null, bytesPurgedAt: null }
     }
-    const audited = await audit.record(tx, {
-      ...base,
-      action: kind === 'restored' ? 'raw.artifact_restored' : 'raw.artifact_deduplicated',
-      entity: { type: 'raw_artifact', id: existing.id },
-      inputs: { source_ref: digestOf(draft.sourceRef), source_type: draft.sourceType },
-      outputs: { sha256: existing.sha256, bytes: existing.bytes, status: artifact.status },
-    })
-    await events.record(tx, {
-      tenantId,
-      type: 'raw.ingest.deduplicated',
-      auditEventId: audited.id,
-      payload: { raw_id: existing.id, sha256: existing.sha256, source_type: existing.sourceType, status: artifact.status, restored: kind === 'restored' },
-    })
-    return { kind, artifact }
+    return {
+      outcome: { kind, artifact },
+      audit: [
+        {
+          ...base,
+          action: kind === 'restored' ? 'raw.artifact_restored' : 'raw.artifact_deduplicated',
+          entity: { type: 'raw_artifact', id: existing.id },
+          inputs: { source_ref: digestOf(draft.sourceRef), source_type: draft.sourceType },
+          outputs: { sha256: existing.sha256, bytes: existing.bytes, status: artifact.status },
+        },
+      ],
+      events: [
+        {
+          type: 'raw.ingest.deduplicated',
+          payload: { raw_id: existing.id, sha256: existing.sha256, source_type: existing.sourceType, status: artifact.status, restored: kind === 'restored' },
+        },
+      ],
+    }
   }
 
   async function discard(tenantId: string, sha256: string): Promise<void> {
@@ -190,18 +208,21 @@ export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactReco
 
   return {
     recordInTx,
-    async record(attribution, stored, draft, options) {
-      let outcome: RecordOutcome
+    async settle(tenantId, stored, command) {
+      let outcome: RecordOutcome | undefined
+      let result
       try {
-        outcome = await db.transaction((tx) => recordInTx(tx, attribution, stored, draft, options))
+        result = await command((recorded) => {
+          outcome = recorded
+        })
       } catch (error) {
-        await discard(attribution.tenantId, stored.sha256).catch(() => undefined)
+        await discard(tenantId, stored.sha256).catch(() => undefined)
         throw error
       }
       // A tombstoned artifact whose bytes were purged keeps them purged: this delivery's copy goes.
-      if (outcome.kind === 'tombstoned' && outcome.artifact.bytesPurgedAt !== null) await discard(attribution.tenantId, stored.sha256)
-      if (outcome.kind === 'created') jobs.nudge(rawExtractQueue)
-      return outcome
+      if (outcome === undefined || (outcome.kind === 'tombstoned' && outcome.artifact.bytesPurgedAt !== null)) await discard(tenantId, stored.sha256)
+      else if (outcome.kind === 'created') jobs.nudge(rawExtractQueue)
+      return result
     },
     discard,
   }

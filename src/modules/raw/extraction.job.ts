@@ -22,17 +22,19 @@
  */
 import { Readable } from 'node:stream'
 import { Compile } from 'typebox/compile'
-import type { Tx } from '../../platform/db/database.ts'
-import type { JobHandler, PayloadOf } from '../../platform/jobs/job-queue.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
+import type { Database, Tx } from '../../platform/db/database.ts'
+import type { JobHandler, JobQueue, PayloadOf } from '../../platform/jobs/job-queue.ts'
 import { rawExtractQueue } from './raw.jobs.ts'
 import { deterministicId } from '../../kernel/ids.ts'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'
-import { putBuffer, type ArtifactRecorder, type ArtifactRecorderDeps, type Attribution } from './artifacts.ts'
+import { putBuffer, type ArtifactRecorder, type Attribution } from './artifacts.ts'
 import { AccountRecord, BalanceRecord, InvoiceRecord, ObligationRecord, TransactionRecord, WalletTransferRecord } from './domain/extracted.ts'
 import { decideMediaType } from './domain/media-types.ts'
 import { ParseError, type Parser, type ParserInput } from './parsers/parser.ts'
-import { artifactBytesMax } from './raw.service.ts'
-import type { ArtifactRow, ParsedRowRow } from './raw.store.ts'
+import { artifactBytesMax } from './ingest-rules.ts'
+import type { ArtifactRow, ParsedRowRow, RawStore } from './raw.store.ts'
 import type { LedgerIntake } from './ports.ts'
 
 /**
@@ -58,7 +60,14 @@ export class ParserContractError extends Error {
   }
 }
 
-export interface ExtractionDeps extends ArtifactRecorderDeps {
+export interface ExtractionDeps {
+  readonly db: Database
+  /** Commits each status change's audit event and business event, and each attachment's, in extraction's transactions. */
+  readonly commands: CommandRunner
+  readonly store: RawStore
+  readonly blobs: BlobStore
+  readonly jobs: Pick<JobQueue, 'nudge'>
+  readonly clock: Clock
   readonly recorder: ArtifactRecorder
   readonly selectParser: ParserSelector
   readonly ledgerIntake: LedgerIntake
@@ -145,7 +154,7 @@ function parserInput(blobs: BlobStore, artifact: ArtifactRow, head: Buffer): Par
 }
 
 export function createExtractHandler(deps: ExtractionDeps): JobHandler<PayloadOf<typeof rawExtractQueue>> {
-  const { db, store, blobs, audit, events, jobs, ids, clock, recorder, ledgerIntake } = deps
+  const { db, commands, store, blobs, jobs, clock, recorder, ledgerIntake } = deps
 
   /** Moves the artifact to `status` with its audit event and business event, in the caller's transaction. */
   async function changeStatus(
@@ -171,19 +180,9 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<PayloadOf
       ...(details.attachments === undefined ? {} : { attachments: details.attachments }),
       ...(details.ledgerJobId === undefined ? {} : { ledger_job_id: details.ledgerJobId }),
     }
-    const audited = await audit.record(tx, {
-      tenantId: artifact.tenantId,
-      layer: 'raw',
-      actor: system,
-      action: 'raw.extraction_status_changed',
-      entity: { type: 'raw_artifact', id: artifact.id },
-      outputs,
-    })
-    await events.record(tx, {
-      tenantId: artifact.tenantId,
-      type: 'raw.extraction.status_changed',
-      auditEventId: audited.id,
-      payload: { raw_id: artifact.id, ...outputs, ...(details.reason === undefined ? {} : { reason: details.reason }) },
+    await commands.commit(tx, artifact.tenantId, {
+      audit: [{ tenantId: artifact.tenantId, layer: 'raw', actor: system, action: 'raw.extraction_status_changed', entity: { type: 'raw_artifact', id: artifact.id }, outputs }],
+      events: [{ type: 'raw.extraction.status_changed', payload: { raw_id: artifact.id, ...outputs, ...(details.reason === undefined ? {} : { reason: details.reason }) } }],
     })
     artifact.extractionStatus = status
   }
@@ -252,7 +251,7 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<PayloadOf
       }
       const stored = await putBuffer(blobs, artifact.tenantId, output.content, artifactBytesMax)
       storedAttachments.push(stored.sha256)
-      await recorder.recordInTx(
+      const recorded = await recorder.recordInTx(
         tx,
         attribution,
         stored,
@@ -265,6 +264,7 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<PayloadOf
         },
         { restoreTombstoned: false },
       )
+      await commands.commit(tx, artifact.tenantId, recorded)
     }
     await flush(batch)
     await flush([])

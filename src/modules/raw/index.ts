@@ -4,9 +4,14 @@
  * exist so tests can register a parser, resolve names without real DNS and shorten the fetch deadline;
  * production uses the defaults.
  */
-import type { CoreDeps } from '../../platform/deps.ts'
-import type { JobQueue } from '../../platform/jobs/job-queue.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import type { StewardEnvironment } from '../../kernel/context.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
+import { hmacSha256Hex } from '../../kernel/hashing.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
+import type { Database } from '../../platform/db/database.ts'
+import type { JobQueue } from '../../platform/jobs/job-queue.ts'
 import { systemResolver, type HostResolver } from '../../platform/net/egress.ts'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'
 import { createArtifactRecorder } from './artifacts.ts'
@@ -24,7 +29,7 @@ export { rawRoutes } from './raw.routes.ts'
 export { rawQueues } from './raw.jobs.ts'
 export { createRawRecords, type RawRecords } from './records.ts'
 export type { RawService } from './raw.service.ts'
-export type { ConnectorsService } from './connectors.service.ts'
+export type { ConnectionInput, ConnectionWithSecret, ConnectorsService } from './connectors.service.ts'
 
 /** Extractions in flight per process: each holds one transaction for the whole artifact. */
 export const extractConcurrencyDefault = 2
@@ -57,11 +62,29 @@ export interface Raw {
   stop(): void
 }
 
-export function createRaw(
-  deps: CoreDeps & { cursors: CursorCodec; blobs: BlobStore; ledgerIntake: LedgerIntake; blobReferences: BlobReferences; tenants: RawTenants },
-  settings: RawSettings, options: RawOptions = {}): Raw {
+/** What the Raw module is built from: the platform's machinery and the other modules' ports it uses. */
+export interface RawDeps {
+  readonly db: Database
+  /** Runs Raw's commands and commits their audit events, business events, jobs and idempotency records. */
+  readonly commands: CommandRunner
+  /** Wakes extraction after a commit that queued it (the commit itself enqueues, through the runner). */
+  readonly jobs: Pick<JobQueue, 'nudge'>
+  readonly blobs: BlobStore
+  readonly cursors: CursorCodec
+  readonly ids: IdSource
+  readonly clock: Clock
+  readonly environment: StewardEnvironment
+  /** Where signed content URLs point. */
+  readonly publicBaseUrl: string
+  readonly ledgerIntake: LedgerIntake
+  readonly blobReferences: BlobReferences
+  readonly tenants: RawTenants
+}
+
+export function createRaw(deps: RawDeps, settings: RawSettings, options: RawOptions = {}): Raw {
+  const { db, commands, jobs, blobs, cursors, ids, clock, blobReferences } = deps
   const store = createRawStore()
-  const recorder = createArtifactRecorder({ ...deps, store })
+  const recorder = createArtifactRecorder({ db, store, blobs, jobs, ids, clock, blobReferences })
   const fetcher = createUrlFetcher({
     policy: rawFetchPolicy(deps.environment, { allowLoopback: settings.fetchAllowLoopback }),
     resolver: options.resolver ?? systemResolver,
@@ -69,16 +92,30 @@ export function createRaw(
   })
   let sweep: NodeJS.Timeout | undefined
   return {
-    service: createRawService({ ...deps, store, recorder, fetcher, contentUrlKey: settings.contentUrlKey }),
-    connectors: createConnectorsService({ ...deps, store }),
-    async startWorkers(jobs, { pollingIntervalSeconds }) {
-      await jobs.work(rawExtractQueue, createExtractHandler({ ...deps, store, recorder, selectParser: options.selectParser ?? selectParser }), {
+    service: createRawService({
+      db,
+      commands,
+      store,
+      blobs,
+      cursors,
+      clock,
+      recorder,
+      fetcher,
+      contentUrlKey: settings.contentUrlKey,
+      // Derived from the content URL key, for one purpose only: fingerprints of fetches by URL.
+      fingerprintKey: hmacSha256Hex(settings.contentUrlKey, 'steward:raw-fetch-fingerprint:v1'),
+      publicBaseUrl: deps.publicBaseUrl,
+    }),
+    connectors: createConnectorsService({ db, commands, store, tenants: deps.tenants, ids, clock }),
+    async startWorkers(queue, { pollingIntervalSeconds }) {
+      const extract = createExtractHandler({ db, commands, store, blobs, jobs, clock, recorder, ledgerIntake: deps.ledgerIntake, selectParser: options.selectParser ?? selectParser })
+      await queue.work(rawExtractQueue, extract, {
         pollingIntervalSeconds,
         concurrency: options.extractConcurrency ?? extractConcurrencyDefault,
       })
-      await jobs.work(rawRetentionPurgeQueue, createRetentionPurgeHandler({ ...deps, store }), { pollingIntervalSeconds })
+      await queue.work(rawRetentionPurgeQueue, createRetentionPurgeHandler({ db, commands, store, blobs, clock, blobReferences }), { pollingIntervalSeconds })
       const enqueueSweep = () => {
-        deps.db.transaction((tx) => jobs.enqueue(tx, rawRetentionPurgeQueue, {})).catch(() => undefined)
+        db.transaction((tx) => queue.enqueue(tx, rawRetentionPurgeQueue, {})).catch(() => undefined)
       }
       enqueueSweep()
       sweep = setInterval(enqueueSweep, options.retentionSweepIntervalMs ?? retentionSweepIntervalMsDefault)

@@ -9,12 +9,16 @@
  * - `POST /v1/raw/webhooks/{provider}` takes its body as raw bytes, because the signature is over the
  *   exact bytes the provider sent.
  * The content route is public: its signature is the credential.
+ *
+ * Both ingests and the tombstone take an Idempotency-Key; the provider webhook does not (its signature
+ * authenticates it, no member; see provider-webhooks.service.ts).
  */
 import multipart, { type Multipart } from '@fastify/multipart'
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
 import type { Static } from 'typebox'
 import { contextOf, principalOf } from '../../platform/http/context.ts'
+import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempotency.ts'
 import { findUnsafeInput, unsafeTextReason } from '../../platform/http/input-rules.ts'
 import { bearerRoute, publicRoute } from '../../platform/http/route-auth.ts'
 import { validatorCompiler } from '../../platform/http/validation.ts'
@@ -37,9 +41,19 @@ import {
   RawIdParams,
   WebhookAccepted,
 } from './raw.schemas.ts'
-import { artifactBytesMax, providerWebhookBytesMax, sourceRefBytesMax, type RawService, type StoredUpload } from './raw.service.ts'
+import type { IngestOutcome, StoredUpload } from './ingest.service.ts'
+import { artifactBytesMax, providerWebhookBytesMax, sourceRefBytesMax } from './ingest-rules.ts'
+import type { RawService } from './raw.service.ts'
 
 const tags = ['Raw']
+/** What every keyed route's description says about its Idempotency-Key. */
+const idempotencyNote =
+  'With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.'
+
+/** An ingest's answer: 201 for a new artifact, 200 when the tenant already had the bytes. */
+function ingestReply(outcome: IngestOutcome) {
+  return { status: outcome.kind === 'created' ? 201 : 200, body: { ...outcome.artifact, deduplicated: outcome.kind !== 'created' } }
+}
 
 /** The form fields besides `file`. */
 const formFields = new Set(['source_type', 'mime_type', 'source_ref'])
@@ -106,7 +120,7 @@ function parseSourceRef(value: unknown): Record<string, unknown> | undefined {
  * Reads the form part by part: the fields first, then the file, which is streamed into storage as it
  * arrives. Anything after the file is refused (the stored bytes are discarded again).
  */
-async function ingestForm(raw: RawService, request: FastifyRequest): Promise<{ tenantId: string; upload: StoredUpload }> {
+async function ingestForm(raw: RawService, request: FastifyRequest): Promise<StoredUpload> {
   const tenantId = principalOf(request).tenantId
   const fields: Record<string, unknown> = {}
   let upload: StoredUpload | undefined
@@ -176,7 +190,7 @@ async function ingestForm(raw: RawService, request: FastifyRequest): Promise<{ t
     throw error
   }
   if (upload === undefined) throw invalidForm('/file', 'is required')
-  return { tenantId, upload }
+  return upload
 }
 
 export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (app, { raw }) => {
@@ -194,7 +208,10 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
             `multipart/form-data with source_type, optional mime_type and source_ref (a JSON object as text), then the file as the last part, streamed to storage (at most ${artifactBytesMax} bytes: 413 raw_artifact_too_large); ` +
             'or JSON with source_type, url, optional source_ref, auth_header and mime_type, fetched by the service. ' +
             'Idempotent by SHA-256 per tenant: 201 for new bytes, 200 with deduplicated true and the original raw_id after (a tombstoned artifact is restored). ' +
-            '415 request_media_type_unsupported, 400 raw_source_unsupported, 403 raw_source_reserved, 400 raw_fetch_refused / raw_fetch_failed (details.reason).',
+            '415 request_media_type_unsupported, 400 raw_source_unsupported, 403 raw_source_reserved, 400 raw_fetch_refused / raw_fetch_failed (details.reason). ' +
+            `${idempotencyNote} An upload is the same request when its file has the same SHA-256 and size and its fields (source_type, mime_type or the file part's media type, file name, source_ref) are the same; ` +
+            'a fetch when source_type, url, source_ref, auth_header and mime_type are. A repeated fetch with its key is not fetched again; an identical one still running is 409 idempotency_request_in_progress.',
+          headers: IdempotencyKeyHeaders,
           body: {
             content: {
               'multipart/form-data': { schema: IngestMultipartBody },
@@ -210,13 +227,15 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
           if (Number.isFinite(declaredBytes) && declaredBytes > ingestRequestBytesMax) {
             throw new AppError('raw_artifact_too_large', undefined, { bytes_max: artifactBytesMax })
           }
-          const { tenantId, upload } = await ingestForm(raw, request)
-          const result = await raw.commitUpload(tenantId, upload, contextOf(request))
-          return reply.code(result.status).send(result.body)
+          const upload = await ingestForm(raw, request)
+          const { outcome, replayed } = await raw.ingestUpload(contextOf(request), { upload })
+          const answer = ingestReply(outcome)
+          return markReplayed(reply, replayed).code(answer.status).send(answer.body)
         }
         if (request.mediaType !== 'application/json') throw new AppError('request_media_type_unsupported', 'Send multipart/form-data (a file) or application/json (a URL).')
-        const result = await raw.ingestUrl(principalOf(request).tenantId, request.body as Static<typeof IngestUrlBody>, contextOf(request))
-        return reply.code(result.status).send(result.body)
+        const { outcome, replayed } = await raw.ingestUrl(contextOf(request), request.body as Static<typeof IngestUrlBody>)
+        const answer = ingestReply(outcome)
+        return markReplayed(reply, replayed).code(answer.status).send(answer.body)
       },
     )
   })
@@ -243,14 +262,17 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
       schema: {
         tags,
         summary: 'Tombstone an artifact',
-        description: `204. Reads, the content URL and a second DELETE then answer 410 raw_artifact_tombstoned. The bytes are purged ${tombstoneRetentionDays} days later (docs/raw.md); parsed rows and Ledger rows stay.`,
+        description:
+          `204. Reads, the content URL and a second DELETE then answer 410 raw_artifact_tombstoned (a second DELETE with the first one's Idempotency-Key replays its 204). The bytes are purged ${tombstoneRetentionDays} days later (docs/raw.md); parsed rows and Ledger rows stay. ` +
+          idempotencyNote,
         params: RawIdParams,
+        headers: IdempotencyKeyHeaders,
         response: { 204: NoContent },
       },
     },
     async (request, reply) => {
-      await raw.tombstone(principalOf(request).tenantId, request.params.raw_id, contextOf(request))
-      return reply.code(204).send()
+      const { replayed } = await raw.tombstone(contextOf(request), { rawId: request.params.raw_id })
+      return markReplayed(reply, replayed).code(204).send()
     },
   )
 
@@ -322,7 +344,8 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
           summary: 'Receive a provider webhook (signed, no bearer)',
           description:
             'X-Provider-Account names the connection (configured out of band with npm run connectors); X-Provider-Signature signs the raw body (docs/raw.md). ' +
-            `Any failure is 401 raw_webhook_signature_invalid. The body (JSON, at most ${providerWebhookBytesMax} bytes) becomes an artifact: 202 with artifacts 1, or 0 on a replay of the same bytes.`,
+            `Any failure is 401 raw_webhook_signature_invalid. The body (JSON, at most ${providerWebhookBytesMax} bytes) becomes an artifact: 202 with artifacts 1, or 0 on a replay of the same bytes. ` +
+            'No Idempotency-Key: the signature, not a member, authenticates the delivery, and the same bytes are recorded once.',
           params: ProviderParams,
           headers: ProviderHeaders,
           body: { content: { 'application/json': { schema: ProviderPayload } } },
@@ -334,12 +357,11 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
           const value = request.headers[name]
           return typeof value === 'string' ? value : undefined
         }
-        const accepted = await raw.receiveProviderWebhook({
+        const accepted = await raw.receiveProviderWebhook(contextOf(request), {
           provider: request.params.provider,
           accountRef: header('x-provider-account'),
           signature: header('x-provider-signature'),
           body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-          requestId: request.id,
         })
         return reply.code(202).send(accepted)
       },

@@ -5,7 +5,8 @@ import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { acceptedMediaTypes } from './domain/media-types.ts'
 import { signatureToleranceSeconds } from './domain/provider-signature.ts'
 import { ingestibleSourceTypes, providers, reservedSourceTypes } from './domain/source-types.ts'
-import { artifactBytesMax, parsedPageRows, sourceRefBytesMax } from './raw.service.ts'
+import { artifactBytesMax, sourceRefBytesMax } from './ingest-rules.ts'
+import { parsedPageRows } from './read.service.ts'
 import { authHeaderCharsMax, urlCharsMax } from './url-fetch.ts'
 
 const SourceType = Type.String({

@@ -6,13 +6,14 @@
  *
  * Each artifact is purged in its own short transaction under the tenant's content lock for its SHA-256,
  * the lock an ingest of the same bytes takes, so a purge and a re-upload cannot cross (artifacts.ts).
- * Audited per artifact (raw.artifact_bytes_purged, layer raw, actor system).
+ * Audited per artifact (raw.artifact_bytes_purged, layer raw, actor system), committed through the
+ * command runner in the artifact's transaction.
  *
  * The worker enqueues the job every `retentionSweepIntervalMsDefault`; the queue is a singleton, so one
  * sweep runs at a time however many processes enqueue. A deleted tenant's bytes go with the tenant's
  * blob purge (tenants/blob-purge.job.ts), not here.
  */
-import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { JobHandler, PayloadOf } from '../../platform/jobs/job-queue.ts'
 import { rawRetentionPurgeQueue } from './raw.jobs.ts'
@@ -29,8 +30,8 @@ export const retentionSweepIntervalMsDefault = 60 * 60 * 1000
 
 const system = { type: 'system', id: 'raw-retention-purge' } as const
 
-export function createRetentionPurgeHandler(deps: { db: Database; store: RawStore; blobs: BlobStore; audit: AuditRecorder; clock: Clock; blobReferences: BlobReferences }): JobHandler<PayloadOf<typeof rawRetentionPurgeQueue>> {
-  const { db, store, blobs, audit, clock } = deps
+export function createRetentionPurgeHandler(deps: { db: Database; commands: CommandRunner; store: RawStore; blobs: BlobStore; clock: Clock; blobReferences: BlobReferences }): JobHandler<PayloadOf<typeof rawRetentionPurgeQueue>> {
+  const { db, commands, store, blobs, clock } = deps
   return async () => {
     const now = clock.now()
     const cutoff = new Date(now.getTime() - tombstoneRetentionDays * 24 * 60 * 60 * 1000)
@@ -46,13 +47,17 @@ export function createRetentionPurgeHandler(deps: { db: Database; store: RawStor
           const kept = await deps.blobReferences.isReferenced(tx, artifact.tenantId, artifact.sha256)
           const deleted = kept ? false : await blobs.delete(artifact.tenantId, artifact.sha256)
           await store.updateArtifact(tx, artifact.tenantId, artifact.id, { bytesPurgedAt: clock.now() })
-          await audit.record(tx, {
-            tenantId: artifact.tenantId,
-            layer: 'raw',
-            actor: system,
-            action: 'raw.artifact_bytes_purged',
-            entity: { type: 'raw_artifact', id: artifact.id },
-            outputs: { sha256: artifact.sha256, bytes: artifact.bytes, blob_deleted: deleted, kept_for_other_record: kept, retention_days: tombstoneRetentionDays },
+          await commands.commit(tx, artifact.tenantId, {
+            audit: [
+              {
+                tenantId: artifact.tenantId,
+                layer: 'raw',
+                actor: system,
+                action: 'raw.artifact_bytes_purged',
+                entity: { type: 'raw_artifact', id: artifact.id },
+                outputs: { sha256: artifact.sha256, bytes: artifact.bytes, blob_deleted: deleted, kept_for_other_record: kept, retention_days: tombstoneRetentionDays },
+              },
+            ],
           })
         })
       }

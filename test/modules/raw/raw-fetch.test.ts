@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../../src/main/config.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { rawFetchPolicy, urlRedirectsMax } from '../../../src/modules/raw/url-fetch.ts'
-import { artifactBytesMax } from '../../../src/modules/raw/raw.service.ts'
+import { artifactBytesMax } from '../../../src/modules/raw/ingest-rules.ts'
 import { createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { artifactRow, auditActions, fakeResolver, startFileServer, uniqueCsv, type FileServer } from '../../fixtures/raw/ingest/raw-test-kit.ts'
 
@@ -87,9 +87,10 @@ describe('fetching by URL (loopback allowed in this sandbox)', () => {
     const stored = await queryRows<{ text: string }>(
       loopbackApp.runtime.db.orm,
       sql`select source_ref::text as text from raw_artifacts where tenant_id = ${owner.tenantId}
-          union all select inputs::text || outputs::text from audit_event_log where tenant_id = ${owner.tenantId}
           union all select payload::text from events where tenant_id = ${owner.tenantId}`,
     )
+    for (const event of await auditActions(loopbackApp, owner.tenantId)) stored.push({ text: JSON.stringify([event.inputs, event.outputs]) })
+    expect(stored.length).toBeGreaterThan(2)
     for (const { text } of stored) {
       expect(text).not.toContain('header-secret-456')
       expect(text).not.toContain('query-secret-123')

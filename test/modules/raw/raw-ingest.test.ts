@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { hmacSha256Hex } from '../../../src/kernel/hashing.ts'
 import { contentSignature } from '../../../src/modules/raw/domain/signed-url.ts'
-import { artifactBytesMax } from '../../../src/modules/raw/raw.service.ts'
+import { artifactBytesMax } from '../../../src/modules/raw/ingest-rules.ts'
 import { tombstoneRetentionDays } from '../../../src/modules/raw/retention.job.ts'
 import { addMember, createTestApp, expectError, fixedClock, issueApiKey, signupOwner, testPassword, testPublicBaseUrl, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import {

@@ -53,10 +53,15 @@ async function upload(owner: TenantOwner, path: string, options: { sourceType?: 
   return response.json() as { raw_id: string; deduplicated: boolean }
 }
 
+/** The connectors CLI's context: no request, no Idempotency-Key. */
+const cliContext = { requestId: 'connectors-cli-test' }
+
 async function deliver(owner: TenantOwner, provider: Provider, path: string) {
   const account = `pipeline-${provider}-${owner.tenantId.slice(0, 8)}`
   const existing = (await test.runtime.services.connectors.list(owner.tenantId)).find((connection) => connection.account_ref === account)
-  const secret = existing === undefined ? (await test.runtime.services.connectors.add(owner.tenantId, provider, account)).secret : (await test.runtime.services.connectors.rotateSecret(owner.tenantId, provider, account)).secret
+  const connection = { tenantId: owner.tenantId, provider, accountRef: account }
+  const { connectors } = test.runtime.services
+  const secret = (existing === undefined ? await connectors.add(cliContext, connection) : await connectors.rotateSecret(cliContext, connection)).outcome.secret
   const body = fixture(path)
   const response = await test.request({
     method: 'POST',

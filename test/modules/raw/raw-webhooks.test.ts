@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { providerSignature, providerSignatureHeader, signatureToleranceSeconds, verifyProviderSignature } from '../../../src/modules/raw/domain/provider-signature.ts'
-import { providerWebhookBytesMax } from '../../../src/modules/raw/raw.service.ts'
+import { providerWebhookBytesMax } from '../../../src/modules/raw/ingest-rules.ts'
 import { createTestApp, expectError, signupOwner, testDatabaseUrl, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { artifactRow, auditActions, eventsOf } from '../../fixtures/raw/ingest/raw-test-kit.ts'
 
@@ -21,6 +21,8 @@ const sha256 = (content: Buffer | string) => createHash('sha256').update(content
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 let accountCounter = 0
 const uniqueAccount = () => `acct_${Date.now()}_${(accountCounter += 1)}`
+/** The connectors CLI's context: no request, no Idempotency-Key. */
+const cliContext = { requestId: 'connectors-cli-test' }
 
 function deliver(test: TestApp, provider: string, options: { account?: string; secret?: string; body: string | Buffer; timestamp?: number; signature?: string; contentType?: string }) {
   const body = Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body)
@@ -77,7 +79,7 @@ describe('POST /v1/raw/webhooks/{provider}', () => {
 
   const connect = async (provider: 'bank_provider' | 'card_processor' | 'chain_indexer' | 'erp_provider' | 'generic_hmac', tenantId = owner.tenantId) => {
     const account = uniqueAccount()
-    const { secret, connection } = await test.runtime.services.connectors.add(tenantId, provider, account)
+    const { secret, connection } = (await test.runtime.services.connectors.add(cliContext, { tenantId, provider, accountRef: account })).outcome
     return { account, secret, connectionId: connection.connection_id }
   }
 
@@ -117,9 +119,9 @@ describe('POST /v1/raw/webhooks/{provider}', () => {
   it('answers every failure with the same 401 raw_webhook_signature_invalid', async () => {
     const { account, secret } = await connect('bank_provider')
     const paused = await connect('bank_provider')
-    await test.runtime.services.connectors.change(owner.tenantId, 'bank_provider', paused.account, 'pause')
+    await test.runtime.services.connectors.change(cliContext, { tenantId: owner.tenantId, provider: 'bank_provider', accountRef: paused.account, move: 'pause' })
     const revoked = await connect('bank_provider')
-    await test.runtime.services.connectors.change(owner.tenantId, 'bank_provider', revoked.account, 'revoke')
+    await test.runtime.services.connectors.change(cliContext, { tenantId: owner.tenantId, provider: 'bank_provider', accountRef: revoked.account, move: 'revoke' })
     const body = payload()
     const signed = providerSignatureHeader(secret, nowSeconds(), Buffer.from(body))
     const cases: Array<[string, Parameters<typeof deliver>[2], string?]> = [

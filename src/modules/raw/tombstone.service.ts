@@ -1,0 +1,53 @@
+/**
+ * Tombstoning an artifact (`DELETE /v1/raw/{raw_id}`): reads answer 410 from then on, and the bytes are
+ * purged after the retention period (retention.job.ts).
+ */
+import type { Clock } from '../../kernel/clock.ts'
+import { type CommandContext, auditedBy, requirePrincipal } from '../../kernel/context.ts'
+import { AppError } from '../../kernel/errors.ts'
+import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
+import type { RawStore } from './raw.store.ts'
+
+export interface TombstonedArtifact {
+  readonly raw_id: string
+  readonly tombstoned: true
+}
+
+export interface TombstoneService {
+  /**
+   * Tombstones an artifact of the context's principal's tenant. With an Idempotency-Key a repeat replays
+   * the first outcome (where a keyless repeat is 410 raw_artifact_tombstoned).
+   */
+  tombstone(context: CommandContext, input: { rawId: string }): Promise<CommandResult<TombstonedArtifact>>
+}
+
+export function createTombstoneService(deps: { commands: CommandRunner; store: RawStore; clock: Clock }): TombstoneService {
+  const { commands, store, clock } = deps
+  return {
+    /**
+     * Marks the artifact tombstoned. Locks the artifact row. Audits raw.artifact_tombstoned (layer raw);
+     * emits nothing. 404 raw_artifact_not_found, 410 raw_artifact_tombstoned.
+     */
+    async tombstone(context, input) {
+      const tenantId = requirePrincipal(context).tenantId
+      const { rawId } = input
+      return commands.run(context, { name: 'raw.tombstone', tenantId, input }, async (tx) => {
+        const artifact = await store.findArtifact(tx, tenantId, rawId, { forUpdate: true })
+        if (artifact === undefined) throw new AppError('raw_artifact_not_found', undefined, { raw_id: rawId })
+        if (artifact.status === 'tombstoned') throw new AppError('raw_artifact_tombstoned', undefined, { raw_id: rawId })
+        await store.updateArtifact(tx, tenantId, rawId, { status: 'tombstoned', tombstonedAt: clock.now() })
+        return {
+          outcome: { raw_id: rawId, tombstoned: true as const },
+          audit: [
+            auditedBy(context, {
+              layer: 'raw',
+              action: 'raw.artifact_tombstoned',
+              entity: { type: 'raw_artifact', id: rawId },
+              outputs: { sha256: artifact.sha256, bytes: artifact.bytes, source_type: artifact.sourceType },
+            }),
+          ],
+        }
+      })
+    },
+  }
+}
