@@ -14,7 +14,6 @@ import { createPasswordHasher, defaultScryptParameters, type ScryptParameters } 
 import { createTokenSigner, tokenIssuer } from '../modules/auth/tokens.ts'
 import type { Config } from './config.ts'
 import { openDatabase, ping, type Database } from '../platform/db/database.ts'
-import type { CoreDeps } from '../platform/deps.ts'
 import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from '../platform/http/rate-limit/stores.ts'
 import { createJobQueue, type JobQueue } from '../platform/jobs/job-queue.ts'
 import { systemClock, type Clock } from '../kernel/clock.ts'
@@ -183,17 +182,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const audit = createAuditRecorder({ ids, clock })
   const events = createEventRecorder({ ids, clock, subscriber: createWebhookSubscriber({ jobs }) })
-  const core: CoreDeps = {
-    db,
-    audit,
-    events,
-    commands: createCommandRunner({ db, clock, audit, events, jobs, idempotency: createIdempotencyStore() }),
-    jobs,
-    ids,
-    clock,
-    environment: config.environment,
-    publicBaseUrl: config.publicBaseUrl,
-  }
+  const commands = createCommandRunner({ db, clock, audit, events, jobs, idempotency: createIdempotencyStore() })
   const auditStore = createAuditStore()
   const anchorChain = options.anchorChain ?? (config.anchorChain === undefined ? undefined : createAnchorChain(config.anchorChain))
   const sequencer = createAuditSequencer({
@@ -217,17 +206,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // from API_KEY_PEPPER: the key that already guards stored credentials (rotating it ends API keys anyway).
   const replayableSecrets = createReplayableSecrets(hmacSha256Hex(config.apiKeyPepper, 'steward:replayable-secret:v1'))
   const verificationTokens = createTokenIssuer({ store: tenantsStore, ids, clock, secrets: replayableSecrets })
-  const apiKeys = createApiKeysService({ db, commands: core.commands, store: credentialsStore, cursors, secrets: replayableSecrets, ids, clock, environment: config.environment, config, log: logger })
-  const webhooks = createWebhooks({ db, commands: core.commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
-  const ledger = createLedger({ db, commands: core.commands, audit, events, jobs, ids, clock, cursors, raw: createRawRecords() })
-  const policy = createPolicy({ db, commands: core.commands, cursors, ids, clock, tenants: tenantDirectory, ledger: ledger.queries })
+  const apiKeys = createApiKeysService({ db, commands, store: credentialsStore, cursors, secrets: replayableSecrets, ids, clock, environment: config.environment, config, log: logger })
+  const webhooks = createWebhooks({ db, commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
+  const ledger = createLedger({ db, commands, audit, events, jobs, ids, clock, cursors, raw: createRawRecords() })
+  const policy = createPolicy({ db, commands, cursors, ids, clock, tenants: tenantDirectory, ledger: ledger.queries })
   // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
   const backfilled = await policy.defaultPolicy.backfill()
   if (backfilled > 0) logger.info({ tenants: backfilled }, 'default policy given to existing tenants')
   const raw = createRaw(
     {
       db,
-      commands: core.commands,
+      commands,
       jobs,
       blobs,
       cursors,
@@ -245,17 +234,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   )
   const services = {
     apiKeys,
-    auth: createAuthService({ db, commands: core.commands, store: credentialsStore, tenants: tenantDirectory, passwords, tokens, apiKeys, ids, clock, environment: config.environment, config }),
-    onboarding: createOnboardingService({ commands: core.commands, store: tenantsStore, verificationTokens, passwords, defaultPolicy: policy.defaultPolicy, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl }),
-    tenants: createTenantsService({ db, commands: core.commands, store: tenantsStore, verificationTokens, defaultPolicy: policy.defaultPolicy, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl, tenantData: tenantDataPlans }),
-    members: createMembersService({ db, commands: core.commands, store: tenantsStore, verificationTokens, cursors, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl }),
+    auth: createAuthService({ db, commands, store: credentialsStore, tenants: tenantDirectory, passwords, tokens, apiKeys, ids, clock, environment: config.environment, config }),
+    onboarding: createOnboardingService({ commands, store: tenantsStore, verificationTokens, passwords, defaultPolicy: policy.defaultPolicy, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl }),
+    tenants: createTenantsService({ db, commands, store: tenantsStore, verificationTokens, defaultPolicy: policy.defaultPolicy, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl, tenantData: tenantDataPlans }),
+    members: createMembersService({ db, commands, store: tenantsStore, verificationTokens, cursors, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl }),
     webhooks: webhooks.service,
     ledger: ledger.service,
     raw: raw.service,
     connectors: raw.connectors,
     policy: policy.service,
     wallets: policy.wallets,
-    audit: createAuditService({ db, commands: core.commands, store: auditStore, cursors, ids, clock, publicBaseUrl: config.publicBaseUrl, chain: anchorChain, blobs }),
+    audit: createAuditService({ db, commands, store: auditStore, cursors, ids, clock, publicBaseUrl: config.publicBaseUrl, chain: anchorChain, blobs }),
   }
 
   const pollingIntervalSeconds = options.jobPollingIntervalSeconds ?? 2
@@ -264,7 +253,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     {
       name: 'tenants',
       routes: routesOf(tenantRoutes, { onboarding: services.onboarding, tenants: services.tenants, members: services.members, selfServeSignup: config.selfServeSignup }),
-      startWorkers: (queue) => queue.work(tenantBlobPurgeQueue, createBlobPurgeHandler({ db, commands: core.commands, blobs }), { pollingIntervalSeconds }),
+      startWorkers: (queue) => queue.work(tenantBlobPurgeQueue, createBlobPurgeHandler({ db, commands, blobs }), { pollingIntervalSeconds }),
     },
     { name: 'auth', routes: routesOf(authRoutes, { auth: services.auth, apiKeys }) },
     { name: 'mail', startWorkers: (queue) => queue.work(mailSendQueue, createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 }) },
@@ -274,7 +263,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       routes: routesOf(auditRoutes, { audit: services.audit }),
       async startWorkers(queue) {
         await queue.work(auditExportQueue, createExportHandler({ db, store: auditStore, blobs, clock }), { pollingIntervalSeconds })
-        await queue.work(anchorPublishQueue, createAnchorPublishHandler({ db, store: auditStore, commands: core.commands, chain: anchorChain, clock }), { pollingIntervalSeconds })
+        await queue.work(anchorPublishQueue, createAnchorPublishHandler({ db, store: auditStore, commands, chain: anchorChain, clock }), { pollingIntervalSeconds })
         await sequencer.start()
       },
       stop: () => sequencer.stop(),
