@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path'
 import type { Config } from './config.ts'
 import type { ResolvedConfig } from './compose.ts'
+import { assert } from '../kernel/assert.ts'
 
 interface PersistedSecrets {
   jwt_secret?: string
@@ -18,7 +19,7 @@ export function resolveSecrets(config: Config): ResolvedConfig {
   if (config.jwtSecret !== undefined && config.apiKeyPepper !== undefined) {
     return { ...config, jwtSecret: config.jwtSecret, apiKeyPepper: config.apiKeyPepper }
   }
-  if (config.environment === 'production') throw new Error('production requires JWT_SECRET and API_KEY_PEPPER (config validation should have refused)')
+  assert(config.environment !== 'production', 'production requires JWT_SECRET and API_KEY_PEPPER (config validation should have refused)')
   const path = join(config.dataDir, 'secrets.json')
   const persisted: PersistedSecrets = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as PersistedSecrets) : {}
   const generated: PersistedSecrets = {

@@ -5,6 +5,7 @@ import { auditAnchorPublications, auditAnchors, auditChainHeads, auditEventLog, 
 import { genesisHash } from './domain/chain.ts'
 import { nodeByteOffset, treeNodeBytes } from './domain/merkle.ts'
 import type { AuditStore, EventFilter } from './audit.store.ts'
+import { assert } from '../../kernel/assert.ts'
 
 const anchorSummaryColumns = {
   id: auditAnchors.id,
@@ -30,7 +31,7 @@ export function createAuditStore(): AuditStore {
             on conflict (tenant_id) do update set tenant_id = excluded.tenant_id
             returning seq, hash, batched_seq`,
       )
-      if (head === undefined) throw new Error('audit chain head upsert returned no row')
+      assert(head !== undefined, 'audit chain head upsert returned no row')
       return { seq: Number(head.seq), hash: head.hash, batchedSeq: Number(head.batched_seq) }
     },
     async updateHead(tx, tenantId, head) {
@@ -179,7 +180,7 @@ export function createAuditStore(): AuditStore {
         )}] as nodes
             from audit_anchors where tenant_id = ${tenantId} and id = ${anchorId}`,
       )
-      if (row === undefined) throw new Error(`anchor ${anchorId} vanished`)
+      assert(row !== undefined, `anchor ${anchorId} vanished`)
       return row.nodes.map(toBuffer)
     },
     async listEvents(executor, tenantId, filter) {

@@ -25,6 +25,7 @@ import { hashAuditEvent } from './domain/chain.ts'
 import { type ActorType, type AuditFields } from '../../kernel/audit-record.ts'
 import { buildTree, leafOf, packTree, rootOf } from './domain/merkle.ts'
 import { anchorPublishQueue } from './audit.jobs.ts'
+import { assert } from '../../kernel/assert.ts'
 
 /** Events linked per transaction: bounds lock hold time and memory under a backlog. */
 export const sequencedEventsPerTransactionMax = 2_000
@@ -121,9 +122,7 @@ export function createAuditSequencer(deps: {
       const slice = await store.chainSlice(tx, tenantId, batchedSeq + 1, seqTo)
       const first = slice[0]
       const last = slice.at(-1)
-      if (first === undefined || last === undefined || slice.length !== seqTo - batchedSeq) {
-        throw new Error(`audit chain of ${tenantId} has a gap in ${batchedSeq + 1}..${seqTo}`)
-      }
+      assert(first !== undefined && last !== undefined && slice.length === seqTo - batchedSeq, `audit chain of ${tenantId} has a gap in ${batchedSeq + 1}..${seqTo}`)
       if (!full && !closeOpenBatch && first.createdAt.getTime() > cutoff) break
       const tree = buildTree(slice.map((event) => leafOf(event.hash)))
       await store.insertAnchor(tx, {

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
+import { assert } from '../../kernel/assert.ts'
 
 export const signingSecretPrefix = 'whsec_'
 const signingSecretBytes = 32
@@ -24,7 +25,7 @@ export interface SignatureHeaders {
 
 /** The three Standard Webhooks headers for `body`, signed with each of `secrets` (current first). */
 export function signatureHeaders(secrets: readonly string[], messageId: string, at: Date, body: string): SignatureHeaders {
-  if (secrets.length === 0) throw new Error('at least one signing secret is required')
+  assert(secrets.length !== 0, 'at least one signing secret is required')
   // The header carries whole seconds; signing the truncated instant keeps header and signature equal.
   const timestamp = new Date(Math.floor(at.getTime() / 1000) * 1000)
   return {

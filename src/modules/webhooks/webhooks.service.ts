@@ -24,6 +24,7 @@ import type { EventType } from '../../platform/outbox/events.ts'
 import type { WebhookSender } from './sender.ts'
 import { newSigningSecret } from './signing.ts'
 import type { DeadLetterRow, EndpointRow, ReplaySelection, WebhooksStore } from './webhooks.store.ts'
+import { assert } from '../../kernel/assert.ts'
 
 export const endpointPageRows = { defaultRows: 50, maxRows: 500 } as const
 export const deadLetterPageRows = { defaultRows: 50, maxRows: 500 } as const
@@ -210,7 +211,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
 
   async function reload(tx: Tx, tenantId: string, endpointId: string): Promise<EndpointRow> {
     const endpoint = await store.findEndpoint(tx, tenantId, endpointId)
-    if (endpoint === undefined) throw new Error(`webhook endpoint ${endpointId} vanished inside its own transaction`)
+    assert(endpoint !== undefined, `webhook endpoint ${endpointId} vanished inside its own transaction`)
     return endpoint
   }
 

@@ -3,6 +3,7 @@ import { and, asc, count, eq, gt, inArray, isNull, lt, lte, notInArray, or, sql 
 import { webhookDeadLetters, webhookDeliveries, webhookEndpoints } from './webhooks.tables.ts'
 import { eventReader } from '../../platform/outbox/events.ts'
 import type { ReplaySelection, WebhooksStore } from './webhooks.store.ts'
+import { assert } from '../../kernel/assert.ts'
 
 export function createWebhooksStore(): WebhooksStore {
   const endpointOf = (tenantId: string, endpointId: string) => and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.id, endpointId))
@@ -132,7 +133,7 @@ export function createWebhooksStore(): WebhooksStore {
         .set({ claimToken: claim.token, claimedUntil: claim.until, attemptCount: sql`${webhookDeadLetters.attemptCount} + 1`, lastAttemptAt: selection.at })
         .where(and(deadLetterOf(tenantId, candidate.id), lt(webhookDeadLetters.attemptCount, selection.attemptsMax)))
         .returning()
-      if (deadLetter === undefined) throw new Error(`dead letter ${candidate.id} changed under its row lock`)
+      assert(deadLetter !== undefined, `dead letter ${candidate.id} changed under its row lock`)
       await tx
         .update(webhookDeliveries)
         .set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1`, lastAttemptAt: selection.at, updatedAt: selection.at })

@@ -30,6 +30,7 @@ import type { EnqueueOptions, JobQueue, QueueDefinition } from '../jobs/job-queu
 import type { EventRecorder, EventType } from '../outbox/events.ts'
 import type { AuditRecorder } from './audit-sink.ts'
 import { idempotencyKeyCharsMax, idempotencyKeyPattern, runReserved, type IdempotencyStore } from './idempotency.ts'
+import { assert } from '../../kernel/assert.ts'
 
 /** Published after every commit, with `{ name, tenantId, replayed }`. */
 export const commandCommittedChannel = diagnostics.channel('steward:command:committed')
@@ -121,7 +122,7 @@ export function createCommandRunner(deps: {
     for (const record of effects.audit ?? []) auditEventIds.push((await deps.audit.record(tx, record)).id)
     for (const event of effects.events ?? []) {
       const auditEventId = auditEventIds[event.auditIndex ?? 0]
-      if (auditEventId === undefined) throw new Error(`event ${event.type} names audit event ${event.auditIndex ?? 0}, which the command did not record`)
+      assert(auditEventId !== undefined, `event ${event.type} names audit event ${event.auditIndex ?? 0}, which the command did not record`)
       await deps.events.record(tx, { tenantId: event.tenantId ?? tenantId, type: event.type, payload: event.payload, auditEventId })
     }
     for (const job of effects.jobs ?? []) await deps.jobs.enqueue(tx, job.queue, job.payload, job.options)

@@ -2,6 +2,7 @@
 import { and, eq, lt } from 'drizzle-orm'
 import { idempotencyKeys } from './idempotency.tables.ts'
 import { completedStatus, pendingStatus, type IdempotencyKeyRef, type IdempotencyStore } from './idempotency.ts'
+import { assert } from '../../kernel/assert.ts'
 
 export function createIdempotencyStore(): IdempotencyStore {
   const keyOf = (ref: IdempotencyKeyRef) =>
@@ -22,10 +23,10 @@ export function createIdempotencyStore(): IdempotencyStore {
     async claim(tx, ref, requestHash, at) {
       if (await reserve(tx, ref, requestHash, at)) return { kind: 'claimed' }
       const [row] = await tx.select().from(idempotencyKeys).where(keyOf(ref)).limit(1)
-      if (row === undefined) throw new Error('idempotency key neither inserted nor found')
+      assert(row !== undefined, 'idempotency key neither inserted nor found')
       // A pending row seen here is another runReserved command's reservation under the same scope: a
       // command is either transactional or reserved, never both, so this is a programming error.
-      if (row.responseStatus === pendingStatus) throw new Error(`idempotency key of ${ref.scope} is reserved, not claimed`)
+      assert(row.responseStatus !== pendingStatus, `idempotency key of ${ref.scope} is reserved, not claimed`)
       return { kind: 'stored', requestHash: row.requestHash, outcome: row.responseBody }
     },
     async find(executor, ref) {

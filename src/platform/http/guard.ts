@@ -15,6 +15,7 @@ import { ErrorEnvelope } from './errors.ts'
 import type { RateLimitDecision } from './rate-limit/gcra.ts'
 import type { RateLimitStore } from './rate-limit/stores.ts'
 import type { RouteAuth } from './route-auth.ts'
+import { assert } from '../../kernel/assert.ts'
 
 /** What the guard needs of the auth module: turning a bearer token into a principal. */
 export interface BearerAuthenticator {
@@ -72,14 +73,10 @@ export function installGuard(app: FastifyInstance, options: GuardOptions): void 
       for (const method of methods) registered.push({ method, url: route.url, auth: { kind: 'public' }, documented: false })
       return
     }
-    if (route.config?.auth === undefined) {
-      throw new Error(`route ${String(route.method)} ${route.url} declares no config.auth: every route must say who may call it`)
-    }
+    assert(route.config?.auth !== undefined, `route ${String(route.method)} ${route.url} declares no config.auth: every route must say who may call it`)
     const responses = route.schema?.response as Record<string, unknown> | undefined
     const deprecated = (route.schema as { deprecated?: boolean } | undefined)?.deprecated === true
-    if (responses === undefined || (!deprecated && !Object.keys(responses).some((status) => /^2\d\d$/.test(status)))) {
-      throw new Error(`route ${String(route.method)} ${route.url} declares no 2xx response schema`)
-    }
+    assert(responses !== undefined && (deprecated || Object.keys(responses).some((status) => /^2\d\d$/.test(status))), `route ${String(route.method)} ${route.url} declares no 2xx response schema`)
     // Every route can fail with the envelope; say so in its schema and in OpenAPI.
     responses['4xx'] ??= ErrorEnvelope
     responses['5xx'] ??= ErrorEnvelope

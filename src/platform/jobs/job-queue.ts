@@ -27,6 +27,7 @@ import type { Logger } from 'pino'
 import type { Static, TObject } from 'typebox'
 import { Compile } from 'typebox/compile'
 import type { Database, Tx } from '../db/database.ts'
+import { assert } from '../../kernel/assert.ts'
 
 /** How pg-boss runs a queue's jobs: retries, backoff, expiry, and `singleton` for one at a time. */
 export type QueuePolicy = QueueOptions & { readonly policy?: 'standard' | 'singleton' }
@@ -127,12 +128,12 @@ export interface JobQueue {
 export function createJobQueue(database: Database, options: { schema: string; logger: Logger; queues: readonly AnyQueue[] }): JobQueue {
   const queues = new Map<string, { definition: AnyQueue; check: ReturnType<typeof Compile> }>()
   for (const definition of options.queues) {
-    if (queues.has(definition.name)) throw new Error(`queue ${definition.name} is defined twice`)
+    assert(!queues.has(definition.name), `queue ${definition.name} is defined twice`)
     queues.set(definition.name, { definition, check: Compile(definition.payload) })
   }
   const registered = (queue: AnyQueue) => {
     const entry = queues.get(queue.name)
-    if (entry === undefined || entry.definition !== queue) throw new Error(`queue ${queue.name} is not registered with the job queue`)
+    assert(entry !== undefined && entry.definition === queue, `queue ${queue.name} is not registered with the job queue`)
     return entry
   }
   const connection = database.jobQueueConnection()
@@ -188,7 +189,7 @@ export function createJobQueue(database: Database, options: { schema: string; lo
     async enqueue(tx, queue, data, sendOptions = {}) {
       const { definition, check } = registered(queue)
       // A payload that does not match its own schema is a programming error, caught where it is made.
-      if (!check.Check(data)) throw new Error(`job for ${queue.name} does not match its payload schema: ${[...check.Errors(data)].map((error) => `${error.instancePath} ${error.message}`).join('; ')}`)
+      assert(check.Check(data), `job for ${queue.name} does not match its payload schema: ${[...check.Errors(data)].map((error) => `${error.instancePath} ${error.message}`).join('; ')}`)
       const id = await boss.send(queue.name, { ...(data as object), v: definition.version }, {
         db: fromDrizzle(tx as never, sql as never),
         ...(sendOptions.startAfterSeconds === undefined ? {} : { startAfter: sendOptions.startAfterSeconds }),
