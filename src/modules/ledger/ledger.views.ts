@@ -1,5 +1,5 @@
 /** Ledger rows as the API shows them: snake_case, ISO timestamps, every provenance field. */
-import { decimalSign, decimalSubtract } from '../../kernel/decimal.ts'
+import { decimalSign, decimalSubtract } from '../../kernel/money.ts'
 import type { AccountRow, BalanceRow, CounterpartyRow, InvoiceRow, LedgerJobRow, MatchRow, ObligationRow, TransactionRow } from './ledger.store.ts'
 
 type Versioned = Pick<

@@ -4,7 +4,7 @@
  * counterparty it names or suggests, each with its natural keys. They depend on the record alone, so a
  * run works them out for a page of rows while the previous batch writes.
  */
-import { decimalSign } from '../../../kernel/decimal.ts'
+import { decimalSign } from '../../../kernel/money.ts'
 import type { AccountRef, CounterpartyRef, ExtractedRecord, TransactionRecord, WalletTransferRecord } from '../../../kernel/extracted-record.ts'
 import type { CounterpartyType, TransactionStatus } from './entities.ts'
 import { accountKeys, counterpartyFromDescription, counterpartyKeys, ledgerAmount, normalizeDescription, normalizeIban, normalizeWallet, type NormalizedTexts } from './keys.ts'
