@@ -148,22 +148,28 @@ export function decimalAbs(value: string): string {
 
 /**
  * −1, 0 or 1 as a is less than, equal to or greater than b, at a common scale without formatting a
- * difference. Integers of at most 15 digits (most amounts in tests and many in sources) compare as
- * numbers, which is exact below 2^53.
+ * difference. Values of at most 15 digits at the common scale (nearly every amount) compare as numbers,
+ * which is exact below 2^53; longer ones as bigints.
  */
 export function decimalCompare(a: string, b: string): -1 | 0 | 1 {
   const left = match(a)
   const right = match(b)
-  if (left[3] === undefined && right[3] === undefined && left[2]!.length <= 15 && right[2]!.length <= 15) {
-    const x = Number(left[0].trim())
-    const y = Number(right[0].trim())
-    return x < y ? -1 : x > y ? 1 : 0
+  const leftFraction = left[3] ?? ''
+  const rightFraction = right[3] ?? ''
+  const scale = Math.max(leftFraction.length, rightFraction.length)
+  let x: number | bigint
+  let y: number | bigint
+  if (left[2]!.length + scale <= 15 && right[2]!.length + scale <= 15) {
+    // At most 15 digits at the common scale: exact as numbers (below 2^53).
+    x = Number(left[2]! + leftFraction.padEnd(scale, '0'))
+    y = Number(right[2]! + rightFraction.padEnd(scale, '0'))
+  } else {
+    x = BigInt(left[2]! + leftFraction.padEnd(scale, '0'))
+    y = BigInt(right[2]! + rightFraction.padEnd(scale, '0'))
   }
-  const leftScaled = parseScaled(a)
-  const rightScaled = parseScaled(b)
-  const scale = Math.max(leftScaled.scale, rightScaled.scale)
-  const difference = atScale(leftScaled, scale) - atScale(rightScaled, scale)
-  return difference < 0n ? -1 : difference > 0n ? 1 : 0
+  if (left[1] === '-') x = -x
+  if (right[1] === '-') y = -y
+  return x < y ? -1 : x > y ? 1 : 0
 }
 
 /**
@@ -179,12 +185,20 @@ export function formatAmount(value: string, currency: string): string {
 /** As formatAmount, at an explicit scale (an amount whose currency is not a code). */
 export function formatAtScale(value: string, scale: number): string {
   const found = match(value)
-  const integer = found[2]!.length > 1 && found[2]!.startsWith('0') ? found[2]!.replace(/^0+(?=\d)/, '') : found[2]!
-  let fraction = found[3] ?? ''
+  return formatDigitsAtScale(found[1] === '-', found[2]!, found[3] ?? '', scale)
+}
+
+/**
+ * A sign, integer digits and fraction digits (digits only; either may be empty, the integer may have
+ * leading zeros) written at a scale, as formatAmount writes them. For parsers that read amounts in parts.
+ */
+export function formatDigitsAtScale(negative: boolean, integerDigits: string, fractionDigits: string, scale: number): string {
+  const integer = integerDigits === '' ? '0' : integerDigits.length > 1 && integerDigits.startsWith('0') ? integerDigits.replace(/^0+(?=\d)/, '') : integerDigits
+  let fraction = fractionDigits
   if (fraction.length > scale) fraction = fraction.replace(/0+$/, '')
   if (fraction.length < scale) fraction = fraction.padEnd(scale, '0')
   const body = fraction === '' ? integer : `${integer}.${fraction}`
-  return found[1] === '-' && (nonZeroDigit.test(integer) || nonZeroDigit.test(fraction)) ? `-${body}` : body
+  return negative && (nonZeroDigit.test(integer) || nonZeroDigit.test(fraction)) ? `-${body}` : body
 }
 
 /**

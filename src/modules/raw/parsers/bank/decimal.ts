@@ -6,7 +6,8 @@
  * every format ("12.50" from CSV "12,5", OFX "12.50", MT940 "12,5" and CAMT "12.500"). Digits are never
  * rounded away. Without a currency the digits are kept as written.
  */
-import { decimalAdd, decimalSubtract, formatAmount, formatAtScale } from '../../../../kernel/money.ts'
+import { currencyScale } from '../../../../kernel/currencies.ts'
+import { decimalAdd, decimalSubtract, formatAmount, formatAtScale, formatDigitsAtScale } from '../../../../kernel/money.ts'
 
 export interface DecimalParts {
   readonly negative: boolean
@@ -26,8 +27,7 @@ function atScale(value: string, currency: string | undefined, scaleAsWritten: nu
 
 /** The decimal string of the parts at the currency's scale (no leading zeros, no `-0`). */
 export function formatDecimal(parts: DecimalParts, currency: string | undefined): string {
-  const text = `${parts.negative ? '-' : ''}${parts.integer === '' ? '0' : parts.integer}${parts.fraction === '' ? '' : `.${parts.fraction}`}`
-  return atScale(text, currency, parts.fraction.length)
+  return formatDigitsAtScale(parts.negative, parts.integer, parts.fraction, currency === undefined ? parts.fraction.length : currencyScale(currency))
 }
 
 /**
