@@ -17,6 +17,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
+import { addDays } from '../src/kernel/dates.ts'
 
 const outputDirectory = join(dirname(fileURLToPath(import.meta.url)), '..', 'sandbox', 'demo')
 
@@ -50,9 +51,6 @@ function vat(net: number, percent: number): number {
   return Math.floor((net * percent + 50) / 100)
 }
 
-function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
-}
 
 /** 0 = Sunday … 6 = Saturday. */
 function weekday(day: string): number {

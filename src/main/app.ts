@@ -15,6 +15,7 @@ import { ulid } from '../kernel/ids.ts'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, pathParameterCharactersMax } from '../platform/http/errors.ts'
 import { installGuard, type BearerAuthenticator } from '../platform/http/guard.ts'
 import { installInputRules } from '../platform/http/input-rules.ts'
+import { sharedSchemas } from '../platform/http/schemas.ts'
 import type { RateLimitStore } from '../platform/http/rate-limit/stores.ts'
 import { systemRoutes } from '../platform/http/system.routes.ts'
 import { validatorCompiler } from '../platform/http/validation.ts'
@@ -90,6 +91,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close')
   })
 
+  // Shared wire schemas (the Amount format) before any route refers to them.
+  for (const schema of sharedSchemas) app.addSchema(schema)
+
   installGuard(app, {
     auth: options.authenticator,
     platformRateLimit: options.platformRateLimit,
@@ -117,6 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         },
       },
     },
+    // Shared schemas are components named by their $id (`#/components/schemas/Amount`), not `def-0`.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`) },
     // `produces` sets one content type for every response of an operation; an error is always the JSON
     // envelope, whatever a route's success body is (a file, a CSV export, an HTML page).
     transformObject: (documentObject) => {

@@ -13,7 +13,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { decimalCompare, decimalNegate, decimalSubtract, decimalSum } from '../../src/kernel/decimal.ts'
+import { addDays, daysBetween } from '../../src/kernel/dates.ts'
+import { decimalCompare, decimalNegate, decimalSubtract, decimalSum } from '../../src/kernel/money.ts'
 import type {
   AccountRecord,
   BalanceRecord,
@@ -126,8 +127,6 @@ function cites(transaction: TransactionRecord, reference: string): boolean {
   const squash = (text: string) => text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^A-Z0-9]/g, '')
   return squash(transaction.description).includes(squash(reference))
 }
-
-const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000)
 
 beforeAll(async () => {
   for (const spec of specs) outputs.set(spec.file, await parse(spec))
@@ -515,7 +514,7 @@ describe('sandbox/demo: invoices, bills, the subscription and payroll agree with
 })
 
 function daysBeforeIso(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
+  return addDays(day, -1)
 }
 
 /** `22860.04` as the README writes it: `22,860.04`. */

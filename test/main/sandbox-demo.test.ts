@@ -97,12 +97,17 @@ describe('the sandbox demo business', () => {
     // The two identical 23.80 filter-paper payments of 19 March stay two.
     const filters = (await getOk(test, token, `/v1/ledger/transactions?account_id=${checking.id}&since=2026-03-19&until=2026-03-19`)).transactions as Array<{ amount: string }>
     expect(filters.filter((row) => row.amount === '-23.80')).toHaveLength(2)
+    // The treasury wallet carries its asset, and its amounts are written at USDC's scale.
+    const wallet = accounts.find((account) => account.account_type === 'onchain') as unknown as { id: string; currency: string }
+    expect(wallet.currency).toBe('USDC')
+    const transfers = (await getOk(test, token, `/v1/ledger/transactions?account_id=${wallet.id}`)).transactions as Array<{ amount: string; currency: string }>
+    expect(transfers.map((row) => `${row.amount} ${row.currency}`).sort()).toEqual(['-3000.000000 USDC', '1250.000000 USDC', '1410.000000 USDC', '980.500000 USDC'])
 
     const receivables = (await getOk(test, token, '/v1/ledger/invoices?limit=500')).invoices as Array<{ invoice_number: string; status: string; amount_due: string }>
     const bills = (await getOk(test, token, '/v1/ledger/invoices?direction=payable&limit=500')).invoices as unknown[]
     expect([receivables.length, bills.length]).toEqual([10, 6])
     expect(receivables.find((invoice) => invoice.invoice_number === 'JF-2026-007')).toMatchObject({ status: 'overdue' })
-    expect(receivables.find((invoice) => invoice.invoice_number === 'JF-2026-004')).toMatchObject({ status: 'paid', amount_due: '0' })
+    expect(receivables.find((invoice) => invoice.invoice_number === 'JF-2026-004')).toMatchObject({ status: 'paid', amount_due: '0.00' })
     const obligations = (await getOk(test, token, '/v1/ledger/obligations?limit=500')).obligations as Array<{ status: string; type: string }>
     expect(obligations).toHaveLength(26)
     expect(obligations.filter((obligation) => obligation.status === 'settled')).toHaveLength(18)

@@ -55,6 +55,23 @@ const test = await createTestApp({
 })
 const document = (await test.request({ method: 'GET', url: '/v1/openapi.json' })).json() as {
   paths: Record<string, Record<string, { parameters?: OperationParameter[]; requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> }; security?: Array<Record<string, unknown>>; responses: Operation['responses']; deprecated?: boolean }>>
+  components?: { schemas?: Record<string, Record<string, unknown>> }
+}
+
+const componentPrefix = '#/components/schemas/'
+
+/** A schema with the document's component references (the Amount format) replaced by what they name, for Ajv. */
+function inlineComponents(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(inlineComponents)
+  if (schema === null || typeof schema !== 'object') return schema
+  const reference = (schema as { $ref?: unknown }).$ref
+  if (typeof reference === 'string' && reference.startsWith(componentPrefix)) {
+    const named = document.components?.schemas?.[reference.slice(componentPrefix.length)]
+    if (named === undefined) throw new Error(`the document refers to ${reference}, which it does not define`)
+    const { $id: _id, ...definition } = named
+    return inlineComponents(definition)
+  }
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inlineComponents(value)]))
 }
 
 /**
@@ -91,7 +108,7 @@ const compiled = new Map<JsonSchema, Ajv.ValidateFunction>()
 const validatorOf = (schema: JsonSchema) => {
   let validate = compiled.get(schema)
   if (validate === undefined) {
-    validate = responseAjv.compile(schema as object)
+    validate = responseAjv.compile(inlineComponents(schema) as object)
     compiled.set(schema, validate)
   }
   return validate

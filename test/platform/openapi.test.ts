@@ -10,7 +10,7 @@ let document: {
   openapi: string
   info: { version: string }
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }>; requestBody?: unknown; security?: unknown[]; parameters?: Array<{ in: string; name: string }>; deprecated?: boolean }>>
-  components: { securitySchemes: Record<string, unknown> }
+  components: { securitySchemes: Record<string, unknown>; schemas?: Record<string, { type?: string; pattern?: string; description?: string }> }
 }
 
 beforeAll(async () => {
@@ -55,6 +55,19 @@ describe('GET /v1/openapi.json', () => {
     expect(members.parameters!.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(
       expect.arrayContaining(['path:tenant_id', 'query:limit', 'query:cursor', 'query:status', 'query:role']),
     )
+  })
+
+  it('documents the amount format once, as the Amount component every returned amount refers to', () => {
+    const amount = document.components.schemas?.Amount
+    expect(amount).toMatchObject({ type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$' })
+    expect(amount!.description).toContain('`"1410.000000"` USDC, `"0.00"` EUR')
+    const text = JSON.stringify(document.paths)
+    // Every ledger amount field is the reference, and no response spells the format out again.
+    const transaction = JSON.stringify(document.paths['/v1/ledger/transactions/{transaction_id}']!.get!.responses['200'])
+    expect(transaction).toContain('"amount":{"$ref":"#/components/schemas/Amount"}')
+    const invoices = JSON.stringify(document.paths['/v1/ledger/invoices']!.get!.responses['200'])
+    for (const field of ['total', 'amount_paid', 'amount_due']) expect(invoices).toContain(`"${field}":{"$ref":"#/components/schemas/Amount"}`)
+    expect(text).not.toContain('A decimal amount as a string')
   })
 
   it('marks the deprecated routes as deprecated', () => {

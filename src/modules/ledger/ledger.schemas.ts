@@ -1,13 +1,12 @@
 /** Wire schemas of the Ledger routes. Enumerations come from the table definitions, so they cannot drift. */
 import Type from 'typebox'
 import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerInvoices, ledgerJobs, ledgerObligations, ledgerTransactions, reconciliationMatchTypes, reconciliationStatuses } from './ledger.tables.ts'
-import { Day, DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, Timestamp } from '../../platform/http/schemas.ts'
+import { Amount, Day, DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern, type IdKind } from '../../kernel/ids.ts'
 import { ledgerKinds } from './ledger.store.ts'
 import { accountPageRows, entityPageRows, transactionPageRows } from './ledger.service.ts'
 
 const literals = Type.Enum
-const Decimal = Type.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'A decimal amount as a string (never a float).' })
 const CalendarDate = Day()
 const DateAsWritten = DayOrTimestamp('A date (YYYY-MM-DD) or an ISO 8601 timestamp; only its calendar date, as written, is used.')
 const id = (kind: IdKind, description?: string) => Type.String({ pattern: prefixedIdPattern(kind), ...(description === undefined ? {} : { description }) })
@@ -37,7 +36,7 @@ export const Transaction = Strict({
   id: Type.String(),
   account_id: Type.String(),
   external_transaction_id: Nullable(Type.String()),
-  amount: Type.String({ description: 'Signed decimal: negative is money out of the account.' }),
+  amount: Amount,
   currency: Type.String(),
   direction: literals(ledgerTransactions.direction.enumValues),
   transaction_date: CalendarDate,
@@ -56,7 +55,7 @@ export const Balance = Strict({
   account_id: Type.String(),
   balance_type: literals(ledgerBalances.balanceType.enumValues),
   as_of: CalendarDate,
-  amount: Decimal,
+  amount: Amount,
   currency: Type.String(),
   ...provenanceFields,
 })
@@ -100,11 +99,11 @@ export const Invoice = Strict({
   issue_date: Nullable(CalendarDate),
   due_date: Nullable(CalendarDate),
   currency: Type.String(),
-  total: Decimal,
-  subtotal: Nullable(Decimal),
-  tax: Nullable(Decimal),
-  amount_paid: Decimal,
-  amount_due: Decimal,
+  total: Amount,
+  subtotal: Nullable(Amount),
+  tax: Nullable(Amount),
+  amount_paid: Amount,
+  amount_due: Amount,
   status: literals(ledgerInvoices.status.enumValues),
   counterparty_id: Nullable(Type.String()),
   ...provenanceFields,
@@ -116,7 +115,7 @@ export const Obligation = Strict({
   direction: Nullable(literals(ledgerObligations.direction.enumValues)),
   reference: Type.String(),
   description: Nullable(Type.String()),
-  amount: Decimal,
+  amount: Amount,
   currency: Type.String(),
   due_date: Nullable(CalendarDate),
   recurrence: Nullable(literals(ledgerObligations.recurrence.enumValues)),
@@ -131,9 +130,9 @@ export const ReconciliationMatch = Strict({
   match_type: literals(reconciliationMatchTypes),
   status: literals(reconciliationStatuses),
   subject_refs: Type.Array(Type.String(), { description: 'What was matched: transaction:txn_…, invoice:inv_…, obligation:obl_…, balance:bal_…, account:acc_…' }),
-  amount: Nullable(Decimal),
+  amount: Nullable(Amount),
   currency: Nullable(Type.String()),
-  difference: Nullable(Decimal),
+  difference: Nullable(Amount),
   explanation: Type.String(),
   ...provenanceFields,
 })

@@ -1,5 +1,10 @@
-/** Ledger rows as the API shows them: snake_case, ISO timestamps, every provenance field. */
-import { decimalSign, decimalSubtract } from '../../kernel/decimal.ts'
+/**
+ * Ledger rows as the API shows them: snake_case, ISO timestamps, every provenance field, and every amount
+ * at its currency's scale (kernel/money.ts `formatAmount`: `"1410.000000"` USDC, `"0.00"` EUR). The Ledger
+ * stores amounts as it always has (ledger/domain/keys.ts `ledgerAmount`, which its keys are built on);
+ * the format is the wire's, applied here.
+ */
+import { decimalSign, decimalSubtract, formatAmount } from '../../kernel/money.ts'
 import type { AccountRow, BalanceRow, CounterpartyRow, InvoiceRow, LedgerJobRow, MatchRow, ObligationRow, TransactionRow } from './ledger.store.ts'
 
 type Versioned = Pick<
@@ -29,7 +34,7 @@ export function transactionView(row: TransactionRow) {
     id: row.id,
     account_id: row.accountId,
     external_transaction_id: row.externalTransactionId,
-    amount: row.amount,
+    amount: formatAmount(row.amount, row.currency),
     currency: row.currency,
     direction: row.direction,
     transaction_date: row.transactionDate,
@@ -45,7 +50,7 @@ export function transactionView(row: TransactionRow) {
 }
 
 export function balanceView(row: BalanceRow) {
-  return { id: row.id, account_id: row.accountId, balance_type: row.balanceType, as_of: row.asOf, amount: row.amount, currency: row.currency, ...provenanceOf(row) }
+  return { id: row.id, account_id: row.accountId, balance_type: row.balanceType, as_of: row.asOf, amount: formatAmount(row.amount, row.currency), currency: row.currency, ...provenanceOf(row) }
 }
 
 export function accountView(row: AccountRow) {
@@ -88,11 +93,11 @@ export function invoiceView(row: InvoiceRow) {
     issue_date: row.issueDate,
     due_date: row.dueDate,
     currency: row.currency,
-    total: row.total,
-    subtotal: row.subtotal,
-    tax: row.tax,
-    amount_paid: row.amountPaid,
-    amount_due: decimalSign(due) < 0 ? '0' : due,
+    total: formatAmount(row.total, row.currency),
+    subtotal: row.subtotal === null ? null : formatAmount(row.subtotal, row.currency),
+    tax: row.tax === null ? null : formatAmount(row.tax, row.currency),
+    amount_paid: formatAmount(row.amountPaid, row.currency),
+    amount_due: formatAmount(decimalSign(due) < 0 ? '0' : due, row.currency),
     status: row.status,
     counterparty_id: row.counterpartyId,
     ...provenanceOf(row),
@@ -106,7 +111,7 @@ export function obligationView(row: ObligationRow) {
     direction: row.direction,
     reference: row.reference,
     description: row.description,
-    amount: row.amount,
+    amount: formatAmount(row.amount, row.currency),
     currency: row.currency,
     due_date: row.dueDate,
     recurrence: row.recurrence,
@@ -123,9 +128,10 @@ export function matchView(row: MatchRow) {
     match_type: row.matchType,
     status: row.status,
     subject_refs: row.subjectRefs,
-    amount: row.amount,
+    // A match without a currency (none of today's matchers writes one) keeps its amounts as stored.
+    amount: row.amount === null || row.currency === null ? row.amount : formatAmount(row.amount, row.currency),
     currency: row.currency,
-    difference: row.difference,
+    difference: row.difference === null || row.currency === null ? row.difference : formatAmount(row.difference, row.currency),
     explanation: row.explanation,
     ...provenanceOf(row),
   }

@@ -118,7 +118,7 @@ export const VersionList = Strict({
   next_cursor: NextCursor,
 })
 
-// The same bounds as the policy language's money (src/modules/policy/domain/money.ts).
+// The same bounds as the policy language's money (src/kernel/money.ts, parseMoney).
 const Money = Strict(
   {
     currency: Type.String({ pattern: '^[A-Z0-9]{2,10}$', description: 'ISO 4217 code or token symbol (USDC).' }),

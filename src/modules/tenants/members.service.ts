@@ -10,6 +10,7 @@ import { type CommandContext, auditedBy, requirePrincipal, type StewardEnvironme
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'
 import type { IdSource } from '../../kernel/ids.ts'
+import { formatAmount } from '../../kernel/money.ts'
 import type { CommandResult, CommandRunner, CommandWork } from '../../platform/commands/command.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
@@ -95,17 +96,12 @@ export function toMemberView({ member, user }: MemberWithUser): MemberView {
     approval_limit:
       member.approvalLimitValue === null || member.approvalLimitCurrency === null
         ? null
-        : { currency: member.approvalLimitCurrency, value: normalizeDecimal(member.approvalLimitValue) },
+        : { currency: member.approvalLimitCurrency, value: formatAmount(member.approvalLimitValue, member.approvalLimitCurrency) },
     invited_by: member.invitedBy,
     created_at: member.createdAt.toISOString(),
     updated_at: member.updatedAt.toISOString(),
     deactivated_at: member.deactivatedAt?.toISOString() ?? null,
   }
-}
-
-/** `numeric` comes back with trailing zeros on some engines (`100.000000`); the wire carries the plain value. */
-function normalizeDecimal(value: string): string {
-  return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value
 }
 
 export function createMembersService(deps: {

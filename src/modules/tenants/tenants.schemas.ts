@@ -86,7 +86,7 @@ export const DeletionResponse = Strict({
 const ApprovalLimit = Strict(
   {
     currency: Type.String({ pattern: currencyPattern, description: 'ISO 4217 code, or USDC.' }),
-    value: Type.String({ pattern: decimalAmountPattern, description: 'Decimal string, at most 6 fractional digits.' }),
+    value: Type.String({ pattern: decimalAmountPattern, description: 'Decimal string, at most 6 fractional digits; returned at its currency\'s scale, as an Amount ("2500.50" USD).' }),
   },
   { description: 'The largest single item this member may approve.' },
 )

@@ -2,6 +2,28 @@
 import Type, { type TSchema } from 'typebox'
 import { uuidPattern } from '../../kernel/ids.ts'
 import type { PageSizeBounds } from '../../kernel/cursor.ts'
+import { decimalPattern } from '../../kernel/money.ts'
+
+/**
+ * The one definition of how the API writes an amount, registered once (app.ts `sharedSchemas`) and
+ * published as the OpenAPI component `#/components/schemas/Amount`; response fields refer to it with
+ * `Amount`. Inputs keep their own, more lenient schemas (a request may say `"1410"`).
+ */
+export const AmountSchema = Type.String({
+  $id: 'Amount',
+  pattern: decimalPattern,
+  description:
+    'An amount as a decimal string, never a float: an optional `-`, digits, and `.` with the fraction digits of its currency\'s scale ' +
+    '(its ISO 4217 minor units; USDC and USDT 6, ETH 18; a code Steward does not know 2): `"1410.000000"` USDC, `"0.00"` EUR, `"1500"` JPY. ' +
+    'Never rounded: a value with more non-zero fraction digits than its scale keeps them. Negative is money out of the account ' +
+    'on transactions and differences; never `-0`. The currency is the `currency` field beside it.',
+})
+
+/** A response field holding an amount: a reference to the shared `Amount` schema. */
+export const Amount = Type.Unsafe<string>({ $ref: 'Amount' })
+
+/** The schemas every route may refer to by `$id`, added to the app before any route (and to the OpenAPI components). */
+export const sharedSchemas = [AmountSchema] as const
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp, UTC.' })
 

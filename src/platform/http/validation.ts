@@ -12,52 +12,10 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
+import { isCalendarDate, isTimestamp } from '../../kernel/dates.ts'
 
-/** The first and last calendar years a date or instant in a request may name. */
-export const yearMin = 1
-export const yearMax = 9999
-
-const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/
-const dateTimePattern = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))$/
-/** Date.UTC reads years 0–99 as 1900–1999, so the bounds are set with setUTCFullYear. */
-function utcInstant(year: number, month: number, day: number, hour: number, minute: number, second: number, millisecond: number): number {
-  const date = new Date(0)
-  date.setUTCFullYear(year, month - 1, day)
-  date.setUTCHours(hour, minute, second, millisecond)
-  return date.getTime()
-}
-const earliestInstantMs = utcInstant(yearMin, 1, 1, 0, 0, 0, 0)
-const latestInstantMs = utcInstant(yearMax, 12, 31, 23, 59, 59, 999)
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28
-  return [4, 6, 9, 11].includes(month) ? 30 : 31
-}
-
-function isCalendarDay(year: number, month: number, day: number): boolean {
-  return year >= yearMin && year <= yearMax && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
-}
-
-/** `YYYY-MM-DD` naming a day that exists, years 0001 to 9999. */
-export function isCalendarDate(text: string): boolean {
-  const match = datePattern.exec(text)
-  return match !== null && isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]))
-}
-
-/**
- * An RFC 3339 timestamp (`T`, `t` or a space between date and time; `Z` or a ±hh:mm offset) naming a real
- * day and time, whose instant lies in years 0001 to 9999 UTC. A leap second (`:60`) is refused: neither
- * JavaScript nor the database can represent it.
- */
-export function isTimestamp(text: string): boolean {
-  const match = dateTimePattern.exec(text)
-  if (match === null) return false
-  if (!isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]))) return false
-  if (Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6]) > 59) return false
-  if (match[9] !== undefined && (Number(match[9]) > 23 || Number(match[10]) > 59)) return false
-  const instant = Date.parse(text.replace(' ', 'T'))
-  return Number.isFinite(instant) && instant >= earliestInstantMs && instant <= latestInstantMs
-}
+// Calendar dates and timestamps are the kernel's (kernel/dates.ts): years 0001 to 9999.
+export { isCalendarDate, isTimestamp }
 
 function createAjv(options: { coerceTypes: boolean | 'array'; useDefaults: boolean }) {
   const ajv = new Ajv.default({

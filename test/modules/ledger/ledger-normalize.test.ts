@@ -329,7 +329,7 @@ describe('invoices, obligations and wallets', () => {
         subtotal: '1000.00',
         tax: '200.00',
         amount_paid: '0.00',
-        amount_due: '1200',
+        amount_due: '1200.00',
         status: 'sent',
         issue_date: '2026-03-01',
         due_date: '2026-03-31',
@@ -337,7 +337,7 @@ describe('invoices, obligations and wallets', () => {
       }),
     ])
     const bills = (await get(owner, '/v1/ledger/invoices?direction=payable')).invoices
-    expect(bills).toEqual([expect.objectContaining({ invoice_number: 'B-77', status: 'partial', amount_paid: '20.00', amount_due: '60.5', metadata: { scenario: 'ap' } })])
+    expect(bills).toEqual([expect.objectContaining({ invoice_number: 'B-77', status: 'partial', amount_paid: '20.00', amount_due: '60.50', metadata: { scenario: 'ap' } })])
 
     const ar = (await get(owner, '/v1/ledger/obligations?scenario=ar')).obligations
     expect(ar).toEqual([
@@ -387,7 +387,7 @@ describe('invoices, obligations and wallets', () => {
     const [transfer] = (await transactionsOf(owner)) as [Record<string, any>]
     expect(transfer).toMatchObject({
       account_id: account.id,
-      amount: '-250.5',
+      amount: '-250.500000',
       currency: 'USDC',
       direction: 'outflow',
       external_transaction_id: `0x${'ab'.repeat(32)}:3`,

@@ -56,7 +56,7 @@ describe('invoices and their payments', () => {
     const payments = await matchesOf(owner, '&match_type=invoice_payment')
     expect(payments).toHaveLength(3)
     const invoices = [...(await get(owner, '/v1/ledger/invoices')).invoices, ...(await get(owner, '/v1/ledger/invoices?direction=payable')).invoices]
-    expect(invoices.find((row: any) => row.invoice_number === 'INV-1001')).toMatchObject({ status: 'paid', amount_paid: '1200.00', amount_due: '0', version: 2 })
+    expect(invoices.find((row: any) => row.invoice_number === 'INV-1001')).toMatchObject({ status: 'paid', amount_paid: '1200.00', amount_due: '0.00', version: 2 })
     expect(invoices.find((row: any) => row.invoice_number === 'BILL-88')).toMatchObject({ status: 'paid', amount_paid: '300.00' })
     const obligations = (await get(owner, '/v1/ledger/obligations')).obligations as Array<Record<string, any>>
     expect(obligations.every((row) => row.status === 'settled')).toBe(true)
@@ -186,7 +186,7 @@ describe('wallets, subscriptions, receipts and duplicates', () => {
     await reconcile(owner.tenantId)
 
     const byType = (type: string) => matchesOf(owner, `&match_type=${type}`)
-    expect(await byType('wallet_transfer')).toEqual([expect.objectContaining({ status: 'matched', amount: '500', currency: 'USDC', metadata: { tx_hash: hash } })])
+    expect(await byType('wallet_transfer')).toEqual([expect.objectContaining({ status: 'matched', amount: '500.000000', currency: 'USDC', metadata: { tx_hash: hash } })])
     expect(await byType('subscription_charge')).toHaveLength(2)
     expect(await byType('transaction_receipt')).toEqual(
       expect.arrayContaining([

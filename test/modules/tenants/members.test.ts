@@ -39,7 +39,7 @@ describe('inviting members', () => {
       role: 'approver',
       status: 'invited',
       approval_domains: ['ach_outbound', 'vendor_risk'],
-      approval_limit: { currency: 'USD', value: '2500.5' },
+      approval_limit: { currency: 'USD', value: '2500.50' },
       invited_by: owner.userId,
       deactivated_at: null,
     })
@@ -169,7 +169,7 @@ describe('changing members', () => {
       payload: { role: 'approver', approval_domains: ['*'], approval_limit: { currency: 'EUR', value: '100' } },
     })
     expect(response.statusCode, response.body).toBe(200)
-    expect(response.json()).toMatchObject({ role: 'approver', approval_domains: ['*'], approval_limit: { currency: 'EUR', value: '100' } })
+    expect(response.json()).toMatchObject({ role: 'approver', approval_domains: ['*'], approval_limit: { currency: 'EUR', value: '100.00' } })
     const cleared = await test.request({ method: 'PATCH', url: `${membersUrl(owner)}/${member.memberId}`, token: owner.token, payload: { approval_limit: null } })
     expect(cleared.json().approval_limit).toBeNull()
 

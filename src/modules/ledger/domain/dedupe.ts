@@ -5,7 +5,8 @@
  * the keys, current versions and candidates; these rules decide.
  */
 import type { Transaction, TransactionStatus } from './entities.ts'
-import { addDays, daysBetween, entityIdOf, transactionFingerprint } from './keys.ts'
+import { addDays, daysBetween } from '../../../kernel/dates.ts'
+import { entityIdOf, transactionFingerprint } from './keys.ts'
 import type { TransactionFacts } from './records.ts'
 
 /** Transaction statuses in the order a transaction moves through them: a later status replaces an earlier one. */

@@ -3,8 +3,9 @@
  * `ledger.transaction.created`, `ledger.obligation.created` or `ledger.counterparty.created`; a
  * counterparty's later version (its identity or trust changed) fires `ledger.counterparty.updated`.
  * Which events a new version fires, and their payloads; ledger.events.ts checks the types against the
- * outbox's catalogue.
+ * outbox's catalogue. Amounts are written as the API writes them, at their currency's scale.
  */
+import { formatAmount } from '../../../kernel/money.ts'
 import type { Counterparty, LedgerEntityByKind, LedgerKind, Obligation, Transaction } from './entities.ts'
 
 export type LedgerEventType = 'ledger.transaction.created' | 'ledger.obligation.created' | 'ledger.counterparty.created' | 'ledger.counterparty.updated'
@@ -26,7 +27,7 @@ export function ledgerEventsOf(change: 'created' | 'updated', kind: LedgerKind, 
         payload: {
           transaction_id: transaction.id,
           account_id: transaction.accountId,
-          amount: transaction.amount,
+          amount: formatAmount(transaction.amount, transaction.currency),
           currency: transaction.currency,
           direction: transaction.direction,
           status: transaction.status,
@@ -47,7 +48,7 @@ export function ledgerEventsOf(change: 'created' | 'updated', kind: LedgerKind, 
           obligation_id: obligation.id,
           type: obligation.obligationType,
           direction: obligation.direction,
-          amount: obligation.amount,
+          amount: formatAmount(obligation.amount, obligation.currency),
           currency: obligation.currency,
           due_date: obligation.dueDate,
           counterparty_id: obligation.counterpartyId,

@@ -5,6 +5,7 @@
 import type { AccountRef, CounterpartyRef } from '../../../kernel/extracted-record.ts'
 import { sha256Base64Url } from '../../../kernel/hashing.ts'
 import { deterministicId } from '../../../kernel/ids.ts'
+import { canonicalDecimal } from '../../../kernel/money.ts'
 import type { BalanceType, InvoiceDirection, ObligationType } from './entities.ts'
 
 const nonAscii = /[^\x00-\x7f]/
@@ -240,16 +241,6 @@ export function obligationIdOf(tenantId: string, obligationType: ObligationType,
   return deterministicId('obligation', tenantId, `${obligationType}:${reference}`)
 }
 
-/** A decimal string in canonical form: no leading zeros, no trailing fractional zeros, no `-0`. */
-export function canonicalDecimal(value: string): string {
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.trim())
-  if (match === null) throw new TypeError(`not a decimal: ${value}`)
-  const integer = match[2]!.replace(/^0+(?=\d)/, '')
-  const fraction = (match[3] ?? '').replace(/0+$/, '')
-  const body = fraction === '' ? integer : `${integer}.${fraction}`
-  return match[1] === '-' && body !== '0' ? `-${body}` : body
-}
-
 /**
  * The fingerprint of a transaction, without its occurrence (`fp:` keys append the k-th occurrence). The
  * description is given already normalized (`normalizeDescription`).
@@ -267,14 +258,4 @@ export function ledgerAmount(value: string, currency: string): string {
   if (!/^[A-Z]{3}$/.test(currency)) return canonical
   const [integer, fraction = ''] = canonical.split('.')
   return `${integer}.${fraction.padEnd(2, '0')}`
-}
-
-/** Days between two ISO dates (b − a). */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000)
-}
-
-/** An ISO date moved by a number of days. */
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
 }

@@ -8,7 +8,7 @@
  * Drafts are the writer's own objects: these functions fill and change them in place (no copy per
  * Ledger row); whether a draft became a new version is `nextVersion`'s decision (versions.ts).
  */
-import { decimalCompare, decimalSign, decimalSubtract } from '../../../kernel/decimal.ts'
+import { decimalCompare, decimalSign, decimalSubtract } from '../../../kernel/money.ts'
 import type { AccountRecord, AccountRef, BalanceRecord, CounterpartyRef, InvoiceRecord, ObligationRecord } from '../../../kernel/extracted-record.ts'
 import { transactionStatusRank, type TransactionMatch } from './dedupe.ts'
 import type {

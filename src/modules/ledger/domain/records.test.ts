@@ -101,6 +101,13 @@ describe('accountReferenceOf', () => {
   it('refuses an account reference with nothing to key it by', () => {
     expect(() => accountReferenceOf(card({ account: { currency: 'EUR' } }))).toThrow(/needs an iban/)
   })
+
+  it('gives a wallet account the asset it moves, never XXX, with the keys it had', () => {
+    expect(accountReferenceOf(transfer('1'))?.ref.currency).toBe('USDC')
+    expect(accountReferenceOf(transfer('1', { account: { wallet_address: wallet, currency: 'EURC' } }))?.ref.currency).toBe('EURC')
+    const named = transfer('1', { account: { wallet_address: wallet, name: 'Treasury' } })
+    expect(accountReferenceOf(named)?.keys).toEqual([`wallet:8453:${wallet.toLowerCase()}`, 'name:TREASURY:USDC'])
+  })
 })
 
 describe('counterpartyMentionOf', () => {

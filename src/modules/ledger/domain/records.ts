@@ -4,7 +4,7 @@
  * counterparty it names or suggests, each with its natural keys. They depend on the record alone, so a
  * run works them out for a page of rows while the previous batch writes.
  */
-import { decimalSign } from '../../../kernel/decimal.ts'
+import { decimalSign } from '../../../kernel/money.ts'
 import type { AccountRef, CounterpartyRef, ExtractedRecord, TransactionRecord, WalletTransferRecord } from '../../../kernel/extracted-record.ts'
 import type { CounterpartyType, TransactionStatus } from './entities.ts'
 import { accountKeys, counterpartyFromDescription, counterpartyKeys, ledgerAmount, normalizeDescription, normalizeIban, normalizeWallet, type NormalizedTexts } from './keys.ts'
@@ -107,7 +107,10 @@ export function accountReferenceOf(record: ExtractedRecord, recent?: NormalizedT
       currency = record.currency
       break
     case 'wallet_transfer':
-      ref = { ...record.account, chain_id: record.account.chain_id ?? record.chain_id }
+      // A wallet account carries the asset it moves (USDC), so an account first named without a currency
+      // (a chain indexer's wallet record) is not left at XXX; its keys do not change (a name key already
+      // fell back to the token).
+      ref = { ...record.account, chain_id: record.account.chain_id ?? record.chain_id, currency: record.account.currency ?? record.token }
       currency = record.token
       break
     default:

@@ -4,8 +4,9 @@
  * outcome. Deterministic: the same snapshot always yields the same matches, in the same order, with the
  * same ids, so a second run changes nothing.
  */
-import { decimalAbs, decimalCompare, decimalNegate, decimalSign, decimalSubtract, decimalSum } from '../../../kernel/decimal.ts'
-import { addDays, ledgerAmount, normalizeCounterpartyName, normalizeText } from '../domain/keys.ts'
+import { decimalAbs, decimalCompare, decimalNegate, decimalSign, decimalSubtract, decimalSum } from '../../../kernel/money.ts'
+import { addDays, daysBetween } from '../../../kernel/dates.ts'
+import { ledgerAmount, normalizeCounterpartyName, normalizeText } from '../domain/keys.ts'
 import type { AccountRow, BalanceRow, CounterpartyRow, InvoiceRow, MatchRow, ObligationRow, TransactionRow } from '../ledger.store.ts'
 
 export type MatchType = MatchRow['matchType']
@@ -421,7 +422,7 @@ export function matchDuplicateObligations(obligations: readonly ObligationRow[])
       const a = open[i]!
       const b = open[j]!
       if (a.counterpartyId !== b.counterpartyId || a.currency !== b.currency || decimalCompare(a.amount, b.amount) !== 0 || a.reference === b.reference) continue
-      const apart = Math.abs(Date.parse(a.dueDate!) - Date.parse(b.dueDate!)) / 86_400_000
+      const apart = Math.abs(daysBetween(a.dueDate!, b.dueDate!))
       if (apart > duplicateDueDays) continue
       proposed.push({
         matchType: 'obligation_duplicate',

@@ -16,7 +16,8 @@
  */
 import Type, { type Static, type TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
-import { currencyPattern, moneyProblem, moneyValueCharsMax, moneyValuePattern } from './money.ts'
+import { currencyCodePattern as currencyPattern } from '../../../kernel/currencies.ts'
+import { moneyProblem, moneyValueCharsMax, moneyValuePattern } from '../../../kernel/money.ts'
 import { actionKinds, riskLevels, type PolicyContent } from './types.ts'
 
 export const rulesMax = 500

@@ -8,7 +8,7 @@ import { validatePolicyContent } from './content.ts'
 import { diffPolicies } from './diff.ts'
 import { alwaysHumanActionTypes, evaluatePolicy } from './evaluate.ts'
 import { lintPolicy } from './lint.ts'
-import { moneyOrder, parseMoney } from './money.ts'
+import { moneyOrder, parseMoney } from '../../../kernel/money.ts'
 import { actionKinds, moneyKinds, riskLevels, type PolicyAction, type PolicyContent, type Rule } from './types.ts'
 
 const currencies: ReadonlyArray<[string, number]> = [

@@ -24,7 +24,7 @@
  * content object and kept in a WeakMap. That cache is invisible: content is immutable (readonly types;
  * validatePolicyContent returns a frozen copy), and the cached data is a function of the content only.
  */
-import { moneyOrder, parseMoney, quoteForMessage, type ParsedMoney } from './money.ts'
+import { moneyOrder, parseMoney, quoteForMessage, type ParsedMoney } from '../../../kernel/money.ts'
 import {
   actionKinds,
   fallbackAgentRoles,

@@ -2,7 +2,6 @@
  * The pure Policy domain as the slice sees it. Implementations live beside this file:
  *   content.ts    TypeBox schema of PolicyContent (published as JSON Schema) + semantic validation
  *   evaluate.ts   evaluatePolicy: pure, deterministic, total, deny-by-default, full trace
- *   money.ts      exact comparison in minor units; currency mismatch is a value, never a silent match
  *   default.ts    the default policy content of every new tenant
  *   lint.ts       lintPolicy: findings (codes in lint.ts)
  *   diff.ts       diffPolicies: rule-level added / removed / modified
@@ -20,7 +19,6 @@
  *   recoverPolicySigner(input: PolicySigningInput, signature: string): Promise<`0x${string}` | undefined>  (lower-cased address; undefined for a malformed signature)
  */
 export * from './types.ts'
-export * from './money.ts'
 export * from './content.ts'
 export * from './evaluate.ts'
 export * from './default.ts'

@@ -40,7 +40,7 @@
  */
 import { paymentActionTypes } from '../../../kernel/action-types.ts'
 import { validatePolicyContent } from './content.ts'
-import { moneyOrder, parseMoney, type ParsedMoney } from './money.ts'
+import { moneyOrder, parseMoney, type ParsedMoney } from '../../../kernel/money.ts'
 import {
   actionKinds,
   conditionKeys,

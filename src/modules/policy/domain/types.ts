@@ -19,6 +19,7 @@
  */
 
 /** Action kind vocabulary (spec: "Action kind vocabulary"); `any` only inside a rule's applies_to. */
+import type { Money } from '../../../kernel/money.ts'
 export const actionKinds = ['outbound_payment', 'inbound_payment', 'ledger_write', 'onchain_tx', 'agent_action'] as const
 export type ActionKind = (typeof actionKinds)[number]
 export type AppliesTo = ActionKind | 'any'
@@ -44,11 +45,8 @@ export const highRiskAgentActionTypes = [
   'escalate',
 ] as const
 
-/** An amount: currency code (ISO 4217 three letters, or a token symbol such as USDC) and a decimal string. */
-export interface Money {
-  readonly currency: string
-  readonly value: string
-}
+/** An amount: currency code (ISO 4217 three letters, or a token symbol such as USDC) and a decimal string (kernel/money.ts). */
+export type { Money }
 
 /**
  * A rule's conditions: every present key must hold (AND). Money keys compare exactly in the currency's

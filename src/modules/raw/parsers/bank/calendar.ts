@@ -4,25 +4,15 @@
  * Spanish and Dutch.
  */
 
-/** `YYYY-MM-DD` when the parts name a real calendar day; undefined otherwise. */
+import { calendarDate } from '../../../../kernel/dates.ts'
+
+/** The years a bank statement's date may name; a date outside them is a misread, not a date. */
+const statementYearMin = 1900
+const statementYearMax = 2199
+
+/** `YYYY-MM-DD` when the parts name a real calendar day (kernel/dates.ts) in years 1900 to 2199; undefined otherwise. */
 export function isoDate(year: number, month: number, day: number): string | undefined {
-  if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day)) return undefined
-  if (year < 1900 || year > 2199 || month < 1 || month > 12 || day < 1) return undefined
-  if (day > daysInMonth(year, month)) return undefined
-  return `${year}-${twoDigits(month)}-${twoDigits(day)}`
-}
-
-/** Days of each month of a common year. */
-const monthLengths = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const
-
-/** The days of a month of the Gregorian calendar (the one `Date` uses), leap years included. */
-function daysInMonth(year: number, month: number): number {
-  const isLeapYear = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
-  return month === 2 && isLeapYear ? 29 : (monthLengths[month - 1] ?? 31)
-}
-
-function twoDigits(value: number): string {
-  return value < 10 ? `0${value}` : String(value)
+  return year >= statementYearMin && year <= statementYearMax ? calendarDate(year, month, day) : undefined
 }
 
 /**

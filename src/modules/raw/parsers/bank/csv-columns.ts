@@ -4,6 +4,7 @@
  * punctuation, a trailing currency code such as "(EUR)" set aside) is a known name; otherwise a keyword
  * inside it may still match, which counts as a guessed mapping (see confidence.ts).
  */
+import { isIsoCurrency } from '../../../../kernel/currencies.ts'
 import { foldText } from './calendar.ts'
 
 export type ColumnRole =
@@ -89,10 +90,8 @@ const headerKeywords: ReadonlyArray<readonly [ColumnRole, RegExp]> = [
   ['counterparty_name', /\b(payee|merchant|counterparty|beneficiary|empfanger|auftraggeber)\b/],
 ]
 
-let currencyCodes: ReadonlySet<string> | undefined
 function isCurrencyCode(text: string): boolean {
-  currencyCodes ??= new Set(Intl.supportedValuesOf('currency'))
-  return currencyCodes.has(text.toUpperCase())
+  return isIsoCurrency(text.toUpperCase())
 }
 
 const knownHeaderRoles = new Map<string, ColumnRole>()

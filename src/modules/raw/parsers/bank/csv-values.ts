@@ -9,6 +9,7 @@
  * contributes evidence here.
  */
 import { fullYear, isoDate, monthFromName } from './calendar.ts'
+import { isIsoCurrency } from '../../../../kernel/currencies.ts'
 import { amountDigitsMax, type DecimalParts } from './decimal.ts'
 
 export type DecimalSeparator = '.' | ','
@@ -35,11 +36,6 @@ const currencySymbols: ReadonlyArray<readonly [string, string, boolean]> = [
   ['¥', 'JPY', true],
 ]
 
-let isoCurrencies: ReadonlySet<string> | undefined
-function isIsoCurrency(code: string): boolean {
-  isoCurrencies ??= new Set(Intl.supportedValuesOf('currency'))
-  return isoCurrencies.has(code)
-}
 
 /** Markers peeled off an amount, at most this many (a sign, parentheses, a currency, CR/DR…). */
 const amountMarkersMax = 6

@@ -1,20 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { currencyMinorUnits } from '../../../../kernel/currency.ts'
 import { addDecimals, formatDecimal, parsePlainDecimal, subtractDecimals } from './decimal.ts'
-
-describe('currencyMinorUnits', () => {
-  it.each([
-    ['EUR', 2],
-    ['USD', 2],
-    ['JPY', 0],
-    ['KWD', 3],
-    ['BHD', 3],
-    ['USDC', undefined],
-    ['eur', undefined],
-  ])('%s has %s minor-unit digits', (currency, digits) => {
-    expect(currencyMinorUnits(currency)).toBe(digits)
-  })
-})
 
 describe('formatDecimal', () => {
   it.each([
@@ -27,7 +12,9 @@ describe('formatDecimal', () => {
     [{ negative: false, integer: '10', fraction: '125' }, 'KWD', '10.125'],
     [{ negative: false, integer: '12', fraction: '3400' }, 'EUR', '12.34'],
     [{ negative: false, integer: '12', fraction: '345' }, 'EUR', '12.345'],
-    [{ negative: false, integer: '1', fraction: '50' }, 'USDC', '1.50'],
+    [{ negative: false, integer: '1', fraction: '50' }, 'USDC', '1.500000'],
+    [{ negative: false, integer: '1', fraction: '5' }, 'XYZ', '1.50'],
+    [{ negative: false, integer: '1', fraction: '50' }, undefined, '1.50'],
     [{ negative: false, integer: '7', fraction: '' }, undefined, '7'],
   ])('%o in %s is %s', (parts, currency, expected) => {
     expect(formatDecimal(parts, currency)).toBe(expected)

@@ -1,12 +1,13 @@
 /**
- * Exact decimal strings for bank amounts. Amounts are read as digit strings and never pass through a
+ * Bank amounts as statements write them. Amounts are read as digit strings and never pass through a
  * float: a parser splits what the source wrote into sign, integer digits and fraction digits, and this
- * module writes the canonical form of `extracted.ts` (`-1234.5` style: `.` separator, no grouping, no
- * leading zeros, no `-0`). The fraction is padded to the currency's minor units (EUR 2, JPY 0, KWD 3) and
- * trailing zeros beyond them are dropped, so the same amount reads the same from every format ("12.50"
- * from CSV "12,5", OFX "12.50", MT940 "12,5" and CAMT "12.500"). Digits are never rounded away.
+ * module writes them with the kernel's money module at the currency's scale (kernel/money.ts
+ * `formatAmount`: EUR 2, JPY 0, KWD 3, USDC 6; an unknown code 2), so the same amount reads the same from
+ * every format ("12.50" from CSV "12,5", OFX "12.50", MT940 "12,5" and CAMT "12.500"). Digits are never
+ * rounded away. Without a currency the digits are kept as written.
  */
-import { currencyMinorUnits } from '../../../../kernel/currency.ts'
+import { currencyScale } from '../../../../kernel/currencies.ts'
+import { decimalAdd, decimalSubtract, formatAmount, formatAtScale, formatDigitsAtScale } from '../../../../kernel/money.ts'
 
 export interface DecimalParts {
   readonly negative: boolean
@@ -19,17 +20,14 @@ export interface DecimalParts {
 /** A decimal of 40 digits is not an amount a bank reports; longer strings are refused as malformed. */
 export const amountDigitsMax = 40
 
-/** The canonical decimal string of the parts, padded or trimmed (zeros only) to the currency's minor units. */
+/** A decimal string at the currency's scale, or with `scaleAsWritten` fraction digits when there is no currency. */
+function atScale(value: string, currency: string | undefined, scaleAsWritten: number): string {
+  return currency === undefined ? formatAtScale(value, scaleAsWritten) : formatAmount(value, currency)
+}
+
+/** The decimal string of the parts at the currency's scale (no leading zeros, no `-0`). */
 export function formatDecimal(parts: DecimalParts, currency: string | undefined): string {
-  const minorUnits = currency === undefined ? undefined : currencyMinorUnits(currency)
-  const integer = parts.integer.replace(/^0+/, '') || '0'
-  let fraction = parts.fraction
-  if (minorUnits !== undefined) {
-    fraction = fraction.length > minorUnits ? fraction.replace(/0+$/, '').padEnd(minorUnits, '0') : fraction.padEnd(minorUnits, '0')
-  }
-  const body = fraction === '' ? integer : `${integer}.${fraction}`
-  const isZero = /^[0.]*$/.test(body)
-  return parts.negative && !isZero ? `-${body}` : body
+  return formatDigitsAtScale(parts.negative, parts.integer, parts.fraction, currency === undefined ? parts.fraction.length : currencyScale(currency))
 }
 
 /**
@@ -51,34 +49,14 @@ export function withSign(parts: DecimalParts, negative: boolean): DecimalParts {
   return { ...parts, negative }
 }
 
-interface Scaled {
-  readonly units: bigint
-  readonly scale: number
-}
+const fractionDigits = (value: string) => (value.includes('.') ? value.length - value.indexOf('.') - 1 : 0)
 
-function toScaled(decimal: string): Scaled {
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(decimal)
-  if (match === null) throw new TypeError(`not a canonical decimal: ${JSON.stringify(decimal)}`)
-  const fraction = match[3] ?? ''
-  const magnitude = BigInt(`${match[2]}${fraction}`)
-  return { units: match[1] === '-' ? -magnitude : magnitude, scale: fraction.length }
-}
-
-function combine(a: string, b: string, sign: 1n | -1n, currency: string | undefined): string {
-  const left = toScaled(a)
-  const right = toScaled(b)
-  const scale = Math.max(left.scale, right.scale)
-  const units = left.units * 10n ** BigInt(scale - left.scale) + sign * right.units * 10n ** BigInt(scale - right.scale)
-  const digits = (units < 0n ? -units : units).toString().padStart(scale + 1, '0')
-  return formatDecimal({ negative: units < 0n, integer: digits.slice(0, digits.length - scale), fraction: digits.slice(digits.length - scale) }, currency)
-}
-
-/** a + b on canonical decimal strings, exactly (bigint units at the larger scale). */
+/** a + b exactly (kernel/money.ts), at the currency's scale. */
 export function addDecimals(a: string, b: string, currency: string | undefined): string {
-  return combine(a, b, 1n, currency)
+  return atScale(decimalAdd(a, b), currency, Math.max(fractionDigits(a), fractionDigits(b)))
 }
 
-/** a − b on canonical decimal strings, exactly. */
+/** a − b exactly (kernel/money.ts), at the currency's scale. */
 export function subtractDecimals(a: string, b: string, currency: string | undefined): string {
-  return combine(a, b, -1n, currency)
+  return atScale(decimalSubtract(a, b), currency, Math.max(fractionDigits(a), fractionDigits(b)))
 }

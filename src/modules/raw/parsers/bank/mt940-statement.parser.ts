@@ -20,6 +20,7 @@
  * bank conventions, not part of MT940: records that rely on one have confidence 0.9.
  */
 import mt940js, { type Mt940Statement } from 'mt940js'
+import { addDays } from '../../../../kernel/dates.ts'
 import type { AccountRef, BalanceRecord, CounterpartyRef, TransactionRecord } from '../../domain/extracted.ts'
 import { ParseError, type Parser, type ParserInput, type ParserOutput } from '../parser.ts'
 import { fullYear, isoDate } from './calendar.ts'
@@ -127,7 +128,7 @@ async function* parseMt940(input: ParserInput): AsyncGenerator<ParserOutput> {
       if (balanceType === undefined) continue
       const balance = readBalance(tag.data, balanceType, account, position)
       if (balanceType === 'opening') {
-        const dayAfter = nextDay(balance.as_of)
+        const dayAfter = addDays(balance.as_of, 1)
         balance.as_of = firstBookingDay !== undefined && firstBookingDay < dayAfter ? firstBookingDay : dayAfter
       }
       yield { type: 'record', record: balance, confidence: lowestConfidence([]) }
@@ -249,10 +250,6 @@ function readStatementLine(text: string): StatementLine | undefined {
     bankReference: (match[13] ?? '').trim(),
     supplementary: (match[15] ?? '').trim(),
   }
-}
-
-function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
 }
 
 function readBalance(text: string, balanceType: BalanceRecord['balance_type'], account: AccountRef, position: string): BalanceRecord {

@@ -16,7 +16,7 @@
  * Version 1.1.0 added subscriptions; a payload without the `subscriptions` list reads as it did in 1.0.0.
  */
 import Type, { type Static } from 'typebox'
-import { canonicalDecimal, compareDecimal } from './decimal.ts'
+import { canonicalDecimal, decimalCompare } from '../../../../kernel/money.ts'
 import {
   acceptsJsonOf,
   envelopeValidator,
@@ -136,7 +136,7 @@ function invoiceRecord(document: AccountingDocument, path: string, direction: In
     requireCalendarDate(document.due_date, `${path}/due_date`)
     if (document.due_date < document.issue_date) throw new ParseError(`${path}/due_date: before the issue date`)
   }
-  if (document.amount_paid !== undefined && compareDecimal(document.amount_paid, document.total) > 0) {
+  if (document.amount_paid !== undefined && decimalCompare(document.amount_paid, document.total) > 0) {
     throw new ParseError(`${path}/amount_paid: more than the total`)
   }
   const record: InvoiceRecord = {

@@ -6,7 +6,7 @@
  * validated strictly and mapped field for field.
  */
 import Type from 'typebox'
-import { canonicalDecimal } from './decimal.ts'
+import { canonicalDecimal } from '../../../../kernel/money.ts'
 import {
   acceptsJsonOf,
   envelopeValidator,

@@ -8,7 +8,7 @@
  * credit arrives from the bank's own feed; reconciliation matches the two. Confidence 1.
  */
 import Type from 'typebox'
-import { canonicalDecimal, negateDecimal } from './decimal.ts'
+import { canonicalDecimal, decimalNegate } from '../../../../kernel/money.ts'
 import {
   acceptsJsonOf,
   envelopeValidator,
@@ -185,7 +185,7 @@ export const cardProcessorParser: Parser = {
     for (const [index, refund] of payload.refunds.entries()) {
       const record = transaction({
         external_transaction_id: refund.id,
-        amount: negateDecimal(canonicalDecimal(refund.amount)),
+        amount: decimalNegate(canonicalDecimal(refund.amount)),
         transaction_date: requireCalendarDate(refund.date, `/refunds/${index}/date`),
         status: chargeStatuses[refund.status],
         description: refund.reason ?? '',
@@ -197,7 +197,7 @@ export const cardProcessorParser: Parser = {
       yield recordOutput(
         transaction({
           external_transaction_id: fee.id,
-          amount: negateDecimal(canonicalDecimal(fee.amount)),
+          amount: decimalNegate(canonicalDecimal(fee.amount)),
           transaction_date: requireCalendarDate(fee.date, `/fees/${index}/date`),
           status: 'posted',
           description: fee.description,
@@ -210,7 +210,7 @@ export const cardProcessorParser: Parser = {
       const path = `/payouts/${index}`
       const record = transaction({
         external_transaction_id: payout.id,
-        amount: negateDecimal(canonicalDecimal(payout.amount)),
+        amount: decimalNegate(canonicalDecimal(payout.amount)),
         transaction_date: requireCalendarDate(payout.date, `${path}/date`),
         status: payoutStatuses[payout.status],
         description: payout.description ?? '',

@@ -9,7 +9,7 @@
  * wallet is one key however the indexer checksums it. Confidence 1.
  */
 import Type from 'typebox'
-import { integerUnitsToDecimal } from './decimal.ts'
+import { integerUnitsToDecimal } from '../../../../kernel/money.ts'
 import { acceptsJsonOf, envelopeValidator, payloadItemsMax, PayloadProvider, readEnvelope } from './json-payload.ts'
 import { isCalendarDate } from './dates.ts'
 import { recordOutput } from './output.ts'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { addDays, isCalendarDate, readFirstDate } from './dates.ts'
+import { addDays } from '../../../../kernel/dates.ts'
+import { isCalendarDate, readFirstDate } from './dates.ts'
 
 describe('readFirstDate', () => {
   it.each([

@@ -2,6 +2,8 @@
  * Calendar dates as documents write them, read into ISO `YYYY-MM-DD`. Pure: no clock, no time zone.
  */
 
+import { calendarDate } from '../../../../kernel/dates.ts'
+
 export type DateOrder = 'day_first' | 'month_first'
 
 export interface ReadDate {
@@ -41,28 +43,19 @@ export const datePattern = new RegExp(
   'giu',
 )
 
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate()
-}
+/** The years a document's date may name; a date outside them is a misread (an invoice number, a code), not a date. */
+const documentYearMin = 1900
+const documentYearMax = 2199
 
+/** `YYYY-MM-DD` when the parts name a real calendar day (kernel/dates.ts) in years 1900 to 2199; undefined otherwise. */
 export function isoDate(year: number, month: number, day: number): string | undefined {
-  if (!Number.isInteger(year) || year < 1900 || year > 2199) return undefined
-  if (!Number.isInteger(month) || month < 1 || month > 12) return undefined
-  if (!Number.isInteger(day) || day < 1 || day > daysInMonth(year, month)) return undefined
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+  return year >= documentYearMin && year <= documentYearMax ? calendarDate(year, month, day) : undefined
 }
 
-/** Whether `YYYY-MM-DD` names a real calendar day (the pattern alone accepts `2026-02-30`). */
+/** Whether `YYYY-MM-DD` names a real calendar day in years 1900 to 2199 (the pattern alone accepts `2026-02-30`). */
 export function isCalendarDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
   return match !== null && isoDate(Number(match[1]), Number(match[2]), Number(match[3])) === value
-}
-
-/** `YYYY-MM-DD` plus a number of days, by calendar arithmetic in UTC. */
-export function addDays(iso: string, days: number): string {
-  if (!isCalendarDate(iso)) throw new Error(`not a calendar date: ${iso}`)
-  const [year, month, day] = iso.split('-').map(Number) as [number, number, number]
-  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10)
 }
 
 function fullYear(text: string): number {

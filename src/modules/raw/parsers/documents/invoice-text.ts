@@ -9,8 +9,10 @@
  * `parseLocalizedAmount`); dates by `dates.ts`. What is found is kept with how it was found, and the
  * confidence says so: see `invoiceConfidence`.
  */
-import { canonicalDecimal, addDecimal, compareDecimal, subtractDecimal, parseLocalizedAmount } from './decimal.ts'
-import { addDays, datePattern, readDateMatch, type DateOrder } from './dates.ts'
+import { canonicalDecimal, decimalAdd, decimalCompare, decimalSubtract } from '../../../../kernel/money.ts'
+import { parseLocalizedAmount } from './localized-amount.ts'
+import { addDays } from '../../../../kernel/dates.ts'
+import { datePattern, readDateMatch, type DateOrder } from './dates.ts'
 import { currencyCodeAlternatives, currencySymbolAlternatives, isKnownCurrencyCode, readCurrencyMarker, type CurrencyReading } from './currency.ts'
 import type { CounterpartyRef, InvoiceRecord } from '../../domain/extracted.ts'
 
@@ -548,7 +550,7 @@ export function readInvoiceText(text: string, options: InvoiceTextOptions = {}):
     fields.evidence.totalSource = 'label'
     totalToken = totalAmount
   } else if (dueAmount !== undefined) {
-    fields.total = fields.amountPaid === undefined ? fields.balanceDue : addDecimal(fields.balanceDue ?? '0', fields.amountPaid)
+    fields.total = fields.amountPaid === undefined ? fields.balanceDue : decimalAdd(fields.balanceDue ?? '0', fields.amountPaid)
     fields.evidence.totalSource = 'balance_due'
     totalToken = dueAmount
   }
@@ -556,13 +558,13 @@ export function readInvoiceText(text: string, options: InvoiceTextOptions = {}):
   // Several tax lines (7 % and 19 %) add up when that makes the invoice add up; otherwise the last is the tax.
   if (taxAmounts.length > 0) {
     const lastTax = magnitude(taxAmounts.at(-1)?.token.value ?? '0')
-    const taxSum = taxAmounts.reduce((sum, labelled) => addDecimal(sum, magnitude(labelled.token.value)), '0')
-    const sumFits = fields.subtotal !== undefined && fields.total !== undefined && compareDecimal(addDecimal(fields.subtotal, taxSum), fields.total) === 0
+    const taxSum = taxAmounts.reduce((sum, labelled) => decimalAdd(sum, magnitude(labelled.token.value)), '0')
+    const sumFits = fields.subtotal !== undefined && fields.total !== undefined && decimalCompare(decimalAdd(fields.subtotal, taxSum), fields.total) === 0
     fields.tax = taxAmounts.length > 1 && sumFits ? taxSum : lastTax
   }
 
   if (fields.total === undefined && fields.subtotal !== undefined && fields.tax !== undefined) {
-    fields.total = addDecimal(fields.subtotal, fields.tax)
+    fields.total = decimalAdd(fields.subtotal, fields.tax)
     fields.evidence.totalSource = 'subtotal_plus_tax'
     totalToken = subtotalAmount
   }
@@ -574,7 +576,7 @@ export function readInvoiceText(text: string, options: InvoiceTextOptions = {}):
     for (const line of lines) {
       for (const token of readAmounts(line.text)) {
         if (!token.moneyLike || token.value.startsWith('-')) continue
-        if (largest === undefined || compareDecimal(token.value, largest.value) > 0) largest = token
+        if (largest === undefined || decimalCompare(token.value, largest.value) > 0) largest = token
       }
     }
     if (largest !== undefined) {
@@ -584,20 +586,20 @@ export function readInvoiceText(text: string, options: InvoiceTextOptions = {}):
   }
 
   if (fields.amountPaid === undefined && fields.total !== undefined && fields.balanceDue !== undefined && fields.evidence.totalSource === 'label') {
-    const paid = subtractDecimal(fields.total, fields.balanceDue)
-    if (compareDecimal(paid, '0') > 0) fields.amountPaid = paid
+    const paid = decimalSubtract(fields.total, fields.balanceDue)
+    if (decimalCompare(paid, '0') > 0) fields.amountPaid = paid
   }
   if (fields.amountPaid === undefined && fields.isReceipt && fields.total !== undefined) fields.amountPaid = fields.total
 
   const checks: boolean[] = []
   const totalRead = fields.evidence.totalSource === 'label' || fields.evidence.totalSource === 'balance_due'
   if (fields.subtotal !== undefined && fields.tax !== undefined && fields.total !== undefined && totalRead) {
-    checks.push(compareDecimal(addDecimal(fields.subtotal, fields.tax), fields.total) === 0)
+    checks.push(decimalCompare(decimalAdd(fields.subtotal, fields.tax), fields.total) === 0)
   }
   if (fields.total !== undefined && fields.amountPaid !== undefined && fields.balanceDue !== undefined && fields.evidence.totalSource === 'label') {
-    checks.push(compareDecimal(subtractDecimal(fields.total, fields.amountPaid), fields.balanceDue) === 0)
+    checks.push(decimalCompare(decimalSubtract(fields.total, fields.amountPaid), fields.balanceDue) === 0)
   }
-  if (fields.total !== undefined && fields.amountPaid !== undefined && compareDecimal(fields.amountPaid, fields.total) > 0) checks.push(false)
+  if (fields.total !== undefined && fields.amountPaid !== undefined && decimalCompare(fields.amountPaid, fields.total) > 0) checks.push(false)
   fields.evidence.arithmeticConsistent = checks.length === 0 ? undefined : checks.every(Boolean)
 
   // Currency: a labelled one, else the one written with the total, else the code (then the symbol)
@@ -741,8 +743,8 @@ export function invoiceFromFields(fields: InvoiceTextFields, direction: InvoiceD
   if (fields.tax !== undefined) record.tax = fields.tax
   if (fields.amountPaid !== undefined) {
     record.amount_paid = fields.amountPaid
-    if (compareDecimal(fields.amountPaid, '0') > 0) {
-      const comparison = compareDecimal(fields.amountPaid, record.total)
+    if (decimalCompare(fields.amountPaid, '0') > 0) {
+      const comparison = decimalCompare(fields.amountPaid, record.total)
       if (comparison === 0) record.status = 'paid'
       else if (comparison < 0) record.status = 'partial'
     }

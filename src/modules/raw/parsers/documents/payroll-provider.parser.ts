@@ -10,7 +10,7 @@
  * `<type>:<reference>`, so two payroll providers' ids never collide. Confidence 1.
  */
 import Type from 'typebox'
-import { canonicalDecimal } from './decimal.ts'
+import { canonicalDecimal } from '../../../../kernel/money.ts'
 import {
   acceptsJsonOf,
   envelopeValidator,

@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compareMoney, moneyMinorUnits, parseMoney } from './money.ts'
+import { currencyMinorUnits } from './currencies.ts'
+import { compareMoney, parseMoney } from './money.ts'
 
-describe('moneyMinorUnits', () => {
+describe('currencyMinorUnits (the table money values are read with)', () => {
   it.each([
     ['USD', 2],
     ['EUR', 2],
@@ -11,14 +12,14 @@ describe('moneyMinorUnits', () => {
     ['BHD', 3],
     ['USDC', 6],
     ['USDT', 6],
-    // ICU would answer 2 for ETH (a well-formed code it does not know); the token table comes first.
+    // ICU would answer 2 for ETH (a well-formed code it does not know); the table knows the token.
     ['ETH', 18],
     // Unknown symbols and unknown three-letter codes keep the digits as written.
     ['ABC', undefined],
     ['WBTC', undefined],
     ['constructor', undefined],
   ])('%s has %s digits', (currency, digits) => {
-    expect(moneyMinorUnits(currency)).toBe(digits)
+    expect(currencyMinorUnits(currency)).toBe(digits)
   })
 })
 
