@@ -9,7 +9,8 @@ import { AppError } from '../../kernel/errors.ts'
 import type { Database } from '../../platform/db/database.ts'
 import { contentInvalid } from './content-invalid.ts'
 import { evaluatePolicy, validatePolicyContent, type DecisionOutcome, type Money, type PolicyAction } from './domain/index.ts'
-import { calendarDay, daysBetween, magnitude } from './domain/interim-money-dates.ts'
+import { calendarDateOf, daysBetween } from '../../kernel/dates.ts'
+import { decimalAbs, formatAmount } from '../../kernel/money.ts'
 import type { PolicyStore } from './policy.store.ts'
 import type { LedgerOutflows, OutflowPosition } from './ports.ts'
 import type { StoredContents } from './stored-content.ts'
@@ -62,8 +63,8 @@ export interface HistoricalSimulation {
 
 /** The period as calendar dates, or 400 request_body_invalid naming what is wrong with it. */
 function periodOf(input: SimulateHistoricalInput): { periodStart: string; periodEnd: string } {
-  const periodStart = calendarDay(input.period_start)
-  const periodEnd = calendarDay(input.period_end)
+  const periodStart = calendarDateOf(input.period_start)
+  const periodEnd = calendarDateOf(input.period_end)
   const issues: Array<{ path: string; message: string; keyword: string }> = []
   if (periodStart === undefined) issues.push({ path: '/period_start', message: 'is not a calendar date', keyword: 'format' })
   if (periodEnd === undefined) issues.push({ path: '/period_end', message: 'is not a calendar date', keyword: 'format' })
@@ -126,7 +127,8 @@ export function createHistoricalSimulation(deps: { db: Database; store: PolicySt
             const replayed = rows.slice(0, remaining)
             if (rows.length > remaining) result.truncated = true
             for (const row of replayed) {
-              const amount = { currency: row.currency, value: magnitude(row.amount) }
+              // The outflow's magnitude, written at its currency's scale as every amount the API returns.
+              const amount = { currency: row.currency, value: formatAmount(decimalAbs(row.amount), row.currency) }
               const action: PolicyAction = { kind: 'outbound_payment', amount, counterparty_id: row.counterpartyId, timestamp: `${row.transactionDate}T00:00:00.000Z` }
               const before = evaluatePolicy(activeContent, action)
               const candidateDecision = evaluatePolicy(candidate, action)

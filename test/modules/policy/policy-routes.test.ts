@@ -284,7 +284,7 @@ describe('POST /v1/policy/{tenant_id}/simulate-historical', () => {
         {
           transaction_id: small.id,
           transaction_date: '2026-03-02',
-          amount: { currency: 'EUR', value: '25' },
+          amount: { currency: 'EUR', value: '25.00' },
           counterparty_id: small.counterparty_id,
           before: 'confirm',
           after: 'allow',
@@ -292,7 +292,7 @@ describe('POST /v1/policy/{tenant_id}/simulate-historical', () => {
           matched_rule_after: 'small-payments',
         },
       ],
-      newly_rejected: [expect.objectContaining({ transaction_id: large.id, amount: { currency: 'EUR', value: '2000' }, before: 'confirm', after: 'reject', matched_rule_after: 'large-payments' })],
+      newly_rejected: [expect.objectContaining({ transaction_id: large.id, amount: { currency: 'EUR', value: '2000.00' }, before: 'confirm', after: 'reject', matched_rule_after: 'large-payments' })],
       changed_other: [],
       unchanged: 1,
       items_truncated: false,
