@@ -5,7 +5,8 @@
  *   platform  imports only kernel;
  *   modules   import kernel, platform and other modules' index.ts only;
  *   domain/   imports only kernel and its own module's domain/, and no database or HTTP library;
- *   main      (process entries and composition) may import anything; nothing imports main;
+ *   main      (process entries and composition) imports a module only through its index.ts, or its
+ *             *.tables.ts for the tenant-deletion order; nothing imports main;
  *   and there are no import cycles.
  * Paths are relative to the directory cruised (the repository, or a test's fixture tree).
  */
@@ -43,6 +44,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/[^/]+\\.tables\\.ts$' },
       to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/[^/]+\\.tables\\.ts$'] },
+    },
+    {
+      name: 'main-meets-modules-at-index',
+      comment: "Composition and the process entries use a module only through its index.ts (its public face), and its tables file for the tenant-deletion plan.",
+      severity: 'error',
+      from: { path: '^src/main/' },
+      to: { path: '^src/modules/', pathNot: ['^src/modules/[^/]+/index\\.ts$', '^src/modules/[^/]+/[^/]+\\.tables\\.ts$'] },
     },
     {
       name: 'nothing-imports-main',

@@ -6,8 +6,7 @@
  */
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createAuditStore } from '../modules/audit/audit.store.pg.ts'
-import { walkChain } from '../modules/audit/chain-walk.ts'
+import { walkAuditChain } from '../modules/audit/index.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from '../platform/db/database.ts'
 import { uuidPattern } from '../kernel/ids.ts'
@@ -29,7 +28,7 @@ try {
 }
 const db = await openDatabase({ url: config.databaseUrl, pgliteDataDir: config.databaseUrl === undefined ? join(config.dataDir, 'pglite') : undefined })
 try {
-  const result = await walkChain(db, createAuditStore(), values.tenant, { checkAnchors: !values['skip-anchors'] })
+  const result = await walkAuditChain(db, values.tenant, { checkAnchors: !values['skip-anchors'] })
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
   process.exitCode = result.ok ? 0 : 1
 } finally {

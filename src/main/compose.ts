@@ -6,12 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { buildApp } from './app.ts'
-import { createAuditRecorder } from '../modules/audit/audit.recorder.ts'
-import { createApiKeysService } from '../modules/auth/api-keys.service.ts'
-import { createAuthService } from '../modules/auth/auth.service.ts'
-import { createCredentialsStore } from '../modules/auth/credentials.store.pg.ts'
 import { createPasswordHasher, defaultScryptParameters, type ScryptParameters } from '../kernel/passwords.ts'
-import { createTokenSigner, tokenIssuer } from '../modules/auth/tokens.ts'
 import type { Config } from './config.ts'
 import { openDatabase, ping, type Database } from '../platform/db/database.ts'
 import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from '../platform/http/rate-limit/stores.ts'
@@ -24,20 +19,6 @@ import { createReplayableSecrets } from '../kernel/secrets.ts'
 import { createMailHandler, mailSendQueue } from '../platform/mail/mail.job.ts'
 import { createLogMailer, createSmtpMailer, type Mailer } from '../platform/mail/mailer.ts'
 import { createFileBlobStore, type BlobStore } from '../platform/storage/blob-store.ts'
-import { createBlobPurgeHandler, tenantBlobPurgeQueue } from '../modules/tenants/blob-purge.job.ts'
-import { createMembersService } from '../modules/tenants/members.service.ts'
-import { createOnboardingService } from '../modules/tenants/onboarding.service.ts'
-import { createTenantsService } from '../modules/tenants/tenants.service.ts'
-import { createTenantsStore } from '../modules/tenants/tenants.store.pg.ts'
-import { createTokenIssuer } from '../modules/tenants/verification-tokens.ts'
-import { createAnchorPublishHandler } from '../modules/audit/anchor-publisher.job.ts'
-import { createAuditService } from '../modules/audit/audit.service.ts'
-import { createAuditStore } from '../modules/audit/audit.store.pg.ts'
-import type { AnchorChainPublisher } from '../modules/audit/chain/anchor-chain.ts'
-import { createAnchorChain } from '../modules/audit/chain/anchor-contract.ts'
-import { createExportHandler } from '../modules/audit/export.job.ts'
-import { anchorPublishQueue, auditExportQueue, auditQueues } from '../modules/audit/audit.jobs.ts'
-import { createAuditSequencer, type SettleResult } from '../modules/audit/sequencer.ts'
 import { createEventRecorder } from '../platform/outbox/events.ts'
 import { createCommandRunner } from '../platform/commands/command.ts'
 import { createIdempotencyStore } from '../platform/commands/idempotency.store.pg.ts'
@@ -45,6 +26,27 @@ import { createWebhookSubscriber, createWebhooks, webhookQueues, webhookRoutes, 
 import { createLedger, ledgerQueues, ledgerRoutes, type Ledger, type LedgerService } from '../modules/ledger/index.ts'
 import { createRaw, createRawRecords, rawQueues, rawRoutes, type ConnectorsService, type RawOptions, type RawService } from '../modules/raw/index.ts'
 import { createPolicy, policyRoutes, type Policy, type PolicyService, type WalletsService } from '../modules/policy/index.ts'
+import {
+  auditQueues,
+  auditRoutes,
+  createAnchorChain,
+  createAudit,
+  createAuditBlobReferences,
+  createAuditRecorder,
+  type AnchorChainPublisher,
+  type AuditService,
+  type SettleResult,
+} from '../modules/audit/index.ts'
+import { authRoutes, createAuth, tierRules, type ApiKeysService, type AuthService } from '../modules/auth/index.ts'
+import {
+  createTenantDirectory,
+  createTenants,
+  tenantQueues,
+  tenantRoutes,
+  type MembersService,
+  type OnboardingService,
+  type TenantsService,
+} from '../modules/tenants/index.ts'
 import type { TenantDataPlan } from '../platform/db/tenant-data.ts'
 import { ledgerTenantData } from '../modules/ledger/ledger.tables.ts'
 import { rawTenantData } from '../modules/raw/raw.tables.ts'
@@ -55,22 +57,10 @@ import { authTenantData } from '../modules/auth/auth.tables.ts'
 import { outboxTenantData } from '../platform/outbox/outbox.tables.ts'
 import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
-import { createTenantDirectory } from '../modules/tenants/index.ts'
-import { createAuditBlobReferences } from '../modules/audit/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
-import { tenantRoutes } from '../modules/tenants/tenants.routes.ts'
-import { authRoutes } from '../modules/auth/auth.routes.ts'
-import { auditRoutes } from '../modules/audit/audit.routes.ts'
-import { tierRules } from '../modules/auth/scopes.ts'
-import type { AuditService } from '../modules/audit/audit.service.ts'
-import type { AuthService } from '../modules/auth/auth.service.ts'
-import type { ApiKeysService } from '../modules/auth/api-keys.service.ts'
-import type { OnboardingService } from '../modules/tenants/onboarding.service.ts'
-import type { TenantsService } from '../modules/tenants/tenants.service.ts'
-import type { MembersService } from '../modules/tenants/members.service.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
-export const allQueues = [mailSendQueue, tenantBlobPurgeQueue, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues] as const
+export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues] as const
 
 /**
  * Tenant deletion runs the modules' plans in this order: a module's rows go before the rows they
@@ -176,39 +166,27 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       : createRedisRateLimitStore(config.redisUrl, { onError: (error) => logger.warn({ err: error }, 'rate limit store (redis) error') }))
   const mailer = options.mailer ?? (config.smtpUrl === undefined ? createLogMailer(logger) : createSmtpMailer(config.smtpUrl, config.mailFrom))
   const passwords = await createPasswordHasher(options.scrypt ?? defaultScryptParameters)
-  const tokens = createTokenSigner(config.jwtSecret, tokenIssuer(config.environment))
   // Cursors are signed with a key derived from JWT_SECRET, so one secret to rotate covers both.
   const cursors = createCursorCodec(hmacSha256Hex(config.jwtSecret, 'steward:pagination-cursor:v1'))
 
-  const audit = createAuditRecorder({ ids, clock })
+  const auditRecorder = createAuditRecorder({ ids, clock })
   const events = createEventRecorder({ ids, clock, subscriber: createWebhookSubscriber({ jobs }) })
-  const commands = createCommandRunner({ db, clock, audit, events, jobs, idempotency: createIdempotencyStore() })
-  const auditStore = createAuditStore()
+  const commands = createCommandRunner({ db, clock, audit: auditRecorder, events, jobs, idempotency: createIdempotencyStore() })
   const anchorChain = options.anchorChain ?? (config.anchorChain === undefined ? undefined : createAnchorChain(config.anchorChain))
-  const sequencer = createAuditSequencer({
-    db,
-    store: auditStore,
-    jobs,
-    ids,
-    clock,
-    logger,
-    options: {
-      batchEventsMax: config.auditBatchEventsMax,
-      batchWaitSeconds: config.auditBatchWaitSeconds,
-      anchoringMode: anchorChain === undefined ? 'database_hash_chain' : 'onchain_merkle_root',
-      sweepIntervalMs: options.auditSweepIntervalMs ?? 1_000,
-    },
-  })
-  const tenantsStore = createTenantsStore()
+  const audit = createAudit(
+    { db, commands, jobs, cursors, ids, clock, logger, publicBaseUrl: config.publicBaseUrl, blobs, chain: anchorChain },
+    { batchEventsMax: config.auditBatchEventsMax, batchWaitSeconds: config.auditBatchWaitSeconds, sweepIntervalMs: options.auditSweepIntervalMs ?? 1_000 },
+  )
   const tenantDirectory = createTenantDirectory()
-  const credentialsStore = createCredentialsStore(tenantDirectory)
   // A replayed command hands its secret out again by deriving it from a stored seed, with a key derived
   // from API_KEY_PEPPER: the key that already guards stored credentials (rotating it ends API keys anyway).
   const replayableSecrets = createReplayableSecrets(hmacSha256Hex(config.apiKeyPepper, 'steward:replayable-secret:v1'))
-  const verificationTokens = createTokenIssuer({ store: tenantsStore, ids, clock, secrets: replayableSecrets })
-  const apiKeys = createApiKeysService({ db, commands, store: credentialsStore, cursors, secrets: replayableSecrets, ids, clock, environment: config.environment, config, log: logger })
+  const auth = createAuth(
+    { db, commands, cursors, ids, clock, environment: config.environment, passwords, secrets: replayableSecrets, tenants: tenantDirectory, log: logger },
+    config,
+  )
   const webhooks = createWebhooks({ db, commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
-  const ledger = createLedger({ db, commands, audit, events, jobs, ids, clock, cursors, raw: createRawRecords() })
+  const ledger = createLedger({ db, commands, audit: auditRecorder, events, jobs, ids, clock, cursors, raw: createRawRecords() })
   const policy = createPolicy({ db, commands, cursors, ids, clock, tenants: tenantDirectory, ledger: ledger.queries })
   // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
   const backfilled = await policy.defaultPolicy.backfill()
@@ -232,19 +210,34 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     { contentUrlKey: hmacSha256Hex(config.jwtSecret, 'steward:raw-content-url:v1'), fetchAllowLoopback: config.rawFetchAllowLoopback },
     options.raw,
   )
+  // Provisioning a tenant gives it the default policy, so the tenants services come after Policy.
+  const tenants = createTenants({
+    db,
+    commands,
+    cursors,
+    ids,
+    clock,
+    environment: config.environment,
+    publicBaseUrl: config.publicBaseUrl,
+    passwords,
+    secrets: replayableSecrets,
+    defaultPolicy: policy.defaultPolicy,
+    tenantData: tenantDataPlans,
+    blobs,
+  })
   const services = {
-    apiKeys,
-    auth: createAuthService({ db, commands, store: credentialsStore, tenants: tenantDirectory, passwords, tokens, apiKeys, ids, clock, environment: config.environment, config }),
-    onboarding: createOnboardingService({ commands, store: tenantsStore, verificationTokens, passwords, defaultPolicy: policy.defaultPolicy, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl }),
-    tenants: createTenantsService({ db, commands, store: tenantsStore, verificationTokens, defaultPolicy: policy.defaultPolicy, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl, tenantData: tenantDataPlans }),
-    members: createMembersService({ db, commands, store: tenantsStore, verificationTokens, cursors, ids, clock, environment: config.environment, publicBaseUrl: config.publicBaseUrl }),
+    apiKeys: auth.apiKeys,
+    auth: auth.service,
+    onboarding: tenants.onboarding,
+    tenants: tenants.tenants,
+    members: tenants.members,
     webhooks: webhooks.service,
     ledger: ledger.service,
     raw: raw.service,
     connectors: raw.connectors,
     policy: policy.service,
     wallets: policy.wallets,
-    audit: createAuditService({ db, commands, store: auditStore, cursors, ids, clock, publicBaseUrl: config.publicBaseUrl, chain: anchorChain, blobs }),
+    audit: audit.service,
   }
 
   const pollingIntervalSeconds = options.jobPollingIntervalSeconds ?? 2
@@ -253,20 +246,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     {
       name: 'tenants',
       routes: routesOf(tenantRoutes, { onboarding: services.onboarding, tenants: services.tenants, members: services.members, selfServeSignup: config.selfServeSignup }),
-      startWorkers: (queue) => queue.work(tenantBlobPurgeQueue, createBlobPurgeHandler({ db, commands, blobs }), { pollingIntervalSeconds }),
+      startWorkers: (queue) => tenants.startWorkers(queue, { pollingIntervalSeconds }),
     },
-    { name: 'auth', routes: routesOf(authRoutes, { auth: services.auth, apiKeys }) },
+    { name: 'auth', routes: routesOf(authRoutes, { auth: services.auth, apiKeys: services.apiKeys }) },
     { name: 'mail', startWorkers: (queue) => queue.work(mailSendQueue, createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 }) },
     { name: 'webhooks', routes: routesOf(webhookRoutes, { webhooks: webhooks.service }), startWorkers: (queue) => webhooks.startWorkers(queue, { pollingIntervalSeconds }) },
     {
       name: 'audit',
       routes: routesOf(auditRoutes, { audit: services.audit }),
-      async startWorkers(queue) {
-        await queue.work(auditExportQueue, createExportHandler({ db, store: auditStore, blobs, clock }), { pollingIntervalSeconds })
-        await queue.work(anchorPublishQueue, createAnchorPublishHandler({ db, store: auditStore, commands, chain: anchorChain, clock }), { pollingIntervalSeconds })
-        await sequencer.start()
-      },
-      stop: () => sequencer.stop(),
+      startWorkers: (queue) => audit.startWorkers(queue, { pollingIntervalSeconds }),
+      stop: () => audit.stop(),
     },
     { name: 'ledger', routes: routesOf(ledgerRoutes, { ledger: ledger.service }), startWorkers: (queue) => ledger.startWorkers(queue, { pollingIntervalSeconds }) },
     {
@@ -306,7 +295,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     async startWorkers() {
       for (const module of modules) await module.startWorkers?.(jobs, { pollingIntervalSeconds })
     },
-    settleAudit: (settleOptions) => sequencer.sweep(settleOptions),
+    settleAudit: (settleOptions) => audit.settle(settleOptions),
     /** Stops the workers (letting running jobs finish), then closes the stores. Idempotent. */
     async close() {
       if (closed) return

@@ -36,9 +36,10 @@ const lawful: Record<string, string> = {
   'src/modules/ledger/ledger.service.ts': 'import { db } from "../../platform/db.ts"\nimport { rule } from "./domain/rule.ts"\nexport const entries = () => rule(db())\n',
   'src/modules/ledger/domain/rule.ts': 'import { id } from "../../../kernel/ids.ts"\nexport const rule = (value: string) => value + id()\n',
   'src/modules/ledger/ledger.tables.ts': 'export const ledgerTable = "ledger"\n',
+  'src/modules/raw/index.ts': 'export { ingest } from "./raw.service.ts"\n',
   'src/modules/raw/raw.service.ts': 'import { entries } from "../ledger/index.ts"\nexport const ingest = entries\n',
   'src/modules/raw/raw.tables.ts': 'import { ledgerTable } from "../ledger/ledger.tables.ts"\nexport const rawTable = ledgerTable\n',
-  'src/main/compose.ts': 'import { ingest } from "../modules/raw/raw.service.ts"\nexport const compose = ingest\n',
+  'src/main/compose.ts': 'import { ingest } from "../modules/raw/index.ts"\nimport { ledgerTable } from "../modules/ledger/ledger.tables.ts"\nexport const compose = () => ingest() + ledgerTable\n',
 }
 
 /** Every `*.tables.ts` import of a source file: `[file, imported tables file]`, paths relative to src/. */
@@ -83,6 +84,7 @@ describe('the import rules', () => {
     ['platform-imports-only-kernel', { 'src/platform/db.ts': 'import { entries } from "../modules/ledger/index.ts"\nexport const db = () => String(entries)\n' }],
     ['modules-meet-at-index', { 'src/modules/raw/raw.service.ts': 'import { rule } from "../ledger/domain/rule.ts"\nexport const ingest = rule\n' }],
     ['tables-reference-tables-only', { 'src/modules/raw/raw.tables.ts': 'import { entries } from "../ledger/ledger.service.ts"\nexport const rawTable = String(entries)\n' }],
+    ['main-meets-modules-at-index', { 'src/main/compose.ts': 'import { ingest } from "../modules/raw/raw.service.ts"\nexport const compose = ingest\n' }],
     ['nothing-imports-main', { 'src/modules/ledger/ledger.service.ts': 'import { compose } from "../../main/compose.ts"\nexport const entries = () => String(compose)\n' }],
     ['domain-is-pure', { 'src/modules/ledger/domain/rule.ts': 'import { db } from "../../../platform/db.ts"\nexport const rule = (value: string) => value + String(db)\n' }],
     ['pure-code-does-no-io', { 'src/modules/ledger/domain/rule.ts': 'import { sql } from "drizzle-orm"\nexport const rule = (value: string) => value + String(sql)\n' }],

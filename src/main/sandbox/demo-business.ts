@@ -15,8 +15,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import { providerSignatureHeader } from '../../modules/raw/domain/provider-signature.ts'
-import type { Provider } from '../../modules/raw/domain/source-types.ts'
+import { providerSignatureHeader, type Provider } from '../../modules/raw/index.ts'
 import type { Runtime } from '../compose.ts'
 
 export const demoDirectory = fileURLToPath(new URL('../../../sandbox/demo/', import.meta.url))

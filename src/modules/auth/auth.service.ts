@@ -15,9 +15,10 @@ import type { PasswordHasher } from '../../kernel/passwords.ts'
 import type { CommandRunner } from '../../platform/commands/command.ts'
 import type { Database } from '../../platform/db/database.ts'
 import { parseBearer } from '../../platform/http/guard.ts'
-import { normalizeEmail, type TenantDirectory } from '../tenants/index.ts'
+import { normalizeEmail } from '../tenants/index.ts'
 import type { ApiKeysService } from './api-keys.service.ts'
 import type { CredentialsStore } from './credentials.store.ts'
+import type { AuthTenants } from './ports.ts'
 import { intersectScopes, type MemberRole, type Principal, type Scope } from '../../kernel/principal.ts'
 import { resolveRateLimitRule, roleScopes, serviceTokenScopes, type RateLimitTier, type ServiceTokenScope } from './scopes.ts'
 import { ownerTokenSeconds, serviceTokenSeconds, type TokenSigner } from './tokens.ts'
@@ -76,7 +77,7 @@ export function createAuthService(deps: {
   commands: CommandRunner
   store: CredentialsStore
   /** Users, members and tenants: read through the tenants module. */
-  tenants: TenantDirectory
+  tenants: AuthTenants
   passwords: PasswordHasher
   tokens: TokenSigner
   apiKeys: ApiKeysService

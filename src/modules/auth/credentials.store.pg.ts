@@ -1,7 +1,7 @@
 /** The Drizzle implementation of CredentialsStore (both engines). */
 import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm'
 import { apiKeys, serviceTokens } from './auth.tables.ts'
-import type { TenantDirectory } from '../tenants/index.ts'
+import type { AuthTenants } from './ports.ts'
 import type { ApiKeyStatus, CredentialsStore } from './credentials.store.ts'
 
 export function apiKeyStatusCondition(status: ApiKeyStatus, now: Date): SQL | undefined {
@@ -15,7 +15,7 @@ export function apiKeyStatusCondition(status: ApiKeyStatus, now: Date): SQL | un
   }
 }
 
-export function createCredentialsStore(tenants: Pick<TenantDirectory, 'standingOf'>): CredentialsStore {
+export function createCredentialsStore(tenants: Pick<AuthTenants, 'standingOf'>): CredentialsStore {
   return {
     async insertServiceToken(tx, token) {
       await tx.insert(serviceTokens).values(token)
