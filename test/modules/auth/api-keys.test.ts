@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { randomBytes } from 'node:crypto'
-import type { InjectOptions, LightMyRequestResponse } from 'fastify'
+import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiKeyScopes } from '../../../src/modules/auth/scopes.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
@@ -21,6 +20,7 @@ import {
 } from '../../support/harness.ts'
 import { auditActions, auditEvents } from '../../support/audit-log.ts'
 import { tablesContaining } from '../../support/tables-containing.ts'
+import { describeKeyedRoutes, keyed, newIdempotencyKey, type KeyedCase } from '../../support/idempotency-cases.ts'
 
 const start = new Date('2026-11-21T09:00:00.000Z')
 const clock = fixedClock(start)
@@ -561,64 +561,43 @@ describe('API key audit trail', () => {
 })
 
 describe('Idempotency-Key on the API-key commands', () => {
-  const newKey = () => `key-${randomBytes(8).toString('hex')}`
-  const keyed = (request: InjectOptions & { token?: string }, key: string) => ({ ...request, headers: { 'idempotency-key': key } })
+  const newKey = newIdempotencyKey
   const action = (url: string, token: string, payload?: Record<string, unknown>) => ({ method: 'POST' as const, url, token, ...(payload === undefined ? {} : { payload }) })
+  /** A case in a fresh tenant, whose runs are the owner's audit events of `audited`. */
+  const caseOf = (status: number, audited: string, prepare: (owner: TenantOwner) => Promise<Pick<KeyedCase, 'request' | 'other'>>) => async (): Promise<KeyedCase> => {
+    const owner = await signupOwner(test)
+    return { ...(await prepare(owner)), status, runs: async () => (await auditActions(test, owner.tenantId, { action: audited })).length }
+  }
 
-  const routes: ReadonlyArray<[string, number, (owner: TenantOwner) => Promise<{ request: InjectOptions & { token?: string }; other: InjectOptions & { token?: string }; action: string }>]> = [
+  describeKeyedRoutes(() => test, [
     [
       'POST /v1/tenants/{tenant_id}/api-keys',
-      201,
-      async (owner) => ({
+      caseOf(201, 'api_key.issued', async (owner) => ({
         request: action(keysUrl(owner.tenantId), owner.token, { name: 'keyed' }),
         other: action(keysUrl(owner.tenantId), owner.token, { name: 'keyed', scopes: ['ledger:read'] }),
-        action: 'api_key.issued',
-      }),
+      })),
     ],
     [
       'POST /v1/tenants/{tenant_id}/api-keys/{key_id}/rotate',
-      200,
-      async (owner) => {
+      caseOf(200, 'api_key.rotated', async (owner) => {
         const key = await issueApiKey(test, owner)
         return {
           request: action(`${keyUrl(owner.tenantId, key.id)}/rotate`, owner.token, {}),
           other: action(`${keyUrl(owner.tenantId, key.id)}/rotate`, owner.token, { previous_secret_expires_in_seconds: 60 }),
-          action: 'api_key.rotated',
         }
-      },
+      }),
     ],
     [
       'POST /v1/tenants/{tenant_id}/api-keys/{key_id}/revoke',
-      200,
-      async (owner) => {
+      caseOf(200, 'api_key.revoked', async (owner) => {
         const [key, another] = [await issueApiKey(test, owner), await issueApiKey(test, owner)]
         return {
           request: action(`${keyUrl(owner.tenantId, key.id)}/revoke`, owner.token),
           other: action(`${keyUrl(owner.tenantId, another.id)}/revoke`, owner.token),
-          action: 'api_key.revoked',
         }
-      },
+      }),
     ],
-  ]
-
-  it.each(routes)('%s replays the first outcome for a repeat, runs once, and refuses the key with another input', async (_, status, prepare) => {
-    const owner = await signupOwner(test)
-    const { request, other, action: audited } = await prepare(owner)
-    const runs = async () => (await auditActions(test, owner.tenantId, { action: audited })).length
-    const key = newKey()
-    const first = await test.request(keyed(request, key))
-    expect(first.statusCode, first.body).toBe(status)
-    expect(first.headers['idempotent-replayed']).toBeUndefined()
-
-    const second = await test.request(keyed(request, key))
-    expect(second.statusCode, second.body).toBe(status)
-    expect(second.headers['idempotent-replayed']).toBe('true')
-    expect(second.json()).toEqual(first.json())
-    expect(await runs()).toBe(1)
-
-    expectError(await test.request(keyed(other, key)), 'idempotency_key_reused')
-    expect(await runs()).toBe(1)
-  })
+  ])
 
   it('replays an issue with the same secret, which authenticates and which no table holds', async () => {
     const owner = await signupOwner(test)

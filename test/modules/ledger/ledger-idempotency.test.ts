@@ -4,11 +4,10 @@
  * refuses the key with another input (409 idempotency_key_reused); a malformed key is 400 before anything
  * runs.
  */
-import { randomBytes } from 'node:crypto'
-import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditActions } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, signupOwner, type TestApp } from '../../support/harness.ts'
+import { describeKeyedRoutes, keyed, newIdempotencyKey, type KeyedRequest, type KeyedRoute } from '../../support/idempotency-cases.ts'
 import { bankTransaction, getOk, normalize, seedArtifact } from '../../support/ledger.ts'
 
 let test: TestApp
@@ -19,9 +18,8 @@ beforeAll(async () => {
 })
 afterAll(async () => test?.close())
 
-const newKey = () => `key-${randomBytes(8).toString('hex')}`
-type Request = InjectOptions & { token?: string }
-const keyed = (request: Request, key: string): Request => ({ ...request, headers: { ...(request.headers as Record<string, string>), 'idempotency-key': key } })
+const newKey = newIdempotencyKey
+type Request = KeyedRequest
 
 /** A tenant with an admin (ledger:write) and two parsed rows not yet normalized. */
 async function tenantWithRows() {
@@ -44,15 +42,8 @@ async function tenantWithCounterparty() {
   return { ...tenant, counterpartyId: counterparty.id }
 }
 
-interface KeyedCase {
-  /** The request, the same command with another input (none when the route has no input), its status, how many times it ran. */
-  readonly request: Request
-  readonly other: Request | undefined
-  readonly status: number
-  readonly runs: () => Promise<number>
-}
 
-const keyedRoutes: ReadonlyArray<[string, () => Promise<KeyedCase>]> = [
+const keyedRoutes: ReadonlyArray<KeyedRoute> = [
   [
     'POST /v1/ledger/normalize',
     async () => {
@@ -98,34 +89,7 @@ const keyedRoutes: ReadonlyArray<[string, () => Promise<KeyedCase>]> = [
 ]
 
 describe('Idempotency-Key on the Ledger\'s commands', () => {
-  it.each(keyedRoutes)('%s replays the first outcome for a repeat, runs once, and refuses the key with another input', async (_, prepare) => {
-    const { request, other, status, runs } = await prepare()
-    const key = newKey()
-    const first = await test.request(keyed(request, key))
-    expect(first.statusCode, first.body).toBe(status)
-    expect(first.headers['idempotent-replayed']).toBeUndefined()
-
-    for (let repeat = 0; repeat < 2; repeat += 1) {
-      const again = await test.request(keyed(request, key))
-      expect(again.statusCode, again.body).toBe(status)
-      expect(again.headers['idempotent-replayed']).toBe('true')
-      expect(again.json()).toEqual(first.json())
-    }
-    expect(await runs()).toBe(1)
-
-    if (other !== undefined) {
-      expectError(await test.request(keyed(other, key)), 'idempotency_key_reused')
-      expect(await runs()).toBe(1)
-    }
-  })
-
-  it('refuses a malformed key on every keyed route before anything runs', async () => {
-    for (const [, prepare] of keyedRoutes) {
-      const { request, runs } = await prepare()
-      expectError(await test.request(keyed(request, 'key with spaces')), 'request_params_invalid')
-      expect(await runs()).toBe(0)
-    }
-  })
+  describeKeyedRoutes(() => test, keyedRoutes)
 
   it('replays a normalization as first answered: the entities it created, not the unchanged of a fresh run', async () => {
     const { admin, rowIds } = await tenantWithRows()

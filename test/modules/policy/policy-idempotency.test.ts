@@ -5,14 +5,13 @@
  * before anything runs. The computations that write nothing (lint, simulate, simulate-historical, diff)
  * take no key: a repeat computes again and nothing is stored.
  */
-import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import type { InjectOptions } from 'fastify'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { auditActions, auditEvents } from '../../support/audit-log.ts'
 import { createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
+import { describeKeyedRoutes, keyed, newIdempotencyKey, type KeyedRequest, type KeyedRoute } from '../../support/idempotency-cases.ts'
 import { addSigner, compose, samplePolicy, signatureOf } from '../../support/policy.ts'
 
 let test: TestApp
@@ -21,9 +20,8 @@ beforeAll(async () => {
 })
 afterAll(async () => test?.close())
 
-const newKey = () => `key-${randomBytes(8).toString('hex')}`
-type Request = InjectOptions & { token?: string }
-const keyed = (request: Request, key: string): Request => ({ ...request, headers: { ...(request.headers as Record<string, string>), 'idempotency-key': key } })
+const newKey = newIdempotencyKey
+type Request = KeyedRequest
 const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address
 const policyUrl = (owner: TenantOwner, path: string) => `/v1/policy/${owner.tenantId}/${path}`
 const runsOf = (owner: TenantOwner, action: string) => async () => (await auditActions(test, owner.tenantId, { action })).length
@@ -33,15 +31,8 @@ const storedKeys = async (tenantId: string) =>
 const evaluateEvents = async (tenantId: string) =>
   (await queryRows<{ n: number }>(test.runtime.db.orm, sql`select count(*)::int as n from events where tenant_id = ${tenantId} and event_type = 'policy.evaluate'`))[0]!.n
 
-interface KeyedCase {
-  /** The request, the same request with another input, its status, and how many times the command ran. */
-  readonly request: Request
-  readonly other: Request
-  readonly status: number
-  readonly runs: () => Promise<number>
-}
 
-const keyedRoutes: ReadonlyArray<[string, () => Promise<KeyedCase>]> = [
+const keyedRoutes: ReadonlyArray<KeyedRoute> = [
   [
     'POST /v1/policy/{tenant_id}/compose',
     async () => {
@@ -100,32 +91,7 @@ const keyedRoutes: ReadonlyArray<[string, () => Promise<KeyedCase>]> = [
 ]
 
 describe('Idempotency-Key on the policy module\'s commands', () => {
-  it.each(keyedRoutes)('%s replays the first outcome for a repeat, runs once, and refuses the key with another input', async (_, prepare) => {
-    const { request, other, status, runs } = await prepare()
-    const key = newKey()
-    const first = await test.request(keyed(request, key))
-    expect(first.statusCode, first.body).toBe(status)
-    expect(first.headers['idempotent-replayed']).toBeUndefined()
-
-    for (let repeat = 0; repeat < 2; repeat += 1) {
-      const again = await test.request(keyed(request, key))
-      expect(again.statusCode, again.body).toBe(status)
-      expect(again.headers['idempotent-replayed']).toBe('true')
-      expect(again.json()).toEqual(first.json())
-    }
-    expect(await runs()).toBe(1)
-
-    expectError(await test.request(keyed(other, key)), 'idempotency_key_reused')
-    expect(await runs()).toBe(1)
-  })
-
-  it('refuses a malformed key on every keyed route before anything runs', async () => {
-    for (const [name, prepare] of keyedRoutes) {
-      const { request, runs } = await prepare()
-      expectError(await test.request(keyed(request, 'key with spaces')), 'request_params_invalid')
-      expect(await runs(), name).toBe(0)
-    }
-  })
+  describeKeyedRoutes(() => test, keyedRoutes)
 })
 
 describe('what a replay means for each policy command', () => {

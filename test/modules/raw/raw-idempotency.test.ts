@@ -6,10 +6,10 @@
  * another, are 200 deduplicated. The provider webhook takes no key.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditActions } from '../../support/audit-log.ts'
 import { createTestApp, expectError, signupOwner, type TestApp } from '../../support/harness.ts'
+import { describeKeyedRoutes, keyed, newIdempotencyKey, type KeyedRequest, type KeyedRoute } from '../../support/idempotency-cases.ts'
 import { fakeResolver, multipartBody, startFileServer, uniqueCsv, type FileServer } from '../../fixtures/raw/ingest/raw-test-kit.ts'
 import { providerSignatureHeader } from '../../../src/modules/raw/domain/provider-signature.ts'
 
@@ -27,9 +27,8 @@ beforeAll(async () => {
 afterAll(async () => Promise.all([test?.close(), server?.close()]))
 
 const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex')
-const newKey = () => `key-${randomBytes(8).toString('hex')}`
-type Request = InjectOptions & { token?: string }
-const keyed = (request: Request, key: string): Request => ({ ...request, headers: { ...(request.headers as Record<string, string>), 'idempotency-key': key } })
+const newKey = newIdempotencyKey
+type Request = KeyedRequest
 const ingestActions = ['raw.artifact_ingested', 'raw.artifact_deduplicated', 'raw.artifact_restored']
 
 function upload(token: string, csv: string, sourceRef = '{"account":"Main EUR"}'): Request {
@@ -43,15 +42,8 @@ async function ingested(token: string, csv = uniqueCsv()): Promise<string> {
   return response.json().raw_id as string
 }
 
-interface KeyedCase {
-  /** The request, the same request with another input, its status, and how many times the command ran. */
-  readonly request: Request
-  readonly other: Request
-  readonly status: number
-  readonly runs: () => Promise<number>
-}
 
-const keyedRoutes: ReadonlyArray<[string, () => Promise<KeyedCase>]> = [
+const keyedRoutes: ReadonlyArray<KeyedRoute> = [
   [
     'POST /v1/raw/ingest (multipart upload)',
     async () => {
@@ -106,30 +98,7 @@ const keyedRoutes: ReadonlyArray<[string, () => Promise<KeyedCase>]> = [
 ]
 
 describe('Idempotency-Key on the Raw module\'s commands', () => {
-  it.each(keyedRoutes)('%s replays the first outcome for a repeat, runs once, and refuses the key with another input', async (_, prepare) => {
-    const { request, other, status, runs } = await prepare()
-    const key = newKey()
-    const first = await test.request(keyed(request, key))
-    expect(first.statusCode, first.body).toBe(status)
-    expect(first.headers['idempotent-replayed']).toBeUndefined()
-
-    const second = await test.request(keyed(request, key))
-    expect(second.statusCode, second.body).toBe(status)
-    expect(second.headers['idempotent-replayed']).toBe('true')
-    expect(second.body).toEqual(first.body)
-    expect(await runs()).toBe(1)
-
-    expectError(await test.request(keyed(other, key)), 'idempotency_key_reused')
-    expect(await runs()).toBe(1)
-  })
-
-  it('refuses a malformed key on every keyed route before anything runs', async () => {
-    for (const [, prepare] of keyedRoutes) {
-      const { request, runs } = await prepare()
-      expectError(await test.request(keyed(request, 'key with spaces')), 'request_params_invalid')
-      expect(await runs()).toBe(0)
-    }
-  })
+  describeKeyedRoutes(() => test, keyedRoutes)
 
   it('keeps ingest idempotent by content beside the key: the same bytes without it or with another key are 200 deduplicated', async () => {
     const owner = await signupOwner(test)

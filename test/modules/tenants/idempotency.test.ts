@@ -6,11 +6,11 @@
  */
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { auditActions, auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, login, signupOwner, testPassword, testPlatformSecret, uniqueEmail, type TenantOwner, type TestApp } from '../../support/harness.ts'
+import { describeKeyedRoutes, keyed, newIdempotencyKey, type KeyedRequest, type KeyedRoute } from '../../support/idempotency-cases.ts'
 import { tablesContaining } from '../../support/tables-containing.ts'
 
 let test: TestApp
@@ -22,9 +22,8 @@ beforeAll(async () => {
 afterAll(async () => test?.close())
 
 const platform = { 'x-platform-service-auth': testPlatformSecret }
-const newKey = () => `key-${randomBytes(8).toString('hex')}`
-type Request = InjectOptions & { token?: string }
-const keyed = (request: Request, key: string): Request => ({ ...request, headers: { ...(request.headers as Record<string, string>), 'idempotency-key': key } })
+const newKey = newIdempotencyKey
+type Request = KeyedRequest
 
 /** Signs up without verifying: the verification token is still unspent. */
 async function pendingSignup() {
@@ -42,15 +41,8 @@ async function invite(owner: TenantOwner, role = 'viewer') {
 const tenantsNamed = async (name: string) =>
   (await queryRows<{ n: number }>(test.runtime.db.orm, sql`select count(*)::int as n from tenants where name = ${name}`))[0]!.n
 
-interface KeyedCase {
-  /** The request, the same request with another input, its status, and how many times the command ran. */
-  readonly request: Request
-  readonly other: Request
-  readonly status: number
-  readonly runs: () => Promise<number>
-}
 
-const keyedRoutes: ReadonlyArray<[string, () => Promise<KeyedCase>]> = [
+const keyedRoutes: ReadonlyArray<KeyedRoute> = [
   [
     'POST /v1/auth/verify-email',
     async () => {
@@ -166,30 +158,7 @@ const keyedRoutes: ReadonlyArray<[string, () => Promise<KeyedCase>]> = [
 ]
 
 describe('Idempotency-Key on the tenants module\'s commands', () => {
-  it.each(keyedRoutes)('%s replays the first outcome for a repeat, runs once, and refuses the key with another input', async (_, prepare) => {
-    const { request, other, status, runs } = await prepare()
-    const key = newKey()
-    const first = await test.request(keyed(request, key))
-    expect(first.statusCode, first.body).toBe(status)
-    expect(first.headers['idempotent-replayed']).toBeUndefined()
-
-    const second = await test.request(keyed(request, key))
-    expect(second.statusCode, second.body).toBe(status)
-    expect(second.headers['idempotent-replayed']).toBe('true')
-    expect(second.json()).toEqual(first.json())
-    expect(await runs()).toBe(1)
-
-    expectError(await test.request(keyed(other, key)), 'idempotency_key_reused')
-    expect(await runs()).toBe(1)
-  })
-
-  it('refuses a malformed key on every keyed route before anything runs', async () => {
-    for (const [, prepare] of keyedRoutes) {
-      const { request, runs } = await prepare()
-      expectError(await test.request(keyed(request, 'key with spaces')), 'request_params_invalid')
-      expect(await runs()).toBe(0)
-    }
-  })
+  describeKeyedRoutes(() => test, keyedRoutes)
 
   it('scopes a public route\'s key to the tenant of its body: the same key verifies another tenant\'s user', async () => {
     const key = newKey()
