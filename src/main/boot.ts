@@ -10,10 +10,11 @@ import { DataDirInUseError } from '../platform/db/database.ts'
 import { createRuntime, type Runtime } from './compose.ts'
 import { resolveSecrets } from './secrets.ts'
 
-export async function boot(processName: string): Promise<Runtime> {
+/** `generateSecrets: false` for a process that must use the server's secrets (a separate worker). */
+export async function boot(processName: string, bootOptions: { readonly generateSecrets?: boolean } = {}): Promise<Runtime> {
   let config
   try {
-    config = resolveSecrets(loadConfig(process.env))
+    config = resolveSecrets(loadConfig(process.env), { generate: bootOptions.generateSecrets ?? true })
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`)

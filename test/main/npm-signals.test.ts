@@ -131,7 +131,8 @@ describe('signals sent to npm', () => {
 
   // The separate worker process runs on PostgreSQL only (on PGlite the server runs the workers itself).
   it.skipIf(testDatabaseUrl() === undefined)('SIGTERM to `npm run worker` stops the worker: npm\'s child has exited when npm has', async () => {
-    const run = await npmRun('worker', { DATABASE_URL: testDatabaseUrl() ?? '' })
+    // A worker uses the server's secrets (it never generates its own): here, set as a deployment sets them.
+    const run = await npmRun('worker', { DATABASE_URL: testDatabaseUrl() ?? '', JWT_SECRET: 'w'.repeat(64), API_KEY_PEPPER: 'p'.repeat(64) })
     await until('the workers running', () => run.output().includes('workers running'), run)
     const worker = childOf(run.npm.pid ?? 0)
     expect(worker).toBeDefined()

@@ -5,7 +5,7 @@
  * request in flight before exiting 0.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -86,5 +86,22 @@ describe('the server process', () => {
     expect(output).toMatch(/PORT: "eighty" is not a whole number/)
     expect(output).toMatch(/JWT_SECRET: required when STEWARD_ENV=production/)
     expect(output).toMatch(/SMTP_URL: required/)
+  }, 60_000)
+})
+
+describe('the separate worker process', () => {
+  // The worker runs on PostgreSQL only (on PGlite the server runs the workers itself).
+  it.skipIf(testDatabaseUrl() === undefined)('refuses, with exit status 78 and the cause, a data directory of its own instead of generating secrets no server knows', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'steward-worker-'))
+    dataDirs.push(dataDir)
+    const child = spawn(...node('src/main/worker.ts'), { cwd: root, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, DATABASE_URL: testDatabaseUrl() ?? '', LOG_LEVEL: 'info' } })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const status = await new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    expect(status, output).toBe(78)
+    expect(output).toMatch(/JWT_SECRET and API_KEY_PEPPER are unset/)
+    expect(output).toContain("give it the server's DATA_DIR")
+    expect(existsSync(join(dataDir, 'secrets.json'))).toBe(false)
   }, 60_000)
 })

@@ -45,8 +45,9 @@ export async function startServer(env: Record<string, string>, options: { preloa
   return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited }
 }
 
-export async function waitUntilServing(running: RunningServer): Promise<void> {
-  const deadline = Date.now() + 60_000
+/** Waits for /v1/health to answer (a server that loads the sandbox demo first takes longer: pass `timeoutMs`). */
+export async function waitUntilServing(running: RunningServer, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (running.child.exitCode !== null || running.child.signalCode !== null) throw new Error(`server exited early:\n${running.output()}`)
     try {
