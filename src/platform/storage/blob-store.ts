@@ -49,6 +49,8 @@ export interface BlobStore {
    * (the filesystem store). Signing is local: it neither checks that the blob exists nor reaches the store.
    */
   downloadUrl(tenantId: string, sha256: string, grant: DownloadGrant): Promise<string | undefined>
+  /** Releases connections (S3); the runtime calls it once at shutdown. */
+  close(): Promise<void>
 }
 
 export const tenantIdPattern = /^[0-9a-f-]{36}$/
@@ -138,6 +140,7 @@ export function createFileBlobStore(root: string): BlobStore {
       // No server of its own: the bytes go out through the service's signed content route.
       return undefined
     },
+    async close() {},
   }
 }
 

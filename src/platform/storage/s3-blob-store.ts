@@ -184,6 +184,11 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       })
       return getSignedUrl(signer, command, { expiresIn: grant.expiresInSeconds, signingDate: grant.signedAt })
     },
+
+    async close() {
+      client.destroy()
+      if (signer !== client) signer.destroy()
+    },
   }
 }
 
