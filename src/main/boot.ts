@@ -36,7 +36,7 @@ export async function boot(processName: string, bootOptions: { readonly generate
     ? pino(options, pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }))
     : pino(options)
   logger.info(
-    { environment: config.environment, engine: config.databaseUrl === undefined ? 'pglite' : 'postgres', data_dir: config.dataDir },
+    { environment: config.environment, engine: config.databaseUrl === undefined ? 'pglite' : 'postgres', data_dir: config.dataDir, blob_store: config.blobStore.kind },
     'starting',
   )
   try {

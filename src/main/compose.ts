@@ -19,6 +19,7 @@ import { createReplayableSecrets } from '../kernel/secrets.ts'
 import { createMailHandler, mailSendQueue } from '../platform/mail/mail.job.ts'
 import { createLogMailer, createSmtpMailer, type Mailer } from '../platform/mail/mailer.ts'
 import { createFileBlobStore, type BlobStore } from '../platform/storage/blob-store.ts'
+import { createS3BlobStore } from '../platform/storage/s3-blob-store.ts'
 import { createEventRecorder } from '../platform/outbox/events.ts'
 import { createCommandRunner } from '../platform/commands/command.ts'
 import { createIdempotencyStore } from '../platform/commands/idempotency.store.pg.ts'
@@ -113,7 +114,7 @@ export interface RuntimeOptions {
   readonly scrypt?: ScryptParameters
   readonly rateLimits?: RateLimitStore
   readonly mailer?: Mailer
-  /** Stored bytes; defaults to the filesystem store under `blobRoot`. */
+  /** Stored bytes; defaults to the store `config.blobStore` names (the filesystem one under `blobRoot`, or S3). */
   readonly blobs?: BlobStore
   /** How often idle workers poll for jobs. */
   readonly jobPollingIntervalSeconds?: number
@@ -160,7 +161,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const jobs = createJobQueue(db, { schema: options.jobSchema ?? 'pgboss', logger, queues: allQueues })
   await jobs.start()
 
-  const blobs = options.blobs ?? createFileBlobStore(options.blobRoot)
+  const blobs = options.blobs ?? openBlobStore(config, options.blobRoot)
   const rateLimits = options.rateLimits ?? (config.redisUrl === undefined
       ? createMemoryRateLimitStore()
       : createRedisRateLimitStore(config.redisUrl, { onError: (error) => logger.warn({ err: error }, 'rate limit store (redis) error') }))
@@ -304,7 +305,23 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       await jobs.stop({ timeoutMs: config.shutdownTimeoutMs })
       await rateLimits.close()
       await mailer.close()
+      await blobs.close()
       await db.close()
     },
   }
+}
+
+/** The filesystem store under `blobRoot` (one host), or the S3-compatible bucket the configuration names. */
+function openBlobStore(config: Config, blobRoot: string): BlobStore {
+  const settings = config.blobStore
+  if (settings.kind === 'fs') return createFileBlobStore(blobRoot)
+  return createS3BlobStore({
+    bucket: settings.bucket,
+    region: settings.region,
+    endpoint: settings.endpoint,
+    publicEndpoint: settings.publicEndpoint,
+    forcePathStyle: settings.forcePathStyle,
+    credentials: settings.credentials,
+    prefix: settings.prefix,
+  })
 }

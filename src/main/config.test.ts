@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from './config.ts'
+import { ConfigError, configurationNames, loadConfig } from './config.ts'
 
 const secret = 'x'.repeat(32)
 const productionBase = { STEWARD_ENV: 'production', JWT_SECRET: secret, API_KEY_PEPPER: secret, SMTP_URL: 'smtp://mail:25', PUBLIC_BASE_URL: 'https://api.example.com' }
@@ -80,5 +80,91 @@ describe('loadConfig', () => {
     const problems = problemsOf({ PORT: 'x', JWT_SECRET: 'tooshort-secret', STEWARD_ENV: 'nope' })
     expect(problems).toHaveLength(3)
     expect(problems.join('\n')).not.toContain('tooshort-secret')
+  })
+
+  it('lists every variable it reads in configurationNames, and reads nothing else', () => {
+    const read = new Set<string>()
+    // With S3_BUCKET set every branch reads its variables (the S3 ones are read only for BLOB_STORE=s3).
+    const env = new Proxy({ S3_BUCKET: 'steward-blobs' } as Record<string, string | undefined>, {
+      get(target, name) {
+        if (typeof name === 'string') read.add(name)
+        return target[name as string]
+      },
+    })
+    loadConfig(env)
+    expect([...read].sort()).toEqual([...configurationNames].sort())
+  })
+})
+
+describe('loadConfig: the blob store', () => {
+  it('keeps blobs on the filesystem by default', () => {
+    expect(loadConfig({}).blobStore).toEqual({ kind: 'fs' })
+    expect(loadConfig({ BLOB_STORE: 'fs' }).blobStore).toEqual({ kind: 'fs' })
+  })
+
+  it('chooses S3 when S3_BUCKET is set, with AWS defaults', () => {
+    expect(loadConfig({ S3_BUCKET: 'steward-blobs' }).blobStore).toEqual({
+      kind: 's3',
+      bucket: 'steward-blobs',
+      region: 'us-east-1',
+      endpoint: undefined,
+      publicEndpoint: undefined,
+      forcePathStyle: false,
+      credentials: undefined,
+      prefix: '',
+    })
+  })
+
+  it('reads every S3 setting; path-style by default with an endpoint; the prefix ends with a slash', () => {
+    const s3 = {
+      BLOB_STORE: 's3',
+      S3_BUCKET: 'steward.blobs-1',
+      S3_REGION: 'eu-central-1',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_PUBLIC_ENDPOINT: 'http://localhost:9000',
+      S3_ACCESS_KEY_ID: 'steward',
+      S3_SECRET_ACCESS_KEY: 'minio-secret',
+      S3_PREFIX: 'prod/steward',
+    }
+    expect(loadConfig(s3).blobStore).toEqual({
+      kind: 's3',
+      bucket: 'steward.blobs-1',
+      region: 'eu-central-1',
+      endpoint: 'http://minio:9000',
+      publicEndpoint: 'http://localhost:9000',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'steward', secretAccessKey: 'minio-secret' },
+      prefix: 'prod/steward/',
+    })
+    expect(loadConfig({ ...s3, S3_FORCE_PATH_STYLE: 'false', S3_PREFIX: 'steward/' }).blobStore).toMatchObject({ forcePathStyle: false, prefix: 'steward/' })
+  })
+
+  it.each([
+    [{ BLOB_STORE: 's3' }, /S3_BUCKET: required when BLOB_STORE=s3/],
+    [{ BLOB_STORE: 'gcs' }, /BLOB_STORE: "gcs" is not one of fs, s3/],
+    [{ S3_BUCKET: 'Steward_Blobs' }, /S3_BUCKET: "Steward_Blobs" is not an S3 bucket name/],
+    [{ S3_BUCKET: 'steward', S3_ENDPOINT: 'ftp://minio' }, /S3_ENDPOINT: protocol must be one of http:\/\/, https:\/\//],
+    [{ S3_BUCKET: 'steward', S3_ACCESS_KEY_ID: 'steward' }, /S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither/],
+    [{ S3_BUCKET: 'steward', S3_PREFIX: '../up' }, /S3_PREFIX: "..\/up" is not a key prefix/],
+    [{ S3_BUCKET: 'steward', S3_PREFIX: '/rooted' }, /S3_PREFIX/],
+    [{ S3_BUCKET: 'steward', S3_REGION: 'EU West' }, /S3_REGION/],
+    [{ S3_BUCKET: 'steward', S3_FORCE_PATH_STYLE: 'maybe' }, /S3_FORCE_PATH_STYLE: "maybe" is not a boolean/],
+    [{ BLOB_STORE: 'fs', S3_BUCKET: 'steward', S3_REGION: 'eu-west-1' }, /S3_BUCKET, S3_REGION: set, but BLOB_STORE=fs/],
+  ])('refuses %o with a message naming the variable', (env, message) => {
+    expect(problemsOf(env).join('\n')).toMatch(message)
+  })
+
+  it('never echoes the S3 secret key', () => {
+    const problems = problemsOf({ S3_BUCKET: 'x', S3_SECRET_ACCESS_KEY: 'super-secret-value' })
+    expect(problems.join('\n')).toMatch(/S3_BUCKET/)
+    expect(problems.join('\n')).not.toContain('super-secret-value')
+  })
+
+  it('needs https for presigned download URLs in production', () => {
+    const production = { ...productionBase, S3_BUCKET: 'steward' }
+    expect(problemsOf({ ...production, S3_ENDPOINT: 'http://minio:9000' }).join('\n')).toMatch(/S3_ENDPOINT: must be https:\/\/ when STEWARD_ENV=production/)
+    expect(problemsOf({ ...production, S3_ENDPOINT: 'http://minio:9000', S3_PUBLIC_ENDPOINT: 'http://blobs.example.com' }).join('\n')).toMatch(/S3_PUBLIC_ENDPOINT: must be https/)
+    expect(loadConfig({ ...production, S3_ENDPOINT: 'http://minio:9000', S3_PUBLIC_ENDPOINT: 'https://blobs.example.com' }).blobStore).toMatchObject({ kind: 's3' })
+    expect(loadConfig(production).blobStore).toMatchObject({ kind: 's3', endpoint: undefined })
   })
 })

@@ -54,7 +54,71 @@ export interface Config {
   readonly rawFetchAllowLoopback: boolean
   /** Sandbox: create the demo business (sandbox/demo) on the first start; never in production. */
   readonly sandboxDemoData: boolean
+  /** Where stored bytes live: the filesystem under `dataDir` (one host), or an S3-compatible bucket (shared). */
+  readonly blobStore: BlobStoreConfig
 }
+
+export type BlobStoreConfig = { readonly kind: 'fs' } | S3BlobStoreConfig
+
+export interface S3BlobStoreConfig {
+  readonly kind: 's3'
+  readonly bucket: string
+  readonly region: string
+  /** Unset means AWS S3 itself. */
+  readonly endpoint: string | undefined
+  /** Where presigned download URLs point when clients reach the store by another address; defaults to `endpoint`. */
+  readonly publicEndpoint: string | undefined
+  readonly forcePathStyle: boolean
+  /** Unset uses the AWS SDK's default chain (AWS_* variables, instance or task role). */
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined
+  /** '' or a key prefix ending in '/'. */
+  readonly prefix: string
+}
+
+/**
+ * Every environment variable `loadConfig` reads: deployment files (compose.yaml) are checked against
+ * this list, and a test checks that the list is exactly what `loadConfig` reads.
+ */
+export const configurationNames = [
+  'STEWARD_ENV',
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'DATA_DIR',
+  'REDIS_URL',
+  'PUBLIC_BASE_URL',
+  'JWT_SECRET',
+  'API_KEY_PEPPER',
+  'SERVICE_TOKEN_SECRET',
+  'PLATFORM_SERVICE_SECRET',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'WORKERS_IN_PROCESS',
+  'RAW_FETCH_ALLOW_LOOPBACK',
+  'SANDBOX_DEMO_DATA',
+  'SELF_SERVE_SIGNUP',
+  'API_KEY_AUTH_PRODUCTION_ENABLED',
+  'LOG_LEVEL',
+  'LOG_FORMAT',
+  'TRUST_PROXY_HOPS',
+  'SHUTDOWN_TIMEOUT_MS',
+  'PUBLIC_RATE_LIMIT_PER_MINUTE',
+  'PUBLIC_RATE_LIMIT_BURST',
+  'AUDIT_BATCH_EVENTS_MAX',
+  'AUDIT_BATCH_WAIT_SECONDS',
+  'CHAIN_RPC_URL',
+  'ANCHOR_CONTRACT_ADDRESS',
+  'ANCHOR_PRIVATE_KEY',
+  'BLOB_STORE',
+  'S3_BUCKET',
+  'S3_REGION',
+  'S3_ENDPOINT',
+  'S3_PUBLIC_ENDPOINT',
+  'S3_FORCE_PATH_STYLE',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_PREFIX',
+] as const
 
 export interface AnchorChainConfig {
   readonly rpcUrl: string
@@ -134,6 +198,7 @@ export function loadConfig(env: Env): Config {
     anchorChain: readAnchorChain(read, problems),
     rawFetchAllowLoopback,
     sandboxDemoData,
+    blobStore: readBlobStore(read, problems, production),
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze(config)
@@ -152,6 +217,47 @@ function readAnchorChain(read: EnvReader, problems: string[]): AnchorChainConfig
   return { rpcUrl: rpcUrl!, contractAddress: contractAddress as `0x${string}`, privateKey: privateKey as `0x${string}` }
 }
 
+const s3Names = ['S3_BUCKET', 'S3_REGION', 'S3_ENDPOINT', 'S3_PUBLIC_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX'] as const
+/** S3's bucket naming rules (3 to 63 lowercase letters, digits, dots and hyphens; a letter or digit at each end). */
+const bucketPattern = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
+/** Segments of safe key characters (not `.` or `..`) separated by single slashes; a trailing slash is added when missing. */
+const keyPrefixPattern = /^(?!\.\.?(\/|$))[A-Za-z0-9._-]+(\/(?!\.\.?(\/|$))[A-Za-z0-9._-]+)*\/?$/
+
+/** BLOB_STORE=fs|s3, inferred from S3_BUCKET when unset; the S3_* settings are read only for s3. */
+function readBlobStore(read: EnvReader, problems: string[], production: boolean): BlobStoreConfig {
+  const bucket = read.pattern('S3_BUCKET', bucketPattern, 'an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens)')
+  const kind = read.oneOf('BLOB_STORE', ['fs', 's3'] as const, read.isSet('S3_BUCKET') ? 's3' : 'fs')
+  if (kind === 'fs') {
+    const stray = s3Names.filter((name) => read.isSet(name))
+    if (stray.length > 0) problems.push(`${stray.join(', ')}: set, but BLOB_STORE=fs keeps blobs on the filesystem; unset them or set BLOB_STORE=s3`)
+    return { kind: 'fs' }
+  }
+  if (!read.isSet('S3_BUCKET')) problems.push('S3_BUCKET: required when BLOB_STORE=s3')
+  const endpoint = read.url('S3_ENDPOINT', ['http:', 'https:'])
+  const publicEndpoint = read.url('S3_PUBLIC_ENDPOINT', ['http:', 'https:'])
+  const signedFor = publicEndpoint ?? endpoint
+  if (production && signedFor !== undefined && signedFor.startsWith('http:')) {
+    problems.push(`${publicEndpoint === undefined ? 'S3_ENDPOINT' : 'S3_PUBLIC_ENDPOINT'}: must be https:// when STEWARD_ENV=production, since presigned download URLs point there (set S3_PUBLIC_ENDPOINT to the store's https address)`)
+  }
+  const accessKeyId = read.optionalString('S3_ACCESS_KEY_ID')
+  const secretAccessKey = read.optionalString('S3_SECRET_ACCESS_KEY')
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither to use the AWS default credentials (AWS_* variables, instance or task role)')
+  }
+  const prefix = read.pattern('S3_PREFIX', keyPrefixPattern, 'a key prefix: segments of letters, digits, dots, hyphens and underscores (not . or ..) separated by /') ?? ''
+  return {
+    kind: 's3',
+    bucket: bucket ?? '',
+    region: read.pattern('S3_REGION', /^[a-z0-9-]{1,32}$/, 'a region name such as us-east-1') ?? 'us-east-1',
+    endpoint,
+    publicEndpoint,
+    // S3-protocol servers at an endpoint of their own mostly want path-style URLs; AWS wants virtual hosts.
+    forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', endpoint !== undefined),
+    credentials: accessKeyId !== undefined && secretAccessKey !== undefined ? { accessKeyId, secretAccessKey } : undefined,
+    prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`,
+  }
+}
+
 class EnvReader {
   constructor(
     private readonly env: Env,
@@ -165,6 +271,15 @@ class EnvReader {
 
   string(name: string, fallback: string): string {
     return this.raw(name) ?? fallback
+  }
+
+  /** An optional value taken as given (and never echoed back: it may be a credential). */
+  optionalString(name: string): string | undefined {
+    return this.raw(name)
+  }
+
+  isSet(name: string): boolean {
+    return this.raw(name) !== undefined
   }
 
   oneOf<const T extends readonly string[]>(name: string, allowed: T, fallback: T[number]): T[number] {

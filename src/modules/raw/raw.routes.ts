@@ -247,7 +247,8 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
       schema: {
         tags,
         summary: 'Read an artifact, with a signed URL for its bytes',
-        description: 'signed_url serves the bytes as an attachment for 10 minutes, without a bearer. 404 raw_artifact_not_found, 410 raw_artifact_tombstoned.',
+        description:
+          'signed_url serves the bytes as an attachment for 10 minutes, without a bearer: this service\'s content route with the filesystem blob store, a presigned GET on the bucket with an S3-compatible store. 404 raw_artifact_not_found, 410 raw_artifact_tombstoned.',
         params: RawIdParams,
         response: { 200: RawArtifact },
       },

@@ -69,7 +69,10 @@ const ExtractionStatus = Type.Enum(['pending', 'running', 'succeeded', 'failed',
 export const RawArtifact = Strict({
   raw_id: Type.String(),
   sha256: Type.String(),
-  signed_url: Type.String({ description: 'Serves the bytes as an attachment without a bearer until expires_at (10 minutes).' }),
+  signed_url: Type.String({
+    description:
+      'Serves the bytes as an attachment without a bearer until expires_at (10 minutes). With the filesystem blob store it is this service\'s GET /v1/raw/{raw_id}/content; with an S3-compatible store (BLOB_STORE=s3) it is a presigned GET on the store itself, which the store alone checks: a URL issued before a DELETE keeps working until it expires (the bytes are retained then anyway).',
+  }),
   expires_at: Timestamp,
   mime_type: Type.String(),
   bytes: Type.Integer({ minimum: 0 }),

@@ -10,6 +10,7 @@ import { AppError } from '../../kernel/errors.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'
 import { checkContentSignature, contentSignature, signedUrlSeconds } from './domain/signed-url.ts'
+import { attachmentDisposition } from './domain/media-types.ts'
 import type { ArtifactRow, ParsedRowRow, RawStore } from './raw.store.ts'
 
 export const parsedPageRows = { defaultRows: 100, maxRows: 1000 } as const
@@ -108,16 +109,29 @@ export function createReadService(deps: ReadServiceDeps): ReadService {
     return artifact
   }
 
+  function ownContentUrl(rawId: string, tenantId: string, expiresAtSeconds: number): string {
+    const signature = contentSignature(deps.contentUrlKey, { tenantId, rawId, expiresAtSeconds })
+    const query = new URLSearchParams({ tenant_id: tenantId, expires: String(expiresAtSeconds), signature })
+    return `${deps.publicBaseUrl}/v1/raw/${rawId}/content?${query.toString()}`
+  }
+
   return {
     async get(tenantId, rawId) {
       const artifact = await findReadable(tenantId, rawId)
-      const expiresAtSeconds = Math.floor(clock.now().getTime() / 1000) + signedUrlSeconds
-      const signature = contentSignature(deps.contentUrlKey, { tenantId, rawId, expiresAtSeconds })
-      const query = new URLSearchParams({ tenant_id: tenantId, expires: String(expiresAtSeconds), signature })
+      const signedAtSeconds = Math.floor(clock.now().getTime() / 1000)
+      const expiresAtSeconds = signedAtSeconds + signedUrlSeconds
+      // A store that serves downloads itself (S3) signs the URL, with the same expiry; otherwise the
+      // service's own content route serves the bytes behind its HMAC signature.
+      const direct = await blobs.downloadUrl(tenantId, artifact.sha256, {
+        signedAt: new Date(signedAtSeconds * 1000),
+        expiresInSeconds: signedUrlSeconds,
+        contentType: artifact.mimeType,
+        contentDisposition: attachmentDisposition(artifact.filename ?? artifact.id),
+      })
       return {
         raw_id: artifact.id,
         sha256: artifact.sha256,
-        signed_url: `${deps.publicBaseUrl}/v1/raw/${artifact.id}/content?${query.toString()}`,
+        signed_url: direct ?? ownContentUrl(artifact.id, tenantId, expiresAtSeconds),
         expires_at: new Date(expiresAtSeconds * 1000).toISOString(),
         mime_type: artifact.mimeType,
         bytes: artifact.bytes,

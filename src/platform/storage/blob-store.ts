@@ -1,7 +1,8 @@
 /**
- * Stored bytes (Raw artifacts) behind a small interface. The filesystem implementation keeps each
- * tenant's blobs under `<root>/<tenant_id>/<sha256[0:2]>/<sha256>`: content-addressed, so the same
- * bytes are stored once per tenant, and a tenant's bytes can be purged as one directory.
+ * Stored bytes (Raw artifacts, audit exports) behind a small interface with two implementations: this
+ * file's filesystem store, the embedded default, and the S3-compatible store (`s3-blob-store.ts`) that
+ * several hosts can share. Both are content-addressed under `<tenant_id>/<sha256[0:2]>/<sha256>`, so the
+ * same bytes are stored once per tenant and a tenant's bytes can be purged by that prefix.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
@@ -22,50 +23,90 @@ export class BlobTooLargeError extends Error {
   }
 }
 
-export interface BlobStore {
-  /** Streams `source` into the store, hashing on the way; refuses past `bytesMax` without buffering. */
-  put(tenantId: string, source: Readable, options: { bytesMax: number }): Promise<StoredBlob>
-  open(tenantId: string, sha256: string): Promise<Readable | undefined>
-  delete(tenantId: string, sha256: string): Promise<boolean>
-  /** Removes every blob of the tenant; returns how many objects were removed. */
-  purgeTenant(tenantId: string): Promise<{ objectsDeleted: number }>
+/** What a direct download URL is signed for. */
+export interface DownloadGrant {
+  /** The signing time: the URL works from then for `expiresInSeconds`. */
+  readonly signedAt: Date
+  readonly expiresInSeconds: number
+  /** Headers the store answers the download with. */
+  readonly contentType: string
+  readonly contentDisposition: string
 }
 
-const tenantIdPattern = /^[0-9a-f-]{36}$/
-const sha256Pattern = /^[0-9a-f]{64}$/
+export interface BlobStore {
+  /** Which implementation this is (`fs` or `s3`), for logs and health. */
+  readonly kind: 'fs' | 's3'
+  /** Streams `source` into the store, hashing on the way; refuses past `bytesMax` without buffering it in memory. */
+  put(tenantId: string, source: Readable, options: { bytesMax: number }): Promise<StoredBlob>
+  open(tenantId: string, sha256: string): Promise<Readable | undefined>
+  /** Removes the blob (on a versioned bucket, every version of it); false when there was nothing to remove. */
+  delete(tenantId: string, sha256: string): Promise<boolean>
+  /** Removes every blob of the tenant (every object version); returns how many objects were removed. */
+  purgeTenant(tenantId: string): Promise<{ objectsDeleted: number }>
+  /**
+   * A URL that downloads the blob straight from the store without a bearer (S3: a presigned GET), or
+   * undefined when the store has none: the caller then serves the bytes through its own signed route
+   * (the filesystem store). Signing is local: it neither checks that the blob exists nor reaches the store.
+   */
+  downloadUrl(tenantId: string, sha256: string, grant: DownloadGrant): Promise<string | undefined>
+  /** Releases connections (S3); the runtime calls it once at shutdown. */
+  close(): Promise<void>
+}
+
+export const tenantIdPattern = /^[0-9a-f-]{36}$/
+export const sha256Pattern = /^[0-9a-f]{64}$/
+
+/** The store-relative name of a blob, `<tenant_id>/<sha256[0:2]>/<sha256>`; asserts both parts' shapes. */
+export function blobName(tenantId: string, sha256: string): string {
+  return `${tenantName(tenantId)}/${checkedSha256(sha256).slice(0, 2)}/${sha256}`
+}
+
+/** The store-relative folder of a tenant's blobs; asserts the id's shape (it becomes part of a path). */
+export function tenantName(tenantId: string): string {
+  if (!tenantIdPattern.test(tenantId)) throw new TypeError(`not a tenant id: ${tenantId}`)
+  return tenantId
+}
+
+function checkedSha256(sha256: string): string {
+  if (!sha256Pattern.test(sha256)) throw new TypeError(`not a sha256: ${sha256}`)
+  return sha256
+}
+
+/**
+ * Streams `source` into a new file at `path` (which must not exist), hashing and counting on the way;
+ * past `bytesMax` it stops with BlobTooLargeError and removes the partial file.
+ */
+export async function writeHashed(source: Readable, path: string, bytesMax: number): Promise<StoredBlob> {
+  const hash = createHash('sha256')
+  let bytes = 0
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length
+      if (bytes > bytesMax) return callback(new BlobTooLargeError(bytesMax))
+      hash.update(chunk)
+      callback(null, chunk)
+    },
+  })
+  try {
+    await pipeline(source, meter, createWriteStream(path, { flags: 'wx' }))
+  } catch (error) {
+    await unlink(path).catch(() => {})
+    throw error
+  }
+  return { sha256: hash.digest('hex'), bytes }
+}
 
 export function createFileBlobStore(root: string): BlobStore {
-  const tenantDir = (tenantId: string) => {
-    if (!tenantIdPattern.test(tenantId)) throw new TypeError(`not a tenant id: ${tenantId}`)
-    return join(root, tenantId)
-  }
-  const blobPath = (tenantId: string, sha256: string) => {
-    if (!sha256Pattern.test(sha256)) throw new TypeError(`not a sha256: ${sha256}`)
-    return join(tenantDir(tenantId), sha256.slice(0, 2), sha256)
-  }
+  const tenantDir = (tenantId: string) => join(root, tenantName(tenantId))
+  const blobPath = (tenantId: string, sha256: string) => join(root, blobName(tenantId, sha256))
 
   return {
+    kind: 'fs',
     async put(tenantId, source, { bytesMax }) {
       const directory = tenantDir(tenantId)
       const temporary = join(directory, `.incoming-${randomBytes(8).toString('hex')}`)
       await mkdir(directory, { recursive: true })
-      const hash = createHash('sha256')
-      let bytes = 0
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          bytes += chunk.length
-          if (bytes > bytesMax) return callback(new BlobTooLargeError(bytesMax))
-          hash.update(chunk)
-          callback(null, chunk)
-        },
-      })
-      try {
-        await pipeline(source, meter, createWriteStream(temporary, { flags: 'wx' }))
-      } catch (error) {
-        await unlink(temporary).catch(() => {})
-        throw error
-      }
-      const sha256 = hash.digest('hex')
+      const { sha256, bytes } = await writeHashed(source, temporary, bytesMax)
       const destination = blobPath(tenantId, sha256)
       await mkdir(dirname(destination), { recursive: true })
       // Same bytes, same name: a rename over an existing blob replaces it with identical content.
@@ -95,6 +136,11 @@ export function createFileBlobStore(root: string): BlobStore {
       await rm(directory, { recursive: true, force: true })
       return { objectsDeleted }
     },
+    async downloadUrl() {
+      // No server of its own: the bytes go out through the service's signed content route.
+      return undefined
+    },
+    async close() {},
   }
 }
 
