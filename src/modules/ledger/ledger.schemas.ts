@@ -38,7 +38,11 @@ export const Transaction = Strict({
   external_transaction_id: Nullable(Type.String()),
   amount: Amount,
   currency: Type.String(),
-  direction: literals(ledgerTransactions.direction.enumValues),
+  direction: literals(ledgerTransactions.direction.enumValues, {
+    description:
+      'transfer when a source names another of your accounts as the counterparty (its IBAN, or its wallet on the same chain), otherwise inflow, outflow or adjustment by the sign. ' +
+      'A transaction recorded before that account existed becomes a transfer (a new version) at the next reconciliation, so the result does not depend on the order files arrive in.',
+  }),
   transaction_date: CalendarDate,
   posted_date: Nullable(CalendarDate),
   counterparty_id: Nullable(Type.String()),
