@@ -1385,14 +1385,15 @@ ${table(
 
 ${table(['file', 'format', 'source_type', 'how it arrives', 'parser', 'content'], fileRows)}
 
-- **Order.** Load them in the order of the table (manifest.json lists them in it). It matters in two
-  places: the savings account must exist before the checking statements, so that the three reserve
-  transfers to it are recorded as transfers between own accounts (normalization decides a transaction's
-  direction when it first records it); and the checking account must exist before the card-processor
-  payload, so that its payouts to that IBAN are transfers too. The matches and counts below do not
-  depend on the order (reconciliation runs after every file, and a later run finds what an earlier one
-  could not): loading the files through the real normalizer and reconciler in this order, with all
-  statements first, and in reverse order gave the same counts.
+- **Order.** Load them in the order of the table (manifest.json lists them in it), or in any other:
+  the Ledger comes out the same. A transaction whose counterparty is another of the tenant's accounts
+  (the three reserve transfers from checking to the savings IBAN, the processor's payouts to the
+  checking IBAN) is a \`transfer\` whichever file arrives first: normalization records it as one when
+  the other account already exists, and otherwise the reconciliation run queued after the other
+  account's file records it as one (a new version). Matches and counts do not depend on the order
+  either (reconciliation runs after every file, and a later run finds what an earlier one could not).
+  \`test/main/sandbox-demo-order.test.ts\` loads the files through the pipeline, normalizes the same
+  parsed rows in reverse order in another tenant, and finds the same Ledger, on PGlite and PostgreSQL.
 - **The two CSV files need \`source_ref\`** \`${JSON.stringify(checkingSourceRef)}\`: a CSV export does not name
   its account, and without the IBAN the parser names the account after the file (\`girokonto\`), which is a
   different Ledger account from the IBAN the CAMT and MT940 files name. With it, all four checking files
@@ -1482,9 +1483,9 @@ ${exchangeProceeds.date}. USDC is not an ISO currency, so nothing in the wallet 
 
 - **Accounts: 4**: checking ("Geschäftskonto"), savings (named "Berliner Volksbank eG account 3027": an
   OFX file carries no account name), "LumenPay Onlineshop" (payment processor) and the wallet.
-- **Directions**: on checking, the 3 reserve transfers are \`transfer\` when the savings file is loaded
-  first (otherwise \`outflow\`); on the processor account the 13 payouts are \`transfer\` when the checking
-  statements are loaded first (otherwise \`outflow\`).
+- **Directions**: on checking, the 3 reserve transfers are \`transfer\`; on the processor account the 13
+  payouts are \`transfer\`, in any load order. The savings side of the reserve transfers stays
+  \`inflow\`: the OFX file names the sender but not its IBAN.
 - **Transactions: ${transactionsTotal}**: checking ${checkingUnique} (the overlap file's ${marchSecondHalf} March rows are
   recognised as the March file's and not counted again; the two identical filter-paper payments stay two),
   savings ${savingsEntries.length}, LumenPay ${processorTransactions} (${lumenpay.charges.length} charges, ${lumenpay.fees.length} fees,
@@ -1512,7 +1513,7 @@ ${exchangeProceeds.date}. USDC is not an ISO currency, so nothing in the wallet 
   - No \`duplicate_possible\` and no \`obligation_duplicate\`.
 - **Not matched by any rule** (by design of the current matchers): tax remittances (no match type for
   them), the exchange's payout against the wallet transfer, and the savings transfers (recorded as
-  transfers between own accounts on the checking side when the savings account is loaded first).
+  transfers between own accounts on the checking side; no rule pairs the two legs).
 `
 }
 

@@ -101,7 +101,10 @@ describe('the envelope on every failure path', () => {
     const owner = await signupOwner(test)
     const error = expectError(await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/members?limit=-1`, token: owner.token }), 'request_params_invalid')
     expect(error.details?.issues).toEqual([expect.objectContaining({ path: '/limit' })])
-    expectError(await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/members/42`, token: owner.token }), 'request_params_invalid')
+    // A path parameter outside its closed set; an id of another shape is 404 instead (test/platform/path-ids.test.ts).
+    const entityType = expectError(await test.request({ method: 'GET', url: '/v1/audit/entity/spaceship/mem_1', token: owner.token }), 'request_params_invalid')
+    expect(entityType.details?.issues).toEqual([expect.objectContaining({ path: '/entityType' })])
+    expectError(await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/members/42`, token: owner.token }), 'member_not_found')
   })
 
   it('keeps a well-formed incoming X-Request-Id and replaces a malformed one', async () => {

@@ -1,7 +1,6 @@
 /** Wire schemas of the audit routes. */
 import Type from 'typebox'
-import { NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
-import { prefixedIdPattern } from '../../kernel/ids.ts'
+import { NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
 import { auditEventPageRows } from './audit.service.ts'
 import { auditLayers } from '../../kernel/audit-record.ts'
 
@@ -60,7 +59,7 @@ export const EventWithProof = Strict({
   }),
 })
 
-export const EventIdParams = Strict({ event_id: Type.String({ pattern: prefixedIdPattern('auditEvent') }) })
+export const EventIdParams = Strict({ event_id: PathId('audit_event_not_found', 'auditEvent', 'The audit event id') })
 
 /** The spec's entity types, and the ones Steward's own administration records. */
 export const auditEntityTypes = [
@@ -87,7 +86,7 @@ export const auditEntityTypes = [
 
 export const EntityParams = Strict({
   entityType: Type.Enum(auditEntityTypes),
-  entityId: Type.String({ minLength: 1, maxLength: 200 }),
+  entityId: PathId('audit_entity_not_found', undefined, 'The entity\'s id (a tenant\'s UUID, or an id such as mem_…, txn_…)'),
 })
 
 export const EventListQuery = Strict({
@@ -143,4 +142,4 @@ export const Export = Strict({
   download_url: Nullable(Type.String()),
 })
 
-export const ExportParams = Strict({ export_id: Type.String({ pattern: prefixedIdPattern('auditExport') }) })
+export const ExportParams = Strict({ export_id: PathId('audit_export_not_found', 'auditExport', 'The export id') })

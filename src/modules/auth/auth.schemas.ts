@@ -1,7 +1,6 @@
 /** Wire schemas of the auth routes: login, service tokens, whoami, API keys. */
 import Type from 'typebox'
-import { NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
-import { prefixedIdPattern } from '../../kernel/ids.ts'
+import { NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, TenantPathId, Timestamp } from '../../platform/http/schemas.ts'
 import { apiKeyPageRows, previousSecretSecondsMax } from './api-keys.service.ts'
 import { apiKeyScopes, serviceTokenScopes } from './scopes.ts'
 import { scopes } from '../../kernel/principal.ts'
@@ -77,7 +76,7 @@ export const RotateKeyBody = Strict({
   ),
 })
 
-export const ApiKeyPathParams = Strict({ tenant_id: TenantId, key_id: Type.String({ pattern: prefixedIdPattern('apiKey') }) })
+export const ApiKeyPathParams = Strict({ tenant_id: TenantPathId, key_id: PathId('api_key_not_found', 'apiKey', 'The API key id') })
 
 export const ApiKeyListQuery = Strict({
   status: Type.Optional(literals(['active', 'expired', 'revoked'] as const)),

@@ -1,7 +1,7 @@
 /** Wire schemas of the Ledger routes. Enumerations come from the table definitions, so they cannot drift. */
 import Type from 'typebox'
 import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerInvoices, ledgerJobs, ledgerObligations, ledgerTransactions, reconciliationMatchTypes, reconciliationStatuses } from './ledger.tables.ts'
-import { Amount, Day, DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, Timestamp } from '../../platform/http/schemas.ts'
+import { Amount, Day, DayOrTimestamp, NextCursor, Nullable, pageQuery, PathId, Strict, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern, type IdKind } from '../../kernel/ids.ts'
 import { ledgerKinds } from './ledger.store.ts'
 import { accountPageRows, entityPageRows, transactionPageRows } from './ledger.service.ts'
@@ -38,7 +38,11 @@ export const Transaction = Strict({
   external_transaction_id: Nullable(Type.String()),
   amount: Amount,
   currency: Type.String(),
-  direction: literals(ledgerTransactions.direction.enumValues),
+  direction: literals(ledgerTransactions.direction.enumValues, {
+    description:
+      'transfer when a source names another of your accounts as the counterparty (its IBAN, or its wallet on the same chain), otherwise inflow, outflow or adjustment by the sign. ' +
+      'A transaction recorded before that account existed becomes a transfer (a new version) at the next reconciliation, so the result does not depend on the order files arrive in.',
+  }),
   transaction_date: CalendarDate,
   posted_date: Nullable(CalendarDate),
   counterparty_id: Nullable(Type.String()),
@@ -246,12 +250,12 @@ export const MatchQuery = Strict({
   as_of: AsOf,
 })
 
-export const TransactionParams = Strict({ transaction_id: Type.String({ minLength: 1, maxLength: 64 }) })
-export const AccountParams = Strict({ account_id: Type.String({ minLength: 1, maxLength: 64 }) })
-export const CounterpartyParams = Strict({ counterparty_id: Type.String({ minLength: 1, maxLength: 64 }) })
-export const InvoiceParams = Strict({ invoice_id: Type.String({ minLength: 1, maxLength: 64 }) })
-export const ObligationParams = Strict({ obligation_id: Type.String({ minLength: 1, maxLength: 64 }) })
-export const JobParams = Strict({ job_id: id('ledgerJob') })
+export const TransactionParams = Strict({ transaction_id: PathId('ledger_transaction_not_found', 'transaction', 'The transaction id') })
+export const AccountParams = Strict({ account_id: PathId('ledger_account_not_found', 'account', 'The account id') })
+export const CounterpartyParams = Strict({ counterparty_id: PathId('ledger_counterparty_not_found', 'counterparty', 'The counterparty id') })
+export const InvoiceParams = Strict({ invoice_id: PathId('ledger_invoice_not_found', 'invoice', 'The invoice id') })
+export const ObligationParams = Strict({ obligation_id: PathId('obligation_not_found', 'obligation', 'The obligation id') })
+export const JobParams = Strict({ job_id: PathId('ledger_job_not_found', 'ledgerJob', 'The job id') })
 export const TrustBody = Strict(
   { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Why; kept on the counterparty version, digested in the audit event.' })) },
   { description: 'The body may be omitted.' },

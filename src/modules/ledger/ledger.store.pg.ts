@@ -1,5 +1,5 @@
 /** The Drizzle implementation of LedgerStore (both engines). */
-import { and, arrayContains, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm'
+import { and, arrayContains, asc, desc, eq, getTableColumns, gt, gte, inArray, isNull, lt, lte, ne, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import { assert } from '../../kernel/assert.ts'
 import { copyMany, insertMany } from '../../platform/db/bulk.ts'
@@ -128,6 +128,7 @@ export function createLedgerStore(raw: RawRecords): LedgerStore {
     parsedRows: raw.parsedRows,
     parsedRecordsOfDay: raw.parsedRecordsOfDay,
     findParsedRow: raw.findParsedRow,
+    parsedRecords: raw.parsedRecords,
 
     async findEntity(executor, kind, tenantId, id, asOf) {
       const table = tables[kind]
@@ -274,6 +275,14 @@ export function createLedgerStore(raw: RawRecords): LedgerStore {
         .select()
         .from(t)
         .where(and(eq(t.tenantId, tenantId), isNull(t.supersededAt), inArray(t.accountId, [...accountIds]), lt(t.amount, '0'), notInArray(t.status, ['failed', 'reversed'])))
+    },
+    async nonTransfersWith(executor, tenantId, counterpartyIds) {
+      if (counterpartyIds.length === 0) return []
+      const t = ledgerTransactions
+      return executor
+        .select()
+        .from(t)
+        .where(and(eq(t.tenantId, tenantId), isNull(t.supersededAt), inArray(t.counterpartyId, [...counterpartyIds]), ne(t.direction, 'transfer')))
     },
     async ambiguousTransactions(executor, tenantId) {
       return executor

@@ -89,6 +89,8 @@ export interface LedgerStore {
   /** An artifact's parsed rows of one parser version, in row order, after `afterRowIndex`. */
   parsedRows(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, afterRowIndex: number, limit: number): Promise<ParsedRowRecord[]>
   findParsedRow(executor: Executor, tenantId: string, parsedRowId: string): Promise<ParsedRowRecord | undefined>
+  /** The `extracted` records of these parsed rows: a transaction's evidence, read again by reconciliation. */
+  parsedRecords(executor: Executor, tenantId: string, parsedRowIds: readonly string[]): Promise<Array<{ id: string; extracted: unknown }>>
   /** The `extracted` records of an artifact's rows (one parser version) before `beforeRowIndex` that belong to `day`. */
   parsedRecordsOfDay(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, day: string, beforeRowIndex: number): Promise<unknown[]>
 
@@ -124,6 +126,11 @@ export interface LedgerStore {
   sharedHashTransactions(executor: Executor, tenantId: string): Promise<TransactionRow[]>
   /** Current outflows (negative amounts) of these accounts that are not failed or reversed. */
   outflowsOf(executor: Executor, tenantId: string, accountIds: readonly string[]): Promise<TransactionRow[]>
+  /**
+   * Current transactions with one of these counterparties whose direction is not `transfer`: those a
+   * reconciliation run checks again for a transfer to an account that exists by now.
+   */
+  nonTransfersWith(executor: Executor, tenantId: string, counterpartyIds: readonly string[]): Promise<TransactionRow[]>
   /** Current transactions recorded as possible copies of others (provenance ambiguous). */
   ambiguousTransactions(executor: Executor, tenantId: string): Promise<TransactionRow[]>
 

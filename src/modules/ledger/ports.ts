@@ -33,4 +33,6 @@ export interface RawRecords {
   /** The records of rows before `beforeRowIndex` dated `day` (transaction_date, or a timestamp's date), in row order. */
   parsedRecordsOfDay(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, day: string, beforeRowIndex: number): Promise<unknown[]>
   findParsedRow(executor: Executor, tenantId: string, parsedRowId: string): Promise<ParsedRowRecord | undefined>
+  /** The `extracted` records of these parsed rows (the tenant's that exist), in no particular order. */
+  parsedRecords(executor: Executor, tenantId: string, parsedRowIds: readonly string[]): Promise<Array<{ id: string; extracted: unknown }>>
 }

@@ -1,7 +1,7 @@
 /** Wire schemas of the Policy routes (spec, "Policy"). The content schema is the domain's, published as JSON Schema. */
 import Type, { type TSchema } from 'typebox'
 import { policyStates } from './policy.tables.ts'
-import { DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, TenantId, TenantPathId, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { actionKinds, policyContentSchema, riskLevels, type PolicyContent } from './domain/index.ts'
 import { quorumRequiredMax } from './compose.service.ts'
@@ -26,7 +26,7 @@ const Address = Type.String({ pattern: '^0x[0-9a-f]{40}$', description: 'A walle
 const ContentHash = Type.String({ pattern: '^0x[0-9a-f]{64}$', description: 'keccak256 of the RFC 8785 canonical JSON of the content, 0x-prefixed.' })
 const VersionNumber = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The tenant\'s sequential policy version (the default policy is 1).' })
 
-export const PolicyParams = Strict({ tenant_id: TenantId })
+export const PolicyParams = Strict({ tenant_id: TenantPathId })
 
 export const Policy = Strict({
   id: PolicyId,

@@ -1,7 +1,6 @@
 /** Wire schemas of the Raw routes (spec, "Raw artifact and parsed row" and the Raw endpoint table). */
 import Type from 'typebox'
-import { NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
-import { prefixedIdPattern } from '../../kernel/ids.ts'
+import { NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
 import { acceptedMediaTypes } from './domain/media-types.ts'
 import { signatureToleranceSeconds } from './domain/provider-signature.ts'
 import { ingestibleSourceTypes, providers, reservedSourceTypes } from './domain/source-types.ts'
@@ -62,7 +61,7 @@ export const IngestResponse = Strict({
   deduplicated: Type.Boolean({ description: 'true: the tenant already had these bytes; raw_id is the original artifact.' }),
 })
 
-export const RawIdParams = Strict({ raw_id: Type.String({ pattern: prefixedIdPattern('rawArtifact') }) })
+export const RawIdParams = Strict({ raw_id: PathId('raw_artifact_not_found', 'rawArtifact', 'The artifact id') })
 
 const ExtractionStatus = Type.Enum(['pending', 'running', 'succeeded', 'failed', 'skipped'])
 

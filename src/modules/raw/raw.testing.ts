@@ -28,6 +28,8 @@ export async function seedParsedArtifact(
     parserVersion?: string
     sourceType?: 'csv_upload' | 'pdf_upload' | 'bank_provider' | 'chain_indexer_wallet' | 'erp_provider'
     confidence?: number
+    /** Per record, instead of one `confidence` for all (a copy of real parsed rows keeps theirs). */
+    confidences?: readonly number[]
   },
 ): Promise<SeededArtifact> {
   const { tenantId, at } = options
@@ -64,7 +66,7 @@ export async function seedParsedArtifact(
     parserVersion,
     rowIndex,
     extracted: record,
-    confidence: options.confidence ?? 0.95,
+    confidence: options.confidences?.[rowIndex] ?? options.confidence ?? 0.95,
     extractedAt: at,
   }))
   for (let offset = 0; offset < rows.length; offset += seedChunkRows) await db.orm.insert(rawParsedRows).values(rows.slice(offset, offset + seedChunkRows))

@@ -2,7 +2,7 @@
  * Raw's records port: what other modules (the Ledger) may read of artifacts and parsed rows. Reads only;
  * every query takes the tenant id.
  */
-import { and, asc, eq, getTableColumns, gt, lt, or, sql } from 'drizzle-orm'
+import { and, asc, eq, getTableColumns, gt, inArray, lt, or, sql } from 'drizzle-orm'
 import type { Executor } from '../../platform/db/database.ts'
 import { rawArtifacts, rawParsedRows } from './raw.tables.ts'
 
@@ -20,6 +20,8 @@ export interface RawRecords {
   parsedRows(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, afterRowIndex: number, limit: number): Promise<ParsedRow[]>
   parsedRecordsOfDay(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, day: string, beforeRowIndex: number): Promise<unknown[]>
   findParsedRow(executor: Executor, tenantId: string, parsedRowId: string): Promise<ParsedRow | undefined>
+  /** The `extracted` records of these parsed rows (those of the tenant that exist), in no particular order. */
+  parsedRecords(executor: Executor, tenantId: string, parsedRowIds: readonly string[]): Promise<Array<{ id: string; extracted: unknown }>>
 }
 
 export function createRawRecords(): RawRecords {
@@ -61,6 +63,13 @@ export function createRawRecords(): RawRecords {
         .where(and(eq(rawParsedRows.tenantId, tenantId), eq(rawParsedRows.id, parsedRowId)))
         .limit(1)
       return row
+    },
+    async parsedRecords(executor, tenantId, parsedRowIds) {
+      if (parsedRowIds.length === 0) return []
+      return executor
+        .select({ id: rawParsedRows.id, extracted: rawParsedRows.extracted })
+        .from(rawParsedRows)
+        .where(and(eq(rawParsedRows.tenantId, tenantId), inArray(rawParsedRows.id, [...parsedRowIds])))
     },
   }
 }

@@ -1,8 +1,7 @@
 /** Wire schemas of the tenant routes: onboarding, tenants, members. */
 import Type from 'typebox'
 import { memberRoles } from '../../kernel/principal.ts'
-import { Nullable, pageQuery, Strict, TenantId, Timestamp, NextCursor } from '../../platform/http/schemas.ts'
-import { prefixedIdPattern } from '../../kernel/ids.ts'
+import { Nullable, pageQuery, PathId, Strict, TenantId, TenantPathId, Timestamp, NextCursor } from '../../platform/http/schemas.ts'
 import { approvalDomains, assignableRoles, currencyPattern, decimalAmountPattern } from './domain/members.ts'
 import { memberPageRows } from './members.service.ts'
 
@@ -76,7 +75,7 @@ export const ProvisionResponse = Strict({
 
 export const OrgPathParams = Strict({ orgId: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' }) })
 
-export const DeleteTenantParams = Strict({ id: TenantId })
+export const DeleteTenantParams = Strict({ id: TenantPathId })
 export const DeletionResponse = Strict({
   tenantId: TenantId,
   deletedRows: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: 'Rows removed per table.' }),
@@ -111,7 +110,7 @@ export const Member = Strict({
   deactivated_at: Nullable(Timestamp),
 })
 
-export const MemberPathParams = Strict({ tenant_id: TenantId, member_id: Type.String({ pattern: prefixedIdPattern('member') }) })
+export const MemberPathParams = Strict({ tenant_id: TenantPathId, member_id: PathId('member_not_found', 'member', 'The member id') })
 
 export const InviteBody = Strict({
   email: Email,

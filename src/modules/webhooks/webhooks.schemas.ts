@@ -1,7 +1,6 @@
 /** Wire schemas of the webhook routes: endpoint registration, dead letters, replay. */
 import Type from 'typebox'
-import { NextCursor, Nullable, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
-import { prefixedIdPattern } from '../../kernel/ids.ts'
+import { NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
 import { replayAttemptsMax } from './domain/delivery.ts'
 import { eventTypes } from '../../platform/outbox/events.ts'
 import {
@@ -73,7 +72,7 @@ export const RotateSecretBody = Strict({
   ),
 })
 
-export const EndpointPathParams = Strict({ endpoint_id: Type.String({ pattern: prefixedIdPattern('webhookEndpoint') }) })
+export const EndpointPathParams = Strict({ endpoint_id: PathId('webhook_endpoint_not_found', 'webhookEndpoint', 'The endpoint id') })
 
 export const EndpointListQuery = Strict({ ...pageQuery(endpointPageRows) })
 export const EndpointListResponse = Strict({ endpoints: Type.Array(WebhookEndpoint), next_cursor: NextCursor })

@@ -13,8 +13,11 @@ import { AppError, errorCatalogue, type ErrorCode } from '../../kernel/errors.ts
 import { ulid } from '../../kernel/ids.ts'
 import { toIssues } from './validation.ts'
 
-/** A path parameter longer than this is refused with 400 (an id of ours is a few dozen characters). */
-export const pathParameterCharactersMax = 200
+/**
+ * A path parameter longer than this is refused with 400 (an id of ours is a few dozen characters). Up to
+ * it, an id of any shape reaches its lookup and is 404 when it names nothing (`PathId` in schemas.ts).
+ */
+export const pathParameterCharactersMax = 255
 
 export const errorReferencePath = '/docs/errors'
 

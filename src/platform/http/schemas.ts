@@ -1,6 +1,8 @@
 /** Wire-schema building blocks shared by the slices' route schemas. */
 import Type, { type TSchema } from 'typebox'
-import { uuidPattern } from '../../kernel/ids.ts'
+import { idPrefixes, uuidPattern, type IdKind } from '../../kernel/ids.ts'
+import type { ErrorCode } from '../../kernel/errors.ts'
+import { pathParameterCharactersMax } from './errors.ts'
 import type { PageSizeBounds } from '../../kernel/cursor.ts'
 import { decimalPattern } from '../../kernel/money.ts'
 
@@ -41,7 +43,36 @@ export const TenantId = Type.String({ pattern: uuidPattern, description: 'Tenant
 export const Strict = <T extends Record<string, TSchema>>(properties: T, options: { description?: string; minProperties?: number } = {}) =>
   Type.Object(properties, { additionalProperties: false, ...options })
 
-export const TenantPathParams = Strict({ tenant_id: TenantId })
+/**
+ * A path parameter naming a tenant: it must be the caller's own. The guard compares it with the caller's
+ * tenant before validation, so any other value, whatever its shape (another tenant's, one that does not
+ * exist, not a UUID at all), is 403 `auth_tenant_mismatch` alike, as the spec says for
+ * `DELETE /v1/tenants/{id}`; the pattern documents what the caller's own id looks like.
+ */
+export const TenantPathId = Type.String({
+  pattern: uuidPattern,
+  description: `Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over ${pathParameterCharactersMax} characters is 400 request_params_invalid.`,
+})
+
+export const TenantPathParams = Strict({ tenant_id: TenantPathId })
+
+/**
+ * A path parameter naming one resource of the caller's tenant. Any string of 1 to
+ * `pathParameterCharactersMax` characters is accepted, because whether an id names something is the
+ * lookup's answer, not the schema's: an id of another shape (a UUID, another kind's id, `x`) names
+ * nothing, so it is 404 with the resource's not-found code, as an unknown or another tenant's id is
+ * (Stripe's "No such …"). Only a longer value is 400 `request_params_invalid` (the router refuses it
+ * first). Lookups compare these ids with `text` columns only, never a `uuid` column, so no shape can
+ * make the database fail.
+ */
+export function PathId(notFound: ErrorCode, kind?: IdKind, noun?: string) {
+  const what = kind === undefined ? (noun ?? 'An id') : `${noun ?? 'The id'} (${idPrefixes[kind]}_…)`
+  return Type.String({
+    minLength: 1,
+    maxLength: pathParameterCharactersMax,
+    description: `${what}. An id that names nothing of your tenant, whatever its shape, is 404 ${notFound}; over ${pathParameterCharactersMax} characters is 400 request_params_invalid.`,
+  })
+}
 
 /** `limit` and `cursor` for a listing with the given page-size bounds. */
 export function pageQuery(bounds: PageSizeBounds) {

@@ -525,11 +525,12 @@ describe('API keys across tenants', () => {
     expect((await whoami(key.secret)).statusCode).toBe(200)
   })
 
-  it('answers an unknown key id with 404 and a malformed one with 400 request_params_invalid', async () => {
+  it('answers an unknown key id with 404, whatever its shape (issue 15, item 2)', async () => {
     const owner = await signupOwner(test)
     expectError(await getKey(owner, `key_${'0'.repeat(26)}`), 'api_key_not_found')
     expectError(await revoke(owner, `key_${'0'.repeat(26)}`), 'api_key_not_found')
-    expectError(await getKey(owner, 'key_nope'), 'request_params_invalid')
+    expectError(await getKey(owner, 'key_nope'), 'api_key_not_found')
+    expectError(await revoke(owner, 'not-a-key'), 'api_key_not_found')
     // The guard runs before validation: a malformed tenant id is simply not the caller's tenant.
     expectError(await test.request({ method: 'GET', url: keyUrl('not-a-uuid', `key_${'0'.repeat(26)}`), token: owner.token }), 'auth_tenant_mismatch')
   })

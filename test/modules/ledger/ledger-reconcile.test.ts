@@ -76,6 +76,82 @@ describe('invoices and their payments', () => {
   })
 })
 
+describe('transfers between own accounts (issue 15, item 4)', () => {
+  const checking = { iban: 'DE84100900002847563019', name: 'Checking', currency: 'EUR' }
+  const savings = { iban: 'DE62100900002847563027', name: 'Savings', currency: 'EUR' }
+
+  it('records a transaction as a transfer once the account it names exists, as a new audited version, whichever file came first', async () => {
+    const owner = await signupOwner(test)
+    // Checking first: its reserve transfer names a savings IBAN no account has yet.
+    await seedAndNormalize(owner, [
+      bankTransaction({ account: checking, amount: '-1000.00', transaction_date: '2026-01-15', description: 'RESERVE JANUARY', counterparty: { name: 'Juniper Finch', iban: savings.iban } }),
+      bankTransaction({ account: checking, amount: '-20.00', transaction_date: '2026-01-16', description: 'VENDOR', counterparty: { name: 'Vendor GmbH', iban: 'DE02120300000000202051' } }),
+      bankTransaction({ account: checking, amount: '-5.00', transaction_date: '2026-01-17', description: 'OWN IBAN', counterparty: { name: 'Checking', iban: checking.iban } }),
+    ])
+    const before = (await get(owner, '/v1/ledger/transactions')).transactions as Array<Record<string, any>>
+    const reserve = before.find((row) => row.description === 'RESERVE JANUARY')!
+    expect(reserve).toMatchObject({ direction: 'outflow', version: 1 })
+    // Then savings: its own row names checking (a transfer at once), and its account now exists.
+    await seedAndNormalize(owner, [
+      bankTransaction({ account: savings, amount: '1000.00', transaction_date: '2026-01-15', description: 'FROM CHECKING', counterparty: { name: 'Juniper Finch' } }),
+      bankTransaction({ account: savings, amount: '-50.00', transaction_date: '2026-01-20', description: 'TO CHECKING', counterparty: { name: 'Juniper Finch', iban: checking.iban } }),
+    ])
+    expect((await get(owner, `/v1/ledger/transactions/${reserve.id}`)).direction).toBe('outflow')
+
+    const summary = await reconcile(owner.tenantId)
+    expect(summary.transfers).toBe(1)
+    const after = (await get(owner, '/v1/ledger/transactions')).transactions as Array<Record<string, any>>
+    const directions = Object.fromEntries(after.map((row) => [row.description, row.direction]))
+    expect(directions).toEqual({ 'RESERVE JANUARY': 'transfer', VENDOR: 'outflow', 'OWN IBAN': 'outflow', 'FROM CHECKING': 'inflow', 'TO CHECKING': 'transfer' })
+    // A new version of an immutable Ledger: the old one is still what was known before.
+    const reclassified = await get(owner, `/v1/ledger/transactions/${reserve.id}`)
+    expect(reclassified).toMatchObject({ direction: 'transfer', version: 2, supersedes: reserve.version_id })
+    expect((await get(owner, `/v1/ledger/transactions/${reserve.id}?as_of=${encodeURIComponent(reserve.updated_at)}`)).direction).toBe('outflow')
+    const [reconciled] = await auditEvents(test, owner.tenantId, { action: 'ledger.reconciled' })
+    expect(reconciled?.outputs).toMatchObject({ transfers_recognized: 1, transaction_updated: 1 })
+
+    // Settled: a second run finds nothing more and writes nothing.
+    const again = await reconcile(owner.tenantId)
+    expect(again.transfers).toBe(0)
+    expect(Object.values(again.counts).every((tally) => tally.created === 0 && tally.updated === 0)).toBe(true)
+  })
+
+  it('gives the same directions when the savings file comes first', async () => {
+    const owner = await signupOwner(test)
+    await seedAndNormalize(owner, [bankTransaction({ account: savings, amount: '1000.00', transaction_date: '2026-01-15', description: 'FROM CHECKING', counterparty: { name: 'Juniper Finch' } })])
+    await seedAndNormalize(owner, [
+      bankTransaction({ account: checking, amount: '-1000.00', transaction_date: '2026-01-15', description: 'RESERVE JANUARY', counterparty: { name: 'Juniper Finch', iban: savings.iban } }),
+    ])
+    expect((await reconcile(owner.tenantId)).transfers).toBe(0)
+    const rows = (await get(owner, '/v1/ledger/transactions')).transactions as Array<Record<string, any>>
+    expect(Object.fromEntries(rows.map((row) => [row.description, `${row.direction} v${row.version}`]))).toEqual({ 'RESERVE JANUARY': 'transfer v1', 'FROM CHECKING': 'inflow v1' })
+  })
+
+  it('finds a transfer to an own wallet on the transfer\'s chain once that wallet is an account', async () => {
+    const owner = await signupOwner(test)
+    const treasury = '0xaaaa000000000000000000000000000000000001'
+    const reserve = '0xbbbb000000000000000000000000000000000002'
+    const transfer = (wallet: string, amount: string, logIndex: number) => ({
+      kind: 'wallet_transfer' as const,
+      account: { wallet_address: wallet },
+      chain_id: 8453,
+      tx_hash: `0x${String(logIndex).repeat(64)}`,
+      log_index: logIndex,
+      block_number: 10,
+      timestamp: '2026-06-02T00:00:00Z',
+      from: treasury,
+      to: reserve,
+      token: 'USDC',
+      amount,
+    })
+    await seedAndNormalize(owner, [transfer(treasury, '-500', 1)], 'chain_indexer_wallet')
+    expect(((await get(owner, '/v1/ledger/transactions')).transactions as Array<Record<string, any>>)[0]).toMatchObject({ direction: 'outflow' })
+    await seedAndNormalize(owner, [{ kind: 'account', account: { wallet_address: reserve, chain_id: 8453, name: 'Reserve' }, account_type: 'onchain' }], 'chain_indexer_wallet')
+    expect((await reconcile(owner.tenantId)).transfers).toBe(1)
+    expect(((await get(owner, '/v1/ledger/transactions')).transactions as Array<Record<string, any>>)[0]).toMatchObject({ direction: 'transfer', version: 2 })
+  })
+})
+
 describe('statement balances', () => {
   it('agrees when opening + movements = closing, and reports the difference when not', async () => {
     const owner = await signupOwner(test)

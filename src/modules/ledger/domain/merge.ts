@@ -28,6 +28,7 @@ import type {
 import { ledgerAmount, normalizeIban, normalizeWallet } from './keys.ts'
 import type { AccountReference, CounterpartyMention, TransactionFacts } from './records.ts'
 import { withAdded } from './versions.ts'
+import { directionFor } from './transfers.ts'
 
 /** Confidence of a counterparty guessed from a bank description rather than named by the source. */
 export const inferredCounterpartyConfidence = 0.6
@@ -229,9 +230,8 @@ export function categoryId(category: string | undefined): string | null {
  * (`ownAccountId`, found by ownAccountKeysOf), otherwise by the amount's sign.
  */
 export function transactionDirection(amount: string, accountId: string, ownAccountId: string | undefined): TransactionDirection {
-  if (ownAccountId !== undefined && ownAccountId !== accountId) return 'transfer'
-  const sign = decimalSign(amount)
-  return sign > 0 ? 'inflow' : sign < 0 ? 'outflow' : 'adjustment'
+  // The one rule (domain/transfers.ts), which reconciliation applies again once later accounts exist.
+  return directionFor(amount, accountId, [ownAccountId])
 }
 
 /**

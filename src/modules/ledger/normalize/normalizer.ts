@@ -99,7 +99,12 @@ export interface NormalizerDeps extends BatchDeps {
 
 /** The row's record, or undefined when it is not one normalization knows. */
 function recordOf(row: ParsedRowRecord): ExtractedRecord | undefined {
-  return extractedRecord.Check(row.extracted) ? row.extracted : undefined
+  return extractedRecordOf(row.extracted)
+}
+
+/** A parsed row's `extracted` as a record normalization knows, or undefined (reconciliation reads evidence with it too). */
+export function extractedRecordOf(extracted: unknown): ExtractedRecord | undefined {
+  return extractedRecord.Check(extracted) ? extracted : undefined
 }
 
 /**

@@ -8,6 +8,9 @@
  *   exists (an earlier run paired a balance that a statement normalized since pairs otherwise) is retired,
  *   its version superseded with no successor (as-of reads before the run still show it), so the result
  *   does not depend on the order in which statements were normalized;
+ * - transfers between own accounts found again (transfers.ts): a transaction recorded as an inflow or
+ *   outflow before the account its counterparty names existed becomes a `transfer`, so the direction
+ *   does not depend on the order in which files were normalized;
  * - the consequences: a matched transaction's `reconciliation_status`; an invoice's `amount_paid` and
  *   status (paid amounts only ever grow); a fully paid one-off obligation becomes `settled`;
  * - one audit event (layer ledger) with the counts, committed through the command runner in the run's
@@ -42,6 +45,7 @@ import {
   type ProposedMatch,
   type Snapshot,
 } from './matchers.ts'
+import { ownAccountTransfers } from './transfers.ts'
 
 export interface ReconcileDeps {
   readonly db: Database
@@ -58,6 +62,8 @@ export interface ReconcileSummary {
   readonly counts: Partial<Record<LedgerKind, KindCounts>>
   /** Statement balance checks retired because their period no longer exists. */
   readonly retired: number
+  /** Transactions recorded as transfers between own accounts this run (they were inflows or outflows). */
+  readonly transfers: number
 }
 
 const statusPrecedence: Readonly<Record<TransactionRow['reconciliationStatus'], number>> = {
@@ -77,6 +83,7 @@ export async function reconcileTenant(deps: ReconcileDeps, tenantId: string, opt
     await store.lockTenant(tx, tenantId)
     const at = clock.now()
     const snapshot = await loadSnapshot(tx, store, tenantId)
+    const transfers = await ownAccountTransfers(tx, store, tenantId, snapshot)
 
     const taken = settledTransactionIds(snapshot.existingMatches)
     const proposed: ProposedMatch[] = []
@@ -113,12 +120,12 @@ export async function reconcileTenant(deps: ReconcileDeps, tenantId: string, opt
 
     const counts: Partial<Record<LedgerKind, KindCounts>> = {}
     const { current: matchRows, retired } = await writeMatches(tx, store, tenantId, snapshot, proposed, at, counts)
-    await applyToTransactions(tx, store, tenantId, matchRows, at, counts)
+    await applyToTransactions(tx, store, tenantId, matchRows, transfers, at, counts)
     await applyToInvoicesAndObligations(tx, store, tenantId, snapshot, matchRows, at, counts)
 
     const matches: Record<string, number> = {}
     for (const match of proposed) matches[`${match.matchType}:${match.status}`] = (matches[`${match.matchType}:${match.status}`] ?? 0) + 1
-    const written = retired > 0 || Object.values(counts).some((tally) => tally.created + tally.updated > 0)
+    const written = retired > 0 || transfers.length > 0 || Object.values(counts).some((tally) => tally.created + tally.updated > 0)
     if (written) {
       await deps.commands.commit(tx, tenantId, {
         audit: [
@@ -129,12 +136,17 @@ export async function reconcileTenant(deps: ReconcileDeps, tenantId: string, opt
             action: 'ledger.reconciled',
             entity: { type: 'ledger_job', id: options.jobId ?? 'reconcile' },
             inputs: options.jobId === undefined ? {} : { job_id: options.jobId },
-            outputs: { ...flatCounts(counts), matches_found: proposed.length, ...(retired > 0 ? { reconciliation_match_retired: retired } : {}) },
+            outputs: {
+              ...flatCounts(counts),
+              matches_found: proposed.length,
+              ...(retired > 0 ? { reconciliation_match_retired: retired } : {}),
+              ...(transfers.length > 0 ? { transfers_recognized: transfers.length } : {}),
+            },
           },
         ],
       })
     }
-    return { matches, counts, retired }
+    return { matches, counts, retired, transfers: transfers.length }
   })
 }
 
@@ -272,8 +284,19 @@ async function writeMatches(
   return { current: [...all.values()], retired: stale.length }
 }
 
-/** A transaction's reconciliation status: the strongest status among the matches that name it. */
-async function applyToTransactions(tx: Tx, store: LedgerStore, tenantId: string, matches: readonly MatchRow[], at: Date, counts: Partial<Record<LedgerKind, KindCounts>>) {
+/**
+ * A transaction's reconciliation status (the strongest status among the matches that name it) and, for
+ * `transfers`, its direction: one new version per transaction that changes.
+ */
+async function applyToTransactions(
+  tx: Tx,
+  store: LedgerStore,
+  tenantId: string,
+  matches: readonly MatchRow[],
+  transfers: readonly TransactionRow[],
+  at: Date,
+  counts: Partial<Record<LedgerKind, KindCounts>>,
+) {
   const wanted = new Map<string, TransactionRow['reconciliationStatus']>()
   for (const match of matches) {
     if (match.matchType === 'statement_balance') continue
@@ -287,10 +310,19 @@ async function applyToTransactions(tx: Tx, store: LedgerStore, tenantId: string,
       if (previous === undefined || statusPrecedence[status] > statusPrecedence[previous]) wanted.set(id, status)
     }
   }
-  const currents = await store.currentVersions(tx, 'transaction', tenantId, [...wanted.keys()].sort())
-  const entries = [...currents.values()]
-    .filter((current) => statusPrecedence[wanted.get(current.id)!] > statusPrecedence[current.reconciliationStatus])
-    .map((current) => ({ current, draft: { ...current, reconciliationStatus: wanted.get(current.id)! } }))
+  const transferIds = new Set(transfers.map((transaction) => transaction.id))
+  const currents = await store.currentVersions(tx, 'transaction', tenantId, [...new Set([...wanted.keys(), ...transferIds])].sort())
+  const entries: Array<{ current: TransactionRow; draft: TransactionRow }> = []
+  for (const current of [...currents.values()].sort((left, right) => (left.id < right.id ? -1 : 1))) {
+    const status = wanted.get(current.id)
+    const raised = status !== undefined && statusPrecedence[status] > statusPrecedence[current.reconciliationStatus]
+    const redirected = transferIds.has(current.id) && current.direction !== 'transfer'
+    if (!raised && !redirected) continue
+    entries.push({
+      current,
+      draft: { ...current, ...(raised ? { reconciliationStatus: status } : {}), ...(redirected ? { direction: 'transfer' as const } : {}) },
+    })
+  }
   await writeDrafts(tx, store, 'transaction', tenantId, entries, at, counts)
 }
 
