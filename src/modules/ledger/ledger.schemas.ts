@@ -163,7 +163,7 @@ export const ReconcileJob = Strict({
   outcome: Nullable(
     Strict(
       {
-        matches: Count('Reconciliation matches this run found (new or confirmed).'),
+        matches: Count('Reconciliation matches this run found; what earlier runs matched is settled and not found again.'),
         matches_by_type: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: 'The same, by `match_type:status` (for example `invoice_payment:matched`).' }),
         retired: Count('Statement balance checks retired because their period no longer exists.'),
         created: Count('Entities the run recorded for the first time (matches).'),

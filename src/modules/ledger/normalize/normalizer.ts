@@ -21,7 +21,7 @@ import { Compile } from 'typebox/compile'
 import type { AuditActor } from '../../../kernel/audit-record.ts'
 import type { Database, Executor, Tx } from '../../../platform/db/database.ts'
 import type { Clock } from '../../../kernel/clock.ts'
-import { ExtractedRecord } from '../../../kernel/extracted-record.ts'
+import { AccountRecord, BalanceRecord, ExtractedRecord, InvoiceRecord, ObligationRecord, TransactionRecord, WalletTransferRecord } from '../../../kernel/extracted-record.ts'
 import type { LedgerKind, LedgerStore, ParsedRowRecord } from '../ledger.store.ts'
 import {
   batchInputOf,
@@ -134,11 +134,26 @@ function recordOf(row: ParsedRowRecord): ExtractedRecord | undefined {
   return extractedRecord.Check(row.extracted) ? row.extracted : undefined
 }
 
-/** Why a row's `extracted` is not a record normalization knows: its first schema error. */
+/** Each record kind's schema, to say why a row of that kind is refused (the union's errors name no field). */
+const recordCheckers = {
+  account: Compile(AccountRecord),
+  transaction: Compile(TransactionRecord),
+  balance: Compile(BalanceRecord),
+  invoice: Compile(InvoiceRecord),
+  obligation: Compile(ObligationRecord),
+  wallet_transfer: Compile(WalletTransferRecord),
+} as const
+
+/** Why a row's `extracted` is not a record normalization knows: an unknown kind, or its kind's first schema error. */
 export function refusalReason(extracted: unknown): string {
-  const [first] = extractedRecord.Errors(extracted)
   const kind = (extracted as { kind?: unknown } | null)?.kind
-  const reason = `not a record the Ledger knows (kind ${JSON.stringify(kind ?? null)}): ${first === undefined ? 'does not match the schema' : `${first.instancePath === '' ? '/' : first.instancePath} ${first.message}`}`
+  const checker = typeof kind === 'string' && Object.hasOwn(recordCheckers, kind) ? recordCheckers[kind as keyof typeof recordCheckers] : undefined
+  const [first] = checker === undefined ? [] : checker.Errors(extracted)
+  const problem =
+    checker === undefined
+      ? `kind ${JSON.stringify(kind ?? null)} is not one of ${Object.keys(recordCheckers).join(', ')}`
+      : `kind ${JSON.stringify(kind)}: ${first === undefined ? 'does not match the schema' : `${first.instancePath === '' ? '/' : first.instancePath} ${first.message}`}`
+  const reason = `not a record the Ledger knows: ${problem}`
   return reason.length <= refusalReasonCharsMax ? reason : `${reason.slice(0, refusalReasonCharsMax - 1)}…`
 }
 
