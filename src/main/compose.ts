@@ -204,6 +204,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       environment: config.environment,
       publicBaseUrl: config.publicBaseUrl,
       ledgerIntake: ledger.intake,
+      ledgerNormalizations: ledger.normalizations,
       blobReferences: createAuditBlobReferences(),
       tenants: tenantDirectory,
     },

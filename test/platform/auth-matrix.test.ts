@@ -227,6 +227,17 @@ describe('every route declares who may call it', () => {
     expect([...new Set(missing)], 'add a resourceFixtures entry for each of these path parameters').toEqual([])
   })
 
+  it('walks the import-visibility routes (issue 15, item 9), each needing the scope of its reads', () => {
+    const scopesOf = (name: string) => {
+      const route = routes.find((candidate) => routeName(candidate) === name)
+      return route?.auth.kind === 'bearer' ? route.auth.scopes : undefined
+    }
+    // The list of artifacts reads as one artifact does; a reconciliation's status as the Ledger's jobs do.
+    expect(scopesOf('GET /v1/raw')).toEqual(scopesOf('GET /v1/raw/:raw_id'))
+    expect(scopesOf('GET /v1/raw')).toEqual(['raw:read'])
+    expect(scopesOf('GET /v1/ledger/reconcile/:job_id')).toEqual(['ledger:read'])
+  })
+
   it('can authorize every bearer route with some principal (so the matrix below is not vacuous)', () => {
     const unreachable = routes.filter((route) => route.auth.kind === 'bearer' && authorizedTokenOfB(route.auth) === undefined).map(routeName)
     expect(unreachable).toEqual([])

@@ -57,6 +57,17 @@ describe('GET /v1/openapi.json', () => {
     )
   })
 
+  it('documents the import-visibility operations by operationId, with their filters and path parameter (issue 15, item 9)', () => {
+    const list = document.paths['/v1/raw']!.get! as { operationId?: string; parameters?: Array<{ in: string; name: string }> }
+    expect(list.operationId).toBe('listRawArtifacts')
+    expect(list.parameters!.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(
+      expect.arrayContaining(['query:source_type', 'query:extraction_status', 'query:since', 'query:until', 'query:limit', 'query:cursor']),
+    )
+    const reconcile = document.paths['/v1/ledger/reconcile/{job_id}']!.get! as { operationId?: string; parameters?: Array<{ in: string; name: string }> }
+    expect(reconcile.operationId).toBe('getReconcileJob')
+    expect(reconcile.parameters!.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(['path:job_id'])
+  })
+
   it('documents the amount format once, as the Amount component every returned amount refers to', () => {
     const amount = document.components.schemas?.Amount
     expect(amount).toMatchObject({ type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$' })

@@ -19,12 +19,14 @@ import { reconcileTenant, type ReconcileSummary } from './reconcile/reconcile.ts
 import type { AuditActor } from '../../kernel/audit-record.ts'
 import { ledgerNormalizeQueue, ledgerReconcileQueue } from './ledger.jobs.ts'
 import { createLedgerQueries, type LedgerQueries } from './queries.ts'
+import { createLedgerNormalizations, type LedgerNormalizations } from './normalization-progress.ts'
 import type { RawRecords } from './ports.ts'
 
 export { ledgerRoutes } from './ledger.routes.ts'
 export { ledgerQueues } from './ledger.jobs.ts'
 export type { LedgerQueries, OutflowRecord } from './queries.ts'
 export type { LedgerService } from './ledger.service.ts'
+export type { LedgerNormalizations, NormalizationStatus } from './normalization-progress.ts'
 
 /** The Ledger's intake port (Raw's `ports.ts` names what it needs of it). */
 export interface LedgerIntake {
@@ -44,6 +46,8 @@ export interface Ledger {
   readonly intake: LedgerIntake
   /** What other modules may ask of the Ledger (Policy's historical outflows). */
   readonly queries: LedgerQueries
+  /** How the normalization of an artifact goes (Raw's artifact views). */
+  readonly normalizations: LedgerNormalizations
   /** Registers the normalization and reconciliation workers. */
   startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
 }
@@ -79,6 +83,7 @@ export function createLedger(deps: LedgerDeps): Ledger {
     normalizer,
     reconcile: (tenantId, options) => reconcileTenant(jobDeps, tenantId, options),
     queries: createLedgerQueries(),
+    normalizations: createLedgerNormalizations(store),
     intake: {
       requestNormalization: (tx, request) => queueNormalization(jobDeps, tx, request),
       nudge: () => jobs.nudge(ledgerNormalizeQueue),

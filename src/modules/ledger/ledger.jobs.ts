@@ -7,14 +7,14 @@
  */
 import type { AuditActor, AuditRecord } from '../../kernel/audit-record.ts'
 import type { CommandRunner, PendingJob } from '../../platform/commands/command.ts'
-import type { Database, Tx } from '../../platform/db/database.ts'
+import type { Database, Executor, Tx } from '../../platform/db/database.ts'
 import Type from 'typebox'
 import { defineQueue, retryLimitOf, type AnyQueue, type JobHandler, type JobQueue, type PayloadOf } from '../../platform/jobs/job-queue.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { LedgerJobRow, LedgerStore } from './ledger.store.ts'
 import { flatCounts } from './domain/outcomes.ts'
-import type { Normalizer } from './normalize/normalizer.ts'
+import type { Normalizer, RunProgress } from './normalize/normalizer.ts'
 import { reconcileTenant } from './reconcile/reconcile.ts'
 
 export interface LedgerJobDeps {
@@ -74,6 +74,7 @@ export async function newReconcileJob(
     createdAt: deps.clock.now(),
     startedAt: null,
     finishedAt: null,
+    progress: null,
   }
   await deps.store.insertJob(tx, row)
   return { row, job: { queue: ledgerReconcileQueue, payload: { tenant_id: tenantId, job_id: row.id } } }
@@ -101,6 +102,7 @@ export async function queueNormalization(
     createdAt: deps.clock.now(),
     startedAt: null,
     finishedAt: null,
+    progress: null,
   }
   await deps.store.insertJob(tx, row)
   // The caller's transaction, committed with the caller's change; the request itself is not audited (the
@@ -161,7 +163,11 @@ export function createNormalizeHandler(deps: LedgerJobDeps & { normalizer: Norma
       jobId,
       normalizeActor,
       async () => {
-        if (artifactId !== undefined) return { ...(await deps.normalizer.normalizeArtifact(tenantId, artifactId, { actor: normalizeActor, jobId })) }
+        if (artifactId !== undefined) {
+          // The job's progress moves with each batch, in the batch's transaction (GET /v1/raw shows it).
+          const onProgress = (executor: Executor, progress: RunProgress) => deps.store.updateJob(executor, tenantId, jobId, { progress })
+          return { ...(await deps.normalizer.normalizeArtifact(tenantId, artifactId, { actor: normalizeActor, jobId, onProgress })) }
+        }
         const single = parsedRowId === undefined ? undefined : await deps.normalizer.normalizeParsedRow(tenantId, parsedRowId, { actor: normalizeActor, jobId })
         return { parsed_row_id: parsedRowId ?? null, entities: single?.entities.length ?? 0, rejected: single?.rejected ?? false }
       },

@@ -36,6 +36,8 @@ import {
   ObligationParams,
   ObligationQuery,
   ReconcileBody,
+  ReconcileJob,
+  ReconcileJobParams,
   Transaction,
   TransactionList,
   TransactionParams,
@@ -242,7 +244,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
         tags,
         summary: 'Run reconciliation',
         description:
-          `Queues a reconciliation run over the current Ledger and answers 202 with the job; poll GET /v1/ledger/jobs/{job_id}. Runs also start by themselves after each normalized artifact. Matches appear in GET /v1/ledger/reconciliation-matches. ${idempotencyNote} A replay answers the job as first answered (queued) and queues no other run.`,
+          `Queues a reconciliation run over the current Ledger and answers 202 with the job; poll GET /v1/ledger/reconcile/{job_id}. Runs also start by themselves after each normalized artifact. Matches appear in GET /v1/ledger/reconciliation-matches. ${idempotencyNote} A replay answers the job as first answered (queued) and queues no other run.`,
         headers: IdempotencyKeyHeaders,
         body: ReconcileBody,
         response: { 202: LedgerJob },
@@ -252,6 +254,24 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
       const { outcome, replayed } = await ledger.requestReconcile(contextOf(request), {})
       return markReplayed(reply, replayed).code(202).send(outcome)
     },
+  )
+
+  app.get(
+    '/v1/ledger/reconcile/:job_id',
+    {
+      config: { auth: ledgerRead },
+      schema: {
+        tags,
+        operationId: 'getReconcileJob',
+        summary: 'A reconciliation run',
+        description:
+          'The run POST /v1/ledger/reconcile answered with (or one queued after a normalization): status, when it started and finished, why it failed, and once it succeeded its outcome (matches found, retired statement checks, entities created, unchanged and superseded). ' +
+          '404 ledger_job_not_found for an id that names no reconciliation of the caller\'s tenant, whatever its shape (a normalization job\'s id included).',
+        params: ReconcileJobParams,
+        response: { 200: ReconcileJob },
+      },
+    },
+    async (request) => ledger.reconcileJob(contextOf(request), request.params),
   )
 
   app.get(

@@ -154,6 +154,34 @@ export const LedgerJob = Strict({
   finished_at: Nullable(Timestamp),
 })
 
+const Count = (description: string) => Type.Integer({ minimum: 0, description })
+
+export const ReconcileJob = Strict({
+  job_id: Type.String(),
+  status: literals(ledgerJobs.status.enumValues, { description: 'queued → running → succeeded | failed (a failure before the last retry goes back to queued).' }),
+  created_by: Type.String({ description: 'Who asked for the run: a member or key id, or ledger-normalize for the run after a normalization.' }),
+  created_at: Timestamp,
+  started_at: Nullable(Timestamp),
+  finished_at: Nullable(Timestamp),
+  error: Nullable(Type.String({ description: 'Why the last attempt failed.' })),
+  outcome: Nullable(
+    Strict(
+      {
+        matches: Count('Reconciliation matches this run found; what earlier runs matched is settled and not found again.'),
+        matches_by_type: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: 'The same, by `match_type:status` (for example `invoice_payment:matched`).' }),
+        retired: Count('Statement balance checks retired because their period no longer exists.'),
+        created: Count('Entities the run recorded for the first time (matches).'),
+        unchanged: Count('Entities whose content the run left as it was.'),
+        superseded: Count('Entities the run gave a new version (a transaction\'s reconciliation status, an invoice\'s amount paid), superseding the current one.'),
+      },
+      { description: 'Once the run succeeded; null before, and for a failed run.' },
+    ),
+  ),
+})
+
+/** Any string: an id that names no reconciliation job of the caller's tenant is 404, whatever its shape. */
+export const ReconcileJobParams = Strict({ job_id: Type.String({ minLength: 1, maxLength: 255 }) })
+
 export const EntityOutcome = Strict({
   kind: literals(ledgerKinds),
   id: Type.String(),

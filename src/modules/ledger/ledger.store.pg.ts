@@ -126,6 +126,7 @@ export function createLedgerStore(raw: RawRecords): LedgerStore {
     // Raw's records, read through Raw's port (the Ledger reads no Raw table).
     findArtifact: raw.findArtifact,
     parsedRows: raw.parsedRows,
+    countParsedRows: raw.countParsedRows,
     parsedRecordsOfDay: raw.parsedRecordsOfDay,
     findParsedRow: raw.findParsedRow,
     parsedRecords: raw.parsedRecords,
@@ -301,6 +302,17 @@ export function createLedgerStore(raw: RawRecords): LedgerStore {
         .where(and(eq(ledgerJobs.tenantId, tenantId), eq(ledgerJobs.id, jobId)))
         .limit(1)
       return row
+    },
+    async latestNormalizations(executor, tenantId, artifactIds) {
+      if (artifactIds.length === 0) return new Map()
+      // Served by ledger_jobs_artifact_idx (tenant_id, input->>'artifact_id', created_at) where kind = 'normalize'.
+      const artifactOf = sql<string>`(${ledgerJobs.input} ->> 'artifact_id')`
+      const rows = await executor
+        .selectDistinctOn([artifactOf], { artifactId: artifactOf, job: ledgerJobs })
+        .from(ledgerJobs)
+        .where(and(eq(ledgerJobs.tenantId, tenantId), eq(ledgerJobs.kind, 'normalize'), inArray(artifactOf, [...artifactIds])))
+        .orderBy(artifactOf, desc(ledgerJobs.createdAt), desc(ledgerJobs.id))
+      return new Map(rows.map((row) => [row.artifactId, row.job]))
     },
     async updateJob(executor, tenantId, jobId, values) {
       await executor.update(ledgerJobs).set(values).where(and(eq(ledgerJobs.tenantId, tenantId), eq(ledgerJobs.id, jobId)))

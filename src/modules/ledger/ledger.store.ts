@@ -17,6 +17,8 @@ export type InvoiceRow = typeof ledgerInvoices.$inferSelect
 export type ObligationRow = typeof ledgerObligations.$inferSelect
 export type MatchRow = typeof ledgerReconciliationMatches.$inferSelect
 export type LedgerJobRow = typeof ledgerJobs.$inferSelect
+/** A job as first written: no progress yet. */
+export type NewLedgerJob = Omit<LedgerJobRow, 'progress'> & Partial<Pick<LedgerJobRow, 'progress'>>
 /** A parsed row as normalization reads it: everything but its extraction time, which nothing here uses. */
 export type { ArtifactRow, ParsedRowRecord } from './ports.ts'
 import type { ArtifactRow, ParsedRowRecord } from './ports.ts'
@@ -88,6 +90,8 @@ export interface LedgerStore {
   findArtifact(executor: Executor, tenantId: string, artifactId: string): Promise<ArtifactRow | undefined>
   /** An artifact's parsed rows of one parser version, in row order, after `afterRowIndex`. */
   parsedRows(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, afterRowIndex: number, limit: number): Promise<ParsedRowRecord[]>
+  /** How many rows of one parser version the artifact has. */
+  countParsedRows(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string): Promise<number>
   findParsedRow(executor: Executor, tenantId: string, parsedRowId: string): Promise<ParsedRowRecord | undefined>
   /** The `extracted` records of these parsed rows: a transaction's evidence, read again by reconciliation. */
   parsedRecords(executor: Executor, tenantId: string, parsedRowIds: readonly string[]): Promise<Array<{ id: string; extracted: unknown }>>
@@ -134,7 +138,9 @@ export interface LedgerStore {
   /** Current transactions recorded as possible copies of others (provenance ambiguous). */
   ambiguousTransactions(executor: Executor, tenantId: string): Promise<TransactionRow[]>
 
-  insertJob(tx: Tx, job: LedgerJobRow): Promise<void>
+  insertJob(tx: Tx, job: NewLedgerJob): Promise<void>
   findJob(executor: Executor, tenantId: string, jobId: string): Promise<LedgerJobRow | undefined>
+  /** The latest normalization job of each of these artifacts (by creation), keyed by artifact id. */
+  latestNormalizations(executor: Executor, tenantId: string, artifactIds: readonly string[]): Promise<Map<string, LedgerJobRow>>
   updateJob(executor: Executor, tenantId: string, jobId: string, values: Partial<Omit<LedgerJobRow, 'id' | 'tenantId'>>): Promise<void>
 }

@@ -236,8 +236,20 @@ export const ledgerJobs = pgTable(
     createdAt: createdAt(),
     startedAt: timestamptz('started_at'),
     finishedAt: timestamptz('finished_at'),
+    /**
+     * A normalization's progress (normalize/normalizer.ts `RunProgress`): rows done and total, outcome
+     * counts, refused rows. Written at the start of each run and in each batch's own transaction, so a
+     * client polling sees it move; null for reconciliations and single-row normalizations.
+     */
+    progress: jsonb('progress'),
   },
-  (table) => [index('ledger_jobs_tenant_idx').on(table.tenantId, table.id)],
+  (table) => [
+    index('ledger_jobs_tenant_idx').on(table.tenantId, table.id),
+    // Raw's artifact views ask for the latest normalization of each artifact (queries.ts `normalizationsOf`).
+    index('ledger_jobs_artifact_idx')
+      .on(table.tenantId, sql`(${table.input} ->> 'artifact_id')`, table.createdAt)
+      .where(sql`${table.kind} = 'normalize'`),
+  ],
 )
 
 /** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */

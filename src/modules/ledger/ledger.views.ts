@@ -5,6 +5,8 @@
  * the format is the wire's, applied here.
  */
 import { decimalSign, decimalSubtract, formatAmount } from '../../kernel/money.ts'
+import { outcomeTotals } from './domain/outcomes.ts'
+import type { ReconcileSummary } from './reconcile/reconcile.ts'
 import type { AccountRow, BalanceRow, CounterpartyRow, InvoiceRow, LedgerJobRow, MatchRow, ObligationRow, TransactionRow } from './ledger.store.ts'
 
 type Versioned = Pick<
@@ -152,6 +154,33 @@ export function jobView(row: LedgerJobRow) {
   }
 }
 
+/**
+ * A reconciliation job as its status route shows it: the run's outcome once it succeeded (matches found,
+ * by `match_type:status`, statement checks retired, and the entities it wrote), null before.
+ */
+export function reconcileJobView(row: LedgerJobRow) {
+  const result = row.status === 'succeeded' ? (row.result as Partial<ReconcileSummary> | null) : null
+  const byType = result?.matches ?? {}
+  return {
+    job_id: row.id,
+    status: row.status,
+    created_by: row.createdBy,
+    created_at: row.createdAt.toISOString(),
+    started_at: row.startedAt?.toISOString() ?? null,
+    finished_at: row.finishedAt?.toISOString() ?? null,
+    error: row.error,
+    outcome:
+      result === null
+        ? null
+        : {
+            matches: Object.values(byType).reduce((sum, count) => sum + count, 0),
+            matches_by_type: byType,
+            retired: result.retired ?? 0,
+            ...outcomeTotals(result.counts ?? {}),
+          },
+  }
+}
+
 export type TransactionView = ReturnType<typeof transactionView>
 export type AccountView = ReturnType<typeof accountView>
 export type BalanceView = ReturnType<typeof balanceView>
@@ -160,3 +189,4 @@ export type InvoiceView = ReturnType<typeof invoiceView>
 export type ObligationView = ReturnType<typeof obligationView>
 export type MatchView = ReturnType<typeof matchView>
 export type JobView = ReturnType<typeof jobView>
+export type ReconcileJobView = ReturnType<typeof reconcileJobView>

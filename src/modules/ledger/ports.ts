@@ -30,6 +30,8 @@ export interface RawRecords {
   findArtifact(executor: Executor, tenantId: string, artifactId: string): Promise<ArtifactRow | undefined>
   /** An artifact's rows of one parser version after `afterRowIndex`, in row order, at most `limit`. */
   parsedRows(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, afterRowIndex: number, limit: number): Promise<ParsedRowRecord[]>
+  /** How many rows of one parser version the artifact has (a normalization's total). */
+  countParsedRows(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string): Promise<number>
   /** The records of rows before `beforeRowIndex` dated `day` (transaction_date, or a timestamp's date), in row order. */
   parsedRecordsOfDay(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, day: string, beforeRowIndex: number): Promise<unknown[]>
   findParsedRow(executor: Executor, tenantId: string, parsedRowId: string): Promise<ParsedRowRecord | undefined>

@@ -17,6 +17,7 @@ import {
   invoiceView,
   jobView,
   matchView,
+  reconcileJobView,
   obligationView,
   transactionView,
   type AccountView,
@@ -24,6 +25,7 @@ import {
   type CounterpartyView,
   type InvoiceView,
   type JobView,
+  type ReconcileJobView,
   type MatchView,
   type ObligationView,
   type TransactionView,
@@ -89,6 +91,8 @@ export interface LedgerReads {
   ): Promise<Page<'matches', MatchView>>
   /** A normalization or reconciliation job. */
   job(context: CommandContext, input: { job_id: string }): Promise<JobView>
+  /** A reconciliation job (the job_id POST /v1/ledger/reconcile answers); any other id is ledger_job_not_found. */
+  reconcileJob(context: CommandContext, input: { job_id: string }): Promise<ReconcileJobView>
 }
 
 export interface LedgerReadsDeps {
@@ -269,6 +273,13 @@ export function createLedgerReads(deps: LedgerReadsDeps): LedgerReads {
       const row = await store.findJob(db.orm, tenantOf(context), input.job_id)
       if (row === undefined) throw new AppError('ledger_job_not_found')
       return jobView(row)
+    },
+
+    async reconcileJob(context, input) {
+      const row = await store.findJob(db.orm, tenantOf(context), input.job_id)
+      // A normalization's id names no reconciliation: 404, like an id that names nothing.
+      if (row === undefined || row.kind !== 'reconcile') throw new AppError('ledger_job_not_found')
+      return reconcileJobView(row)
     },
   }
 }

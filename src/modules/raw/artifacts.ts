@@ -127,6 +127,8 @@ export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactReco
         status: 'stored',
         extractionStatus: 'pending',
         extractionError: null,
+        parsedRows: null,
+        extractionFailedRow: null,
         parser: null,
         parserVersion: null,
         extractedAt: null,

@@ -161,12 +161,15 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<PayloadOf
     tx: Tx,
     artifact: ArtifactRow,
     status: ArtifactRow['extractionStatus'],
-    details: { parser?: Parser; reason?: string; parsedRows?: number; attachments?: number; ledgerJobId?: string },
+    details: { parser?: Parser; reason?: string; parsedRows?: number; attachments?: number; ledgerJobId?: string; failedRow?: number },
   ): Promise<void> {
     const now = clock.now()
     await store.updateArtifact(tx, artifact.tenantId, artifact.id, {
       extractionStatus: status,
       extractionError: details.reason ?? null,
+      // What extraction wrote once it ended (a failure or a skip writes nothing); unknown while it runs.
+      parsedRows: status === 'succeeded' ? (details.parsedRows ?? 0) : status === 'failed' || status === 'skipped' ? 0 : null,
+      extractionFailedRow: details.failedRow ?? null,
       ...(details.parser === undefined ? {} : { parser: details.parser.name, parserVersion: details.parser.version }),
       ...(status === 'succeeded' ? { extractedAt: now } : {}),
     })
@@ -179,6 +182,7 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<PayloadOf
       ...(details.parsedRows === undefined ? {} : { parsed_rows: details.parsedRows }),
       ...(details.attachments === undefined ? {} : { attachments: details.attachments }),
       ...(details.ledgerJobId === undefined ? {} : { ledger_job_id: details.ledgerJobId }),
+      ...(details.failedRow === undefined ? {} : { failed_row: details.failedRow }),
     }
     await commands.commit(tx, artifact.tenantId, {
       audit: [{ tenantId: artifact.tenantId, layer: 'raw', actor: system, action: 'raw.extraction_status_changed', entity: { type: 'raw_artifact', id: artifact.id }, outputs }],
@@ -314,7 +318,9 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<PayloadOf
             ? error.message
             : `extraction failed (it will be retried while attempts remain): ${error instanceof Error ? error.message : String(error)}`,
       )
-      await db.transaction((tx) => changeStatus(tx, artifact, 'failed', { parser, reason }))
+      // The data row the parser refused, when one row is what stopped it.
+      const failedRow = error instanceof ParseError ? error.row : undefined
+      await db.transaction((tx) => changeStatus(tx, artifact, 'failed', { parser, reason, ...(failedRow === undefined ? {} : { failedRow }) }))
       if (!fileProblem) throw error
     }
   }

@@ -23,7 +23,7 @@ import { createRawStore } from './raw.store.pg.ts'
 import { createRetentionPurgeHandler, retentionSweepIntervalMsDefault } from './retention.job.ts'
 import { createUrlFetcher, rawFetchPolicy, urlFetchTotalMsDefault } from './url-fetch.ts'
 import { rawExtractQueue, rawRetentionPurgeQueue } from './raw.jobs.ts'
-import type { BlobReferences, LedgerIntake, RawTenants } from './ports.ts'
+import type { BlobReferences, LedgerIntake, LedgerNormalizations, RawTenants } from './ports.ts'
 
 export { rawRoutes } from './raw.routes.ts'
 export { rawQueues } from './raw.jobs.ts'
@@ -79,6 +79,8 @@ export interface RawDeps {
   /** Where signed content URLs point. */
   readonly publicBaseUrl: string
   readonly ledgerIntake: LedgerIntake
+  /** The Ledger's normalization of each artifact (the artifact views show its progress). */
+  readonly ledgerNormalizations: LedgerNormalizations
   readonly blobReferences: BlobReferences
   readonly tenants: RawTenants
 }
@@ -107,6 +109,7 @@ export function createRaw(deps: RawDeps, settings: RawSettings, options: RawOpti
       // Derived from the content URL key, for one purpose only: fingerprints of fetches by URL.
       fingerprintKey: hmacSha256Hex(settings.contentUrlKey, 'steward:raw-fetch-fingerprint:v1'),
       publicBaseUrl: deps.publicBaseUrl,
+      normalizations: deps.ledgerNormalizations,
     }),
     connectors: createConnectorsService({ db, commands, store, tenants: deps.tenants, ids, clock }),
     async startWorkers(queue, { pollingIntervalSeconds }) {

@@ -10,6 +10,27 @@ export interface LedgerIntake {
   nudge(): void
 }
 
+/** How the Ledger's normalization of an artifact goes, as an artifact view shows it (the Ledger's word). */
+export interface NormalizationStatus {
+  readonly job_id: string
+  readonly status: 'queued' | 'running' | 'succeeded' | 'failed'
+  readonly rows_done: number
+  readonly rows_total: number | null
+  readonly created: number
+  readonly unchanged: number
+  readonly superseded: number
+  readonly refused_rows: number
+  readonly refused: ReadonlyArray<{ readonly row_index: number; readonly parsed_row_id: string; readonly reason: string }>
+  readonly error: string | null
+  readonly started_at: string | null
+  readonly finished_at: string | null
+}
+
+/** The Ledger's normalization reads: the latest normalization of each artifact that has one. */
+export interface LedgerNormalizations {
+  latestOf(executor: Executor, tenantId: string, artifactIds: readonly string[]): Promise<ReadonlyMap<string, NormalizationStatus>>
+}
+
 /** Whether another module still needs bytes Raw stored (an audit export shares the blob store). */
 export interface BlobReferences {
   isReferenced(executor: Executor, tenantId: string, sha256: string): Promise<boolean>

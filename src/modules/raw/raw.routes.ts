@@ -27,6 +27,8 @@ import { attachmentDisposition } from './domain/media-types.ts'
 import { tombstoneRetentionDays } from './retention.job.ts'
 import {
   ArtifactBytes,
+  ArtifactList,
+  ArtifactListQuery,
   ContentQuery,
   IngestMultipartBody,
   IngestResponse,
@@ -44,6 +46,7 @@ import {
 import type { IngestOutcome, StoredUpload } from './ingest.service.ts'
 import { artifactBytesMax, providerWebhookBytesMax, sourceRefBytesMax } from './ingest-rules.ts'
 import type { RawService } from './raw.service.ts'
+import { artifactPageRows } from './read.service.ts'
 
 const tags = ['Raw']
 /** What every keyed route's description says about its Idempotency-Key. */
@@ -239,6 +242,26 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
       },
     )
   })
+
+  app.get(
+    '/v1/raw',
+    {
+      config: { auth: bearerRoute(['raw:read']) },
+      schema: {
+        tags,
+        operationId: 'listRawArtifacts',
+        summary: 'List artifacts, with how their import went',
+        description:
+          'The tenant\'s artifacts, newest first (ingested_at, then raw_id, descending); tombstoned ones are left out. Filters: source_type, extraction_status, and the ingest time (since inclusive, until exclusive). ' +
+          `Paginated (default ${artifactPageRows.defaultRows}, max ${artifactPageRows.maxRows}) with an opaque next_cursor bound to the filters (400 invalid_cursor otherwise). ` +
+          'Each artifact is as GET /v1/raw/{raw_id} shows it: extraction status, parsed rows, refused rows with their reasons, and the Ledger\'s normalization with its progress (rows done of total) and outcome counts. ' +
+          'An unknown filter value is 400 request_params_invalid.',
+        querystring: ArtifactListQuery,
+        response: { 200: ArtifactList },
+      },
+    },
+    async (request) => raw.list(principalOf(request).tenantId, request.query),
+  )
 
   app.get(
     '/v1/raw/:raw_id',

@@ -3,9 +3,9 @@ import Type from 'typebox'
 import { NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
 import { acceptedMediaTypes } from './domain/media-types.ts'
 import { signatureToleranceSeconds } from './domain/provider-signature.ts'
-import { ingestibleSourceTypes, providers, reservedSourceTypes } from './domain/source-types.ts'
+import { ingestibleSourceTypes, providers, reservedSourceTypes, sourceTypes } from './domain/source-types.ts'
 import { artifactBytesMax, sourceRefBytesMax } from './ingest-rules.ts'
-import { parsedPageRows } from './read.service.ts'
+import { artifactPageRows, parsedPageRows, refusedRowsKeptMax } from './read.service.ts'
 import { authHeaderCharsMax, urlCharsMax } from './url-fetch.ts'
 
 const SourceType = Type.String({
@@ -63,7 +63,37 @@ export const IngestResponse = Strict({
 
 export const RawIdParams = Strict({ raw_id: PathId('raw_artifact_not_found', 'rawArtifact', 'The artifact id') })
 
-const ExtractionStatus = Type.Enum(['pending', 'running', 'succeeded', 'failed', 'skipped'])
+const extractionStatuses = ['pending', 'running', 'succeeded', 'failed', 'skipped'] as const
+const ExtractionStatus = Type.Enum(extractionStatuses, {
+  description: 'pending (queued) → running → succeeded, failed (extraction_error says why) or skipped (no parser reads this artifact).',
+})
+const Count = (description: string) => Type.Integer({ minimum: 0, description })
+
+const RefusedRow = Strict({
+  stage: Type.Enum(['extraction', 'normalization'] as const, {
+    description: 'extraction: the data row the parser could not read, which stopped the file (a statement is read whole or not at all); normalization: a parsed row the Ledger refused.',
+  }),
+  row: Type.Integer({ minimum: 0, description: 'extraction: the file\'s data row, 1 being the first after the header; normalization: the parsed row\'s row_index.' }),
+  parsed_row_id: Nullable(Type.String({ description: 'The refused parsed row (normalization); null for extraction, which wrote none.' })),
+  reason: Type.String(),
+})
+
+const Normalization = Strict(
+  {
+    job_id: Type.String({ description: 'The Ledger\'s normalization job (also at GET /v1/ledger/jobs/{job_id}).' }),
+    status: Type.Enum(['queued', 'running', 'succeeded', 'failed'] as const, { description: 'A failure before the last retry goes back to queued.' }),
+    rows_done: Count('Parsed rows normalized so far (refused ones included), recorded with each batch as it commits.'),
+    rows_total: Nullable(Count('The parsed rows to normalize (the artifact\'s current parser version); null until the run starts.')),
+    created: Count('Ledger entities recorded for the first time, in the batches written so far.'),
+    unchanged: Count('Entities found again with the same content (nothing written): a re-import or an overlapping statement.'),
+    superseded: Count('Entities given a new version that superseded the current one (a pending transaction posted, an account gaining an identifier).'),
+    refused_rows: Count('Parsed rows the Ledger refused (not a record it knows); listed in refused_rows.'),
+    error: Nullable(Type.String({ description: 'Why the last attempt failed.' })),
+    started_at: Nullable(Timestamp),
+    finished_at: Nullable(Timestamp),
+  },
+  { description: 'The latest normalization of the artifact into the Ledger; null until extraction hands it over (and for a skipped or failed extraction).' },
+)
 
 export const RawArtifact = Strict({
   raw_id: Type.String(),
@@ -84,7 +114,24 @@ export const RawArtifact = Strict({
   parser: Nullable(Type.String()),
   parser_version: Nullable(Type.String()),
   extracted_at: Nullable(Timestamp),
+  parsed_rows: Nullable(Count('Parsed rows extraction wrote: 0 when it failed or was skipped, null while it is pending or running.')),
+  refused_rows: Type.Array(RefusedRow, {
+    maxItems: 1 + refusedRowsKeptMax,
+    description: `Rows the import refused, with their reasons: the row extraction stopped at, then the first ${refusedRowsKeptMax} parsed rows normalization refused (the rest are counted in refused_rows_total).`,
+  }),
+  refused_rows_total: Count('Every row refused, listed or not.'),
+  normalization: Nullable(Normalization),
 })
+
+export const ArtifactListQuery = Strict({
+  source_type: Type.Optional(Type.Enum(sourceTypes, { description: 'Only artifacts of this source type.' })),
+  extraction_status: Type.Optional(Type.Enum(extractionStatuses, { description: 'Only artifacts whose extraction is in this state.' })),
+  since: Type.Optional(Type.String({ format: 'date-time', description: 'Only artifacts ingested at or after this instant (inclusive).' })),
+  until: Type.Optional(Type.String({ format: 'date-time', description: 'Only artifacts ingested before this instant (exclusive), so consecutive windows do not overlap.' })),
+  ...pageQuery(artifactPageRows),
+})
+
+export const ArtifactList = Strict({ artifacts: Type.Array(RawArtifact), next_cursor: NextCursor })
 
 export const ContentQuery = Strict({
   tenant_id: TenantId,

@@ -16,6 +16,7 @@ import { createReadService, type ReadService } from './read.service.ts'
 import type { RawStore } from './raw.store.ts'
 import { createTombstoneService, type TombstoneService } from './tombstone.service.ts'
 import type { UrlFetcher } from './url-fetch.ts'
+import type { LedgerNormalizations } from './ports.ts'
 
 export type RawService = IngestService & FetchService & ReadService & TombstoneService & ProviderWebhooksService
 
@@ -33,6 +34,8 @@ export interface RawServiceDeps {
   /** HMAC key of the URL and auth header in a fetch's idempotency fingerprint. */
   readonly fingerprintKey: string
   readonly publicBaseUrl: string
+  /** The Ledger's normalization of each artifact, for the artifact views. */
+  readonly normalizations: LedgerNormalizations
 }
 
 export function createRawService(deps: RawServiceDeps): RawService {
@@ -40,7 +43,7 @@ export function createRawService(deps: RawServiceDeps): RawService {
   return {
     ...createIngestService({ commands, blobs, recorder }),
     ...createFetchService({ db, commands, blobs, recorder, fetcher, fingerprintKey: deps.fingerprintKey }),
-    ...createReadService({ db, store, blobs, cursors, clock, contentUrlKey: deps.contentUrlKey, publicBaseUrl: deps.publicBaseUrl }),
+    ...createReadService({ db, store, blobs, cursors, clock, contentUrlKey: deps.contentUrlKey, publicBaseUrl: deps.publicBaseUrl, normalizations: deps.normalizations }),
     ...createTombstoneService({ commands, store, clock }),
     ...createProviderWebhooksService({ db, commands, store, blobs, recorder, clock }),
   }

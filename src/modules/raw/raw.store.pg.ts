@@ -1,5 +1,5 @@
 /** The Drizzle implementation of RawStore (both engines). */
-import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import { copyMany, insertMany } from '../../platform/db/bulk.ts'
 import { providerConnections, rawArtifacts, rawParsedRows } from './raw.tables.ts'
 import type { RawStore } from './raw.store.ts'
@@ -35,6 +35,28 @@ export function createRawStore(): RawStore {
     },
     async updateArtifact(executor, tenantId, rawId, changes) {
       await executor.update(rawArtifacts).set(changes).where(artifactOf(tenantId, rawId))
+    },
+    async listArtifacts(executor, tenantId, listing) {
+      const { before } = listing
+      return executor
+        .select()
+        .from(rawArtifacts)
+        .where(
+          and(
+            eq(rawArtifacts.tenantId, tenantId),
+            eq(rawArtifacts.status, 'stored'),
+            listing.sourceType === undefined ? undefined : eq(rawArtifacts.sourceType, listing.sourceType),
+            listing.extractionStatus === undefined ? undefined : eq(rawArtifacts.extractionStatus, listing.extractionStatus),
+            listing.since === undefined ? undefined : gte(rawArtifacts.ingestedAt, listing.since),
+            listing.until === undefined ? undefined : lt(rawArtifacts.ingestedAt, listing.until),
+            before === undefined
+              ? undefined
+              : or(lt(rawArtifacts.ingestedAt, before.ingestedAt), and(eq(rawArtifacts.ingestedAt, before.ingestedAt), lt(rawArtifacts.id, before.id))),
+          ),
+        )
+        // Served by raw_artifacts_ingested_idx (tenant_id, ingested_at, id), read backwards.
+        .orderBy(desc(rawArtifacts.ingestedAt), desc(rawArtifacts.id))
+        .limit(listing.limit)
     },
     async listPurgeDue(executor, cutoff, limit) {
       return executor

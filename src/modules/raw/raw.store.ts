@@ -14,7 +14,7 @@ export type ConnectionRow = typeof providerConnections.$inferSelect
 export type ArtifactChanges = Partial<
   Pick<
     ArtifactRow,
-    'status' | 'extractionStatus' | 'extractionError' | 'parser' | 'parserVersion' | 'extractedAt' | 'tombstonedAt' | 'bytesPurgedAt'
+    'status' | 'extractionStatus' | 'extractionError' | 'parsedRows' | 'extractionFailedRow' | 'parser' | 'parserVersion' | 'extractedAt' | 'tombstonedAt' | 'bytesPurgedAt'
   >
 >
 export type ConnectionChanges = Partial<Pick<ConnectionRow, 'status' | 'secret' | 'updatedAt'>>
@@ -23,6 +23,19 @@ export interface ParsedRowPosition {
   readonly parser: string
   readonly parserVersion: string
   readonly rowIndex: number
+}
+
+/** GET /v1/raw's filters and position: stored artifacts, newest first (ingested_at, then id, descending). */
+export interface ArtifactListing {
+  readonly sourceType?: ArtifactRow['sourceType'] | undefined
+  readonly extractionStatus?: ArtifactRow['extractionStatus'] | undefined
+  /** Ingested at or after. */
+  readonly since?: Date | undefined
+  /** Ingested before. */
+  readonly until?: Date | undefined
+  /** Position after which the page starts. */
+  readonly before?: { ingestedAt: Date; id: string } | undefined
+  readonly limit: number
 }
 
 export interface RawStore {
@@ -36,6 +49,8 @@ export interface RawStore {
   /** Inserts the artifact unless one with the same (tenant, sha256) exists; true if inserted. */
   insertArtifact(tx: Tx, artifact: ArtifactRow): Promise<boolean>
   updateArtifact(executor: Executor, tenantId: string, rawId: string, changes: ArtifactChanges): Promise<void>
+  /** The tenant's stored (not tombstoned) artifacts, filtered, newest first. */
+  listArtifacts(executor: Executor, tenantId: string, listing: ArtifactListing): Promise<ArtifactRow[]>
   /** Tombstoned artifacts of any tenant whose bytes are still stored and were tombstoned at or before `cutoff`. */
   listPurgeDue(executor: Executor, cutoff: Date, limit: number): Promise<Array<Pick<ArtifactRow, 'id' | 'tenantId' | 'sha256'>>>
 

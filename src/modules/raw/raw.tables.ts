@@ -38,6 +38,13 @@ export const rawArtifacts = pgTable(
     status: text('status', { enum: ['stored', 'tombstoned'] }).notNull(),
     extractionStatus: text('extraction_status', { enum: ['pending', 'running', 'succeeded', 'failed', 'skipped'] }).notNull(),
     extractionError: text('extraction_error'),
+    /** The parsed rows extraction wrote (its parser version): 0 when it failed or was skipped, null before it ends. */
+    parsedRows: integer('parsed_rows'),
+    /**
+     * The data row (1 = the first after the header) a parser refused, when extraction failed at one: a
+     * statement is read whole or not at all, so that row stops it; `extraction_error` says why.
+     */
+    extractionFailedRow: integer('extraction_failed_row'),
     parser: text('parser'),
     parserVersion: text('parser_version'),
     extractedAt: timestamptz('extracted_at'),
@@ -50,6 +57,8 @@ export const rawArtifacts = pgTable(
     uniqueIndex('raw_artifacts_tenant_sha256_unique').on(table.tenantId, table.sha256),
     index('raw_artifacts_tenant_idx').on(table.tenantId, table.id),
     index('raw_artifacts_parent_idx').on(table.tenantId, table.parentArtifactId),
+    // GET /v1/raw: newest first, with the id as tie-breaker.
+    index('raw_artifacts_ingested_idx').on(table.tenantId, table.ingestedAt, table.id),
     // The retention sweep: tombstoned artifacts whose bytes are still stored, oldest first.
     index('raw_artifacts_retention_idx').on(table.tombstonedAt).where(sql`${table.status} = 'tombstoned' and ${table.bytesPurgedAt} is null`),
   ],

@@ -50,6 +50,7 @@ export async function seedParsedArtifact(
     status: 'stored',
     extractionStatus: 'succeeded',
     extractionError: null,
+    parsedRows: options.records.length,
     parser,
     parserVersion,
     extractedAt: at,

@@ -2,7 +2,7 @@
  * Raw's records port: what other modules (the Ledger) may read of artifacts and parsed rows. Reads only;
  * every query takes the tenant id.
  */
-import { and, asc, eq, getTableColumns, gt, inArray, lt, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, getTableColumns, gt, inArray, lt, or, sql } from 'drizzle-orm'
 import type { Executor } from '../../platform/db/database.ts'
 import { rawArtifacts, rawParsedRows } from './raw.tables.ts'
 
@@ -18,6 +18,7 @@ export type ParsedRow = Omit<typeof rawParsedRows.$inferSelect, 'extractedAt'>
 export interface RawRecords {
   findArtifact(executor: Executor, tenantId: string, artifactId: string): Promise<typeof rawArtifacts.$inferSelect | undefined>
   parsedRows(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, afterRowIndex: number, limit: number): Promise<ParsedRow[]>
+  countParsedRows(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string): Promise<number>
   parsedRecordsOfDay(executor: Executor, tenantId: string, artifactId: string, parser: string, parserVersion: string, day: string, beforeRowIndex: number): Promise<unknown[]>
   findParsedRow(executor: Executor, tenantId: string, parsedRowId: string): Promise<ParsedRow | undefined>
   /** The `extracted` records of these parsed rows (those of the tenant that exist), in no particular order. */
@@ -41,6 +42,11 @@ export function createRawRecords(): RawRecords {
         .where(and(rowsOfParserVersion(tenantId, artifactId, parser, parserVersion), gt(rawParsedRows.rowIndex, afterRowIndex)))
         .orderBy(asc(rawParsedRows.rowIndex))
         .limit(limit)
+    },
+    async countParsedRows(executor, tenantId, artifactId, parser, parserVersion) {
+      // An index-only count over the unique index's leading columns.
+      const [row] = await executor.select({ total: count() }).from(rawParsedRows).where(rowsOfParserVersion(tenantId, artifactId, parser, parserVersion))
+      return Number(row?.total ?? 0)
     },
     async parsedRecordsOfDay(executor, tenantId, artifactId, parser, parserVersion, day, beforeRowIndex) {
       const rows = await executor

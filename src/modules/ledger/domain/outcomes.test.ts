@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addCounts, flatCounts, type OutcomeCounts } from './outcomes.ts'
+import { addCounts, flatCounts, outcomeTotals, type OutcomeCounts } from './outcomes.ts'
 
 describe('flatCounts', () => {
   it.each<{ counts: OutcomeCounts; flat: Record<string, number> }>([
@@ -17,5 +17,18 @@ describe('addCounts', () => {
     addCounts(total, { account: { created: 0, updated: 1, unchanged: 2 }, balance: { created: 1, updated: 0, unchanged: 0 } })
     addCounts(total, {})
     expect(total).toEqual({ account: { created: 1, updated: 1, unchanged: 2 }, balance: { created: 1, updated: 0, unchanged: 0 } })
+  })
+})
+
+describe('outcomeTotals', () => {
+  it.each<{ counts: OutcomeCounts; totals: { created: number; unchanged: number; superseded: number } }>([
+    { counts: {}, totals: { created: 0, unchanged: 0, superseded: 0 } },
+    { counts: { transaction: { created: 3, updated: 0, unchanged: 1 } }, totals: { created: 3, unchanged: 1, superseded: 0 } },
+    {
+      counts: { account: { created: 1, updated: 2, unchanged: 0 }, counterparty: { created: 0, updated: 1, unchanged: 4 }, balance: { created: 2, updated: 0, unchanged: 0 } },
+      totals: { created: 3, unchanged: 4, superseded: 3 },
+    },
+  ])('sums every kind, a new version counting as superseded: $totals', ({ counts, totals }) => {
+    expect(outcomeTotals(counts)).toEqual(totals)
   })
 })

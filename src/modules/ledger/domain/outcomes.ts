@@ -27,3 +27,17 @@ export function addCounts(total: OutcomeCounts, batch: OutcomeCounts): void {
     into.unchanged += tally.unchanged
   }
 }
+
+/**
+ * A write's outcomes over every kind, as an import reports them: entities `created` (a first version),
+ * `superseded` (a new version replaced the current one: what `updated` counts per kind) and `unchanged`.
+ */
+export function outcomeTotals(counts: OutcomeCounts): { created: number; unchanged: number; superseded: number } {
+  const totals = { created: 0, unchanged: 0, superseded: 0 }
+  for (const tally of Object.values(counts)) {
+    totals.created += tally.created
+    totals.unchanged += tally.unchanged
+    totals.superseded += tally.updated
+  }
+  return totals
+}

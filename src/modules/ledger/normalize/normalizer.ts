@@ -21,7 +21,7 @@ import { Compile } from 'typebox/compile'
 import type { AuditActor } from '../../../kernel/audit-record.ts'
 import type { Database, Executor, Tx } from '../../../platform/db/database.ts'
 import type { Clock } from '../../../kernel/clock.ts'
-import { ExtractedRecord } from '../../../kernel/extracted-record.ts'
+import { AccountRecord, BalanceRecord, ExtractedRecord, InvoiceRecord, ObligationRecord, TransactionRecord, WalletTransferRecord } from '../../../kernel/extracted-record.ts'
 import type { LedgerKind, LedgerStore, ParsedRowRecord } from '../ledger.store.ts'
 import {
   batchInputOf,
@@ -49,6 +49,31 @@ export const batchRows = { oneAfterAnother: 2_000, pipelined: 4_000 } as const
 
 const extractedRecord = Compile(ExtractedRecord)
 
+/** Refused rows a run keeps with their reasons (the first ones, by row); the rest are only counted. */
+export const refusedRowsKeptMax = 20
+/** A refusal's reason as kept. */
+export const refusalReasonCharsMax = 300
+
+/** A parsed row normalization refused: its record is not one the Ledger knows. */
+export interface RefusedRow {
+  readonly row_index: number
+  readonly parsed_row_id: string
+  readonly reason: string
+}
+
+/**
+ * How far a run has got, as its job records it (`ledger_jobs.progress`): parsed rows done of the total
+ * (of the artifact's current parser version), what the batches written so far did, and the rows refused.
+ */
+export interface RunProgress {
+  readonly rows_done: number
+  readonly rows_total: number
+  readonly counts: Partial<Record<LedgerKind, KindCounts>>
+  readonly refused_rows: number
+  /** The first `refusedRowsKeptMax` refused rows. */
+  readonly refused: readonly RefusedRow[]
+}
+
 export interface RunSummary {
   readonly artifact_id: string
   readonly parser: string | null
@@ -56,6 +81,8 @@ export interface RunSummary {
   readonly parsed_rows: number
   /** Parsed rows whose `extracted` is not a record normalization knows (a parser bug); skipped. */
   readonly rejected_rows: number
+  /** The first of them (`refusedRowsKeptMax`), with the reason. */
+  readonly refused: readonly RefusedRow[]
   readonly batches: number
   readonly counts: Partial<Record<LedgerKind, KindCounts>>
   /** Why nothing was normalized, when nothing was. */
@@ -66,6 +93,11 @@ export interface RunOptions {
   readonly actor: AuditActor
   readonly jobId?: string
   readonly requestId?: string
+  /**
+   * Records the run's progress: once before the first batch (with the total), then inside each batch's
+   * own transaction after its writes (so progress commits with what it counts). Runs of an artifact only.
+   */
+  readonly onProgress?: (executor: Executor, progress: RunProgress) => Promise<void>
 }
 
 /** What one parsed row became; `rejected` when its record is not one normalization knows. */
@@ -107,6 +139,29 @@ export function extractedRecordOf(extracted: unknown): ExtractedRecord | undefin
   return extractedRecord.Check(extracted) ? extracted : undefined
 }
 
+/** Each record kind's schema, to say why a row of that kind is refused (the union's errors name no field). */
+const recordCheckers = {
+  account: Compile(AccountRecord),
+  transaction: Compile(TransactionRecord),
+  balance: Compile(BalanceRecord),
+  invoice: Compile(InvoiceRecord),
+  obligation: Compile(ObligationRecord),
+  wallet_transfer: Compile(WalletTransferRecord),
+} as const
+
+/** Why a row's `extracted` is not a record normalization knows: an unknown kind, or its kind's first schema error. */
+export function refusalReason(extracted: unknown): string {
+  const kind = (extracted as { kind?: unknown } | null)?.kind
+  const checker = typeof kind === 'string' && Object.hasOwn(recordCheckers, kind) ? recordCheckers[kind as keyof typeof recordCheckers] : undefined
+  const [first] = checker === undefined ? [] : checker.Errors(extracted)
+  const problem =
+    checker === undefined
+      ? `kind ${JSON.stringify(kind ?? null)} is not one of ${Object.keys(recordCheckers).join(', ')}`
+      : `kind ${JSON.stringify(kind)}: ${first === undefined ? 'does not match the schema' : `${first.instancePath === '' ? '/' : first.instancePath} ${first.message}`}`
+  const reason = `not a record the Ledger knows: ${problem}`
+  return reason.length <= refusalReasonCharsMax ? reason : `${reason.slice(0, refusalReasonCharsMax - 1)}…`
+}
+
 /**
  * What a run works out once and reuses (recent text normalizations, the content fields of its row
  * shapes): created per run and dropped with it, so nothing is shared between runs or tenants.
@@ -120,9 +175,15 @@ function runMemory(): RunMemory {
   return { recent: new NormalizedTexts(), contentFields: new ContentFields() }
 }
 
-/** Writes a run's batches in order; `finish` resolves when every batch has committed. */
+/** What the run had done once a batch is written: its progress but for the counts, which the batch adds. */
+type ProgressSnapshot = Omit<RunProgress, 'counts'>
+
+/**
+ * Writes a run's batches in order; `finish` resolves when every batch has committed. Each batch records
+ * `progress` (with the run's counts up to it) in its own transaction; a page with no inputs records it alone.
+ */
 interface BatchWriter {
-  write(inputs: readonly BatchInput[]): Promise<void>
+  write(inputs: readonly BatchInput[], progress: ProgressSnapshot): Promise<void>
   finish(): Promise<void>
 }
 
@@ -149,11 +210,24 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
     if (options.jobId !== undefined) await store.relaxCommit(tx)
   }
 
-  async function runBatch(tenantId: string, inputs: readonly BatchInput[], options: RunOptions & { collectEntities?: boolean }, memory: RunMemory) {
+  /** Records the run's progress in `executor` (a batch's transaction), with the counts of the batches written. */
+  const report = async (executor: Executor, options: RunOptions, progress: ProgressSnapshot, counts: Partial<Record<LedgerKind, KindCounts>>) => {
+    await options.onProgress?.(executor, { ...progress, counts: structuredClone(counts) })
+  }
+
+  async function runBatch(
+    tenantId: string,
+    inputs: readonly BatchInput[],
+    options: RunOptions & { collectEntities?: boolean },
+    memory: RunMemory,
+    written?: (tx: Tx, result: Awaited<ReturnType<typeof normalizeBatch>>) => Promise<void>,
+  ) {
     return db.transaction(async (tx) => {
       await relaxed(tx, options)
       await store.lockTenant(tx, tenantId)
-      return normalizeBatch(tx, deps, contextOf(tenantId, options, memory), inputs)
+      const result = await normalizeBatch(tx, deps, contextOf(tenantId, options, memory), inputs)
+      await written?.(tx, result)
+      return result
     })
   }
 
@@ -166,7 +240,13 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
     run: (writer: BatchWriter) => Promise<void>,
   ) {
     await run({
-      write: async (inputs) => addCounts(counts, (await runBatch(tenantId, inputs, options, memory)).counts),
+      async write(inputs, progress) {
+        if (inputs.length === 0) return report(db.orm, options, progress, counts)
+        await runBatch(tenantId, inputs, options, memory, async (tx, result) => {
+          addCounts(counts, result.counts)
+          await report(tx, options, progress, counts)
+        })
+      },
       finish: async () => undefined,
     })
   }
@@ -186,7 +266,14 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       let carry: BatchCarry | undefined
       try {
         await run({
-          async write(inputs) {
+          async write(inputs, progress) {
+            if (inputs.length === 0) {
+              // Nothing to write, but the progress goes after the batches before it, on their connection.
+              const before = writing
+              writing = before.then(() => report(connection, options, progress, counts))
+              writing.catch(() => undefined)
+              return
+            }
             const prepared = await prepareBatch(db.orm, deps, contextOf(tenantId, options, memory), inputs, carry)
             // At most one batch in flight: the previous one commits before this one's writes start, so
             // the batch after this one reads everything older than this one as committed.
@@ -195,6 +282,7 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
             writing = connection.transaction(async (tx) => {
               await relaxed(tx, options)
               addCounts(counts, (await prepared.write(tx)).counts)
+              await report(tx, options, progress, counts)
             })
             // Awaited by the next batch or by finish; a failure meanwhile must not count as unhandled.
             writing.catch(() => undefined)
@@ -222,7 +310,8 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
   return {
     async normalizeArtifact(tenantId, artifactId, options) {
       const artifact = await store.findArtifact(db.orm, tenantId, artifactId)
-      const summary = { artifact_id: artifactId, parser: artifact?.parser ?? null, parser_version: artifact?.parserVersion ?? null, parsed_rows: 0, rejected_rows: 0, batches: 0 }
+      const refused: RefusedRow[] = []
+      const summary = { artifact_id: artifactId, parser: artifact?.parser ?? null, parser_version: artifact?.parserVersion ?? null, parsed_rows: 0, rejected_rows: 0, refused, batches: 0 }
       if (artifact === undefined) return { ...summary, counts: {}, skipped: 'artifact_not_found' }
       if (artifact.status === 'tombstoned') return { ...summary, counts: {}, skipped: 'artifact_tombstoned' }
       if (artifact.parser === null || artifact.parserVersion === null) return { ...summary, counts: {}, skipped: 'not_extracted' }
@@ -234,6 +323,8 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       const pipelining = dedicatedConnection !== undefined
       const rowsPerBatch = deps.batchRows ?? (pipelining ? batchRows.pipelined : batchRows.oneAfterAnother)
       const readPage = (after: number) => store.parsedRows(db.orm, tenantId, artifactId, artifact.parser!, artifact.parserVersion!, after, rowsPerBatch)
+      const rowsTotal = options.onProgress === undefined ? 0 : await store.countParsedRows(db.orm, tenantId, artifactId, artifact.parser, artifact.parserVersion)
+      await report(db.orm, options, { rows_done: 0, rows_total: rowsTotal, refused_rows: 0, refused: [] }, counts)
       /**
        * A page's rows as batch inputs: everything that depends on the rows alone (the record check,
        * occurrences, batchInputOf). Pages are prepared strictly in order (the occurrence counter is
@@ -243,10 +334,12 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
       const prepare = async (page: readonly ParsedRowRecord[]) => {
         const inputs: BatchInput[] = []
         let rejected = 0
+        const pageRefused: RefusedRow[] = []
         for (const row of page) {
           const record = recordOf(row)
           if (record === undefined) {
             rejected += 1
+            if (pageRefused.length < refusedRowsKeptMax) pageRefused.push({ row_index: row.rowIndex, parsed_row_id: row.id, reason: refusalReason(row.extracted) })
             continue
           }
           const counted = occurrences.next(record, row.rowIndex)
@@ -254,7 +347,7 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
           const occurrence = typeof counted === 'number' ? counted : await counted
           inputs.push(batchInputOf(row, record, occurrence, memory.recent))
         }
-        return { rows: page.length, lastRowIndex: page[page.length - 1]?.rowIndex ?? -1, inputs, rejected }
+        return { rows: page.length, lastRowIndex: page[page.length - 1]?.rowIndex ?? -1, inputs, rejected, refused: pageRefused }
       }
       const prepareNext = (after: number) => {
         const prepared = readPage(after).then(prepare)
@@ -269,10 +362,11 @@ export function createNormalizer(deps: NormalizerDeps): Normalizer {
           const next = prepared.rows < rowsPerBatch ? undefined : prepareNext(prepared.lastRowIndex)
           summary.parsed_rows += prepared.rows
           summary.rejected_rows += prepared.rejected
-          if (prepared.inputs.length > 0) {
-            await writer.write(prepared.inputs)
-            summary.batches += 1
-          }
+          refused.push(...prepared.refused.slice(0, refusedRowsKeptMax - refused.length))
+          // The progress as of this page, taken now: in a pipeline the next page is counted before this one commits.
+          const progress = { rows_done: summary.parsed_rows, rows_total: Math.max(rowsTotal, summary.parsed_rows), refused_rows: summary.rejected_rows, refused: [...refused] }
+          if (prepared.inputs.length > 0) summary.batches += 1
+          if (prepared.inputs.length > 0 || options.onProgress !== undefined) await writer.write(prepared.inputs, progress)
           if (next === undefined) break
           prepared = await next
         }

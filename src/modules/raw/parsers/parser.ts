@@ -53,14 +53,24 @@ export interface Parser {
   parse(input: ParserInput): AsyncIterable<ParserOutput>
 }
 
-/** A file the parser cannot read: extraction ends `failed` with this reason, and nothing is written. */
+/**
+ * A file the parser cannot read: extraction ends `failed` with this reason, and nothing is written. When
+ * one data row is what the parser refuses, `row` names it (1 = the first row after any header), and the
+ * artifact lists it as its refused row.
+ */
 export class ParseError extends Error {
+  /** The reason without its location. */
+  readonly reason: string
+
   constructor(
     message: string,
     /** Where in the file, when known (line, row, element). */
     readonly location?: string,
+    /** The data row refused, when the failure is one row's. */
+    readonly row?: number,
   ) {
     super(location === undefined ? message : `${message} (at ${location})`)
     this.name = 'ParseError'
+    this.reason = message
   }
 }

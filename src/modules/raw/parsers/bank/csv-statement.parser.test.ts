@@ -295,6 +295,16 @@ describe('csv_bank_statement: malformed files end in a ParseError with a locatio
   })
 
   it.each([
+    ['csv/malformed-non-numeric-amount-row7.csv', 7],
+    ['csv/malformed-no-amount-column.csv', undefined],
+    ['csv/malformed-unclosed-quote.csv', undefined],
+  ])('%s names the data row it refuses (%s), and only a row\'s failure names one', async (path, row) => {
+    const failure = await parseFailure(parser, fixtureInput(path, { sourceRef: { account_name: 'Test', currency: 'USD' } }))
+    expect(failure).toBeInstanceOf(ParseError)
+    expect((failure as ParseError).row).toBe(row)
+  })
+
+  it.each([
     ['mixed decimal separators', 'Date;Text;Amount\n2024-03-01;A;1.234,56\n2024-03-02;B;1,234.56\n', { currency: 'EUR' }, /mix decimal points \(line 3\) and decimal commas \(line 2\)/, 'line 3'],
     ['mixed day/month order', 'Date,Text,Amount\n13/02/2024,A,1.00\n02/13/2024,B,1.00\n', { currency: 'EUR' }, /mix day-first and month-first/, 'line 3'],
     ['a date that is no date', 'Date,Text,Amount\n2024-03-01,A,1.00\nsoon,B,1.00\n2024-03-03,C,1.00\n', { currency: 'EUR' }, /^date "soon" is not a date/, 'line 3 (row 2), column "Date"'],

@@ -154,14 +154,14 @@ async function* parseCsvStatement(input: ParserInput): AsyncGenerator<ParserOutp
 
   // Only the first and last rows are needed for the balances; reading them now also means a broken one
   // fails the file before anything is yielded.
-  const edges = layout.mapping.balance === undefined ? [] : [...survey.firstRows, ...survey.lastRows].map((row) => ({ row, read: readRow(row, plan) }))
+  const edges = layout.mapping.balance === undefined ? [] : [...survey.firstRows, ...survey.lastRows].map((row) => ({ row, read: readRowNamed(row, plan) }))
   const balances = deriveBalances(edges, plan)
 
   yield record({ kind: 'account', account: plan.account, ...optional('account_type', plan.source.accountType), ...optional('institution', plan.source.institution) }, plan.fileLevels)
   if (balances.opening !== undefined) yield record(balances.opening.balance, balances.opening.levels)
   for await (const row of readRawRows(input, layout)) {
     if (row.row > plan.lastDataRow) break
-    const read = readRow(row, plan)
+    const read = readRowNamed(row, plan)
     if (read !== undefined) yield record(read.transaction, read.levels)
   }
   if (balances.closing !== undefined) yield record(balances.closing.balance, balances.closing.levels)
@@ -419,6 +419,16 @@ function rowCurrency(row: RawRow, plan: Plan, cells: readonly AmountCell[]): { c
   if (fromSymbol?.currency !== undefined) return { currency: fromSymbol.currency, levels: fromSymbol.currencyByConvention ? ['convention'] : [] }
   if (plan.fallbackCurrency !== undefined) return { currency: plan.fallbackCurrency, levels: [] }
   throw new ParseError('no currency for this row: its currency cell is empty and the file gives no other', `line ${row.line} (row ${row.row})`)
+}
+
+/** readRow, whose refusal names the row it refuses (the artifact lists it as its refused row). */
+function readRowNamed(row: RawRow, plan: Plan): ReadRow | undefined {
+  try {
+    return readRow(row, plan)
+  } catch (error) {
+    if (error instanceof ParseError && error.row === undefined) throw new ParseError(error.reason, error.location, row.row)
+    throw error
+  }
 }
 
 /** A data row as a transaction; undefined for a blank, a repeated header or a note without date and amount. */
