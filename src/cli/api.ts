@@ -70,6 +70,13 @@ export interface ApiClient {
 }
 
 export const requestTimeoutMsDefault = 60_000
+/**
+ * A 429 is retried after its Retry-After (the spec: clients must honour it), at most this many times and
+ * waiting at most `rateLimitWaitSecondsMax` each, for a request that is safe to repeat: a GET, or a
+ * POST with an Idempotency-Key whose body can be sent again (not a streamed upload).
+ */
+export const rateLimitRetriesMax = 3
+export const rateLimitWaitSecondsMax = 60
 
 /** A base URL as given (STEWARD_URL, --url, a profile), checked and without its trailing slashes. */
 export function normalizeBaseUrl(value: string): string {
@@ -92,6 +99,7 @@ export function createApiClient(options: { baseUrl: string; credential: Credenti
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent ?? 'steward-cli/1' }
     if (options.credential.kind === 'bearer') headers.authorization = `Bearer ${options.credential.token}`
     if (options.credential.kind === 'platform') headers['x-platform-service-auth'] = options.credential.secret
+    // One key for every attempt of this call: a retry after a lost response replays instead of repeating.
     if (requestOptions.idempotencyKey !== undefined) headers['idempotency-key'] = requestOptions.idempotencyKey === true ? randomUUID() : requestOptions.idempotencyKey
     let body: string | ReadableStream<Uint8Array> | undefined
     if (requestOptions.json !== undefined) {
@@ -102,17 +110,24 @@ export function createApiClient(options: { baseUrl: string; credential: Credenti
       headers['content-length'] = String(requestOptions.body.contentLength)
       body = requestOptions.body.stream
     }
+    const repeatable = requestOptions.body === undefined && (method === 'GET' || requestOptions.idempotencyKey !== undefined)
     let response: Response
-    try {
-      response = await fetch(url, {
-        method,
-        headers,
-        body,
-        signal: AbortSignal.timeout(requestOptions.timeoutMs ?? requestTimeoutMsDefault),
-        ...(requestOptions.body !== undefined ? { duplex: 'half' } : {}),
-      } as RequestInit)
-    } catch (error) {
-      throw new UnreachableError(baseUrl, error)
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        response = await fetch(url, {
+          method,
+          headers,
+          body,
+          signal: AbortSignal.timeout(requestOptions.timeoutMs ?? requestTimeoutMsDefault),
+          ...(requestOptions.body !== undefined ? { duplex: 'half' } : {}),
+        } as RequestInit)
+      } catch (error) {
+        throw new UnreachableError(baseUrl, error)
+      }
+      if (response.status !== 429 || !repeatable || attempt >= rateLimitRetriesMax) break
+      const waitSeconds = Math.min(rateLimitWaitSecondsMax, Math.max(1, Number(response.headers.get('retry-after')) || 1))
+      await response.arrayBuffer().catch(() => undefined)
+      await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1000))
     }
     const text = await response.text()
     let parsed: unknown = undefined

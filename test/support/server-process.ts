@@ -45,8 +45,8 @@ export async function startServer(env: Record<string, string>, options: { preloa
   return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited }
 }
 
-export async function waitUntilServing(running: RunningServer): Promise<void> {
-  const deadline = Date.now() + 60_000
+export async function waitUntilServing(running: RunningServer, options: { timeoutMs?: number } = {}): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000)
   while (Date.now() < deadline) {
     if (running.child.exitCode !== null || running.child.signalCode !== null) throw new Error(`server exited early:\n${running.output()}`)
     try {

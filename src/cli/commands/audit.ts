@@ -24,6 +24,8 @@ interface ChainVerification {
   first_break: { seq: number | null; event_id: string | null; anchor_id: string | null; problem: string; expected: string; found: string } | null
 }
 
+/** How often tail and listen poll by default: 30 requests a minute, half of the smallest tier's rate limit. */
+export const pollIntervalMsDefault = 2000
 /** Audit events per page read by tail (the route's maximum). */
 const tailPageRows = 1000
 /** Re-read this far behind the newest event seen (follow.ts): events of transactions that commit later than this are missed. */
@@ -55,7 +57,7 @@ export function parseSince(context: CommandContext): Date | undefined {
 export const auditTail: CommandDefinition = {
   path: ['audit', 'tail'],
   summary: 'Follow your tenant\'s audit events as they are recorded',
-  usage: 'steward audit tail [--since TIMESTAMP] [--layer L] [--actor A] [--max N] [--interval-ms MS] [--no-follow] [--json]',
+  usage: 'steward audit tail [--since TIMESTAMP] [--layer L] [--actor A] [--max N] [--interval-ms MS (2000)] [--no-follow] [--json]',
   help: [
     'Prints audit events from now (or --since) and keeps polling GET /v1/audit/events for new ones until Ctrl-C,',
     'or --max events, or, with --no-follow, once the events so far are printed. --json prints one JSON event per line.',
@@ -87,7 +89,7 @@ export const auditTail: CommandDefinition = {
         return { items: page.events, continuation: page.next_cursor }
       },
       handle: async (event) => print(event),
-      pollIntervalMs: parseCount(context, 'interval-ms') || 1000,
+      pollIntervalMs: parseCount(context, 'interval-ms') || pollIntervalMsDefault,
       overlapMs: followOverlapMs,
       maxItems,
       signal: stop.signal,

@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks'
 import { normalizeBaseUrl } from '../api.ts'
 import { CliError, exitCodes } from '../context.ts'
 import { follow } from '../follow.ts'
-import { followOverlapMs, parseCount, parseSince, serverNow } from './audit.ts'
+import { followOverlapMs, parseCount, parseSince, pollIntervalMsDefault, serverNow } from './audit.ts'
 import type { CommandDefinition } from './definition.ts'
 
 interface BusinessEvent {
@@ -29,7 +29,7 @@ const secretPattern = /^whsec_[A-Za-z0-9+/]+={0,2}$/
 export const webhooksListen: CommandDefinition = {
   path: ['webhooks', 'listen'],
   summary: 'Forward your tenant\'s events to a local URL, signed',
-  usage: 'steward webhooks listen --forward-to URL [--events TYPE,TYPE] [--secret whsec_…] [--since TIMESTAMP] [--max N] [--interval-ms MS] [--json]',
+  usage: 'steward webhooks listen --forward-to URL [--events TYPE,TYPE] [--secret whsec_…] [--since TIMESTAMP] [--max N] [--interval-ms MS (2000)] [--json]',
   help: [
     'Polls GET /v1/events (scope surfaces:admin) from now (or --since) and POSTs each event, with the body a webhook',
     'endpoint gets, to --forward-to, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature)',
@@ -102,7 +102,7 @@ export const webhooksListen: CommandDefinition = {
         if (context.output.json) context.output.data({ event_id: event.id, type: event.type, created_at: event.created_at, status, error }, true)
         else context.output.line(`${event.created_at}  ${event.type.padEnd(32)} ${event.id}  → ${status ?? '---'}${error === null ? '' : `  ${error}`}`)
       },
-      pollIntervalMs: parseCount(context, 'interval-ms') || 1000,
+      pollIntervalMs: parseCount(context, 'interval-ms') || pollIntervalMsDefault,
       overlapMs: followOverlapMs,
       maxItems: parseCount(context, 'max'),
       signal: context.signal,
