@@ -105,8 +105,8 @@ describe('the steward CLI against a running server', () => {
 
   it('tails audit events as they are recorded, and verifies the chain', async () => {
     const tail = startCli(['audit', 'tail', '--json', '--max', '1', '--layer', 'audit', '--interval-ms', '1000'], env)
-    // Give tail its start (the server's clock) before the event it must see.
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    // Tail takes its start from the server's clock once it runs: the event it must see comes after.
+    await tail.waitForStderr(/^Following the audit events of .* since /m)
     const token = JSON.parse(readFileSync(join(scratch, 'config', 'steward', 'config.json'), 'utf8')).profiles.default.credential.token as string
     const invited = await postJson(`${server.url}/v1/tenants/${tenantId}/members`, { email: uniqueEmail('cli-invitee'), role: 'viewer' }, token)
     expect(invited.status).toBe(201)
@@ -129,7 +129,6 @@ describe('the steward CLI against a running server', () => {
     const ready = JSON.parse(await listen.waitForLine((text) => text.includes('"ready"'))) as { secret: string; forward_to: string }
     expect(ready.secret).toMatch(/^whsec_/)
     receiver.setSecrets('/hooks', [ready.secret])
-    await new Promise((resolve) => setTimeout(resolve, 1500))
     const file = join(scratch, 'listen.csv')
     await import('node:fs').then(({ writeFileSync }) => writeFileSync(file, `Date,Description,Amount,Currency\n2024-04-01,Listen ${Date.now()},-1.00,EUR\n`))
     const upload = await runCli(['raw', 'upload', file, '--no-wait', '--json'], env)

@@ -46,6 +46,8 @@ export interface RunningCli {
   stderr(): string
   /** Waits until a stdout line matches (or the process ends, or 60 s pass). */
   waitForLine(match: (line: string) => boolean): Promise<string>
+  /** Waits until stderr says something matching (a command's note that it has started). */
+  waitForStderr(pattern: RegExp): Promise<void>
   readonly exited: Promise<number | null>
 }
 
@@ -65,6 +67,13 @@ export function startCli(args: readonly string[], env: Record<string, string>): 
     lines,
     stderr: () => stderr,
     exited,
+    async waitForStderr(pattern) {
+      const deadline = Date.now() + 60_000
+      while (!pattern.test(stderr)) {
+        if (ended || Date.now() > deadline) throw new Error(`stderr never matched ${pattern}; stdout:\n${stdout}\nstderr:\n${stderr}`)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    },
     async waitForLine(match) {
       const deadline = Date.now() + 60_000
       for (;;) {

@@ -70,6 +70,8 @@ export const auditTail: CommandDefinition = {
     const noFollow = context.values['no-follow'] === true
     const stop = new AbortController()
     context.signal.addEventListener('abort', () => stop.abort(), { once: true })
+    // On stderr, so stdout stays the events alone (one JSON line each with --json).
+    context.output.note(`Following the audit events of ${api.baseUrl} since ${start.toISOString()}${noFollow ? '' : ' (Ctrl-C to stop)'}`)
     const print = (event: AuditEvent) => {
       if (context.output.json) context.output.data(event, true)
       else context.output.line(`${event.created_at}  ${event.layer.padEnd(9)} ${event.action.padEnd(32)} ${event.actor.type}:${event.actor.id}  ${event.entity.type}:${event.entity.id}  ${event.id}`)
