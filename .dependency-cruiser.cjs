@@ -7,6 +7,8 @@
  *   domain/   imports only kernel and its own module's domain/, and no database or HTTP library;
  *   main      (process entries and composition) imports a module only through its index.ts, or its
  *             *.tables.ts for the tenant-deletion order; nothing imports main;
+ *   cli       (the steward command-line client) talks to the server over HTTP only: it imports nothing
+ *             of the server's code, and no server code imports it;
  *   and there are no import cycles.
  * Paths are relative to the directory cruised (the repository, or a test's fixture tree).
  */
@@ -58,6 +60,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(kernel|platform|modules)/' },
       to: { path: '^src/main/' },
+    },
+    {
+      name: 'cli-is-a-client',
+      comment: 'cli/ is a client of the HTTP API: it imports nothing of kernel, platform, modules or main (so it can move to its own package), and they import nothing of it.',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/(kernel|platform|modules|main)/' },
+    },
+    {
+      name: 'nothing-imports-cli',
+      comment: 'No server code depends on the command-line client.',
+      severity: 'error',
+      from: { path: '^src/(kernel|platform|modules|main)/' },
+      to: { path: '^src/cli/' },
     },
     {
       name: 'domain-is-pure',

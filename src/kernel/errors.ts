@@ -67,6 +67,8 @@ export const errorCatalogue = {
   // Source and Raw
   source_not_found: entry(404, 'Source and Raw', 'No such connected source.'),
   source_credential_invalid: entry(401, 'Source and Raw', 'The source credential was refused.'),
+  source_already_connected: entry(409, 'Source and Raw', 'The provider account is already connected (details.connection_id, details.status); revoke it first, or add it again once revoked.'),
+  source_revoked: entry(409, 'Source and Raw', 'The connection is revoked: it cannot be paused, resumed or given a new secret; add it again to re-activate it with a new secret.'),
   raw_artifact_not_found: entry(404, 'Source and Raw', 'No such Raw artifact.'),
   raw_artifact_tombstoned: entry(410, 'Source and Raw', 'The Raw artifact was deleted (tombstoned).'),
   raw_artifact_too_large: entry(413, 'Source and Raw', 'The artifact exceeds the 50 MB limit.'),

@@ -25,7 +25,7 @@ import { createCommandRunner } from '../platform/commands/command.ts'
 import { createIdempotencyStore } from '../platform/commands/idempotency.store.pg.ts'
 import { createWebhookSubscriber, createWebhooks, webhookQueues, webhookRoutes, type WebhookOptions, type WebhooksService } from '../modules/webhooks/index.ts'
 import { createLedger, ledgerQueues, ledgerRoutes, type Ledger, type LedgerService } from '../modules/ledger/index.ts'
-import { createRaw, createRawRecords, rawQueues, rawRoutes, type ConnectorsService, type RawOptions, type RawService } from '../modules/raw/index.ts'
+import { connectorRoutes, createRaw, createRawRecords, rawQueues, rawRoutes, type ConnectorsService, type RawOptions, type RawService } from '../modules/raw/index.ts'
 import { createPolicy, policyRoutes, type Policy, type PolicyService, type WalletsService } from '../modules/policy/index.ts'
 import {
   auditQueues,
@@ -90,7 +90,7 @@ export interface AppServices {
   readonly webhooks: WebhooksService
   readonly ledger: LedgerService
   readonly raw: RawService
-  /** Provider connections: no route uses them (the connectors CLI does). */
+  /** Provider connections: the platform's operator routes (`/v1/platform/connectors…`). */
   readonly connectors: ConnectorsService
   readonly policy: PolicyService
   readonly wallets: WalletsService
@@ -207,6 +207,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ledgerNormalizations: ledger.normalizations,
       blobReferences: createAuditBlobReferences(),
       tenants: tenantDirectory,
+      secrets: replayableSecrets,
     },
     // Signed content URLs use their own key derived from JWT_SECRET, like cursors.
     { contentUrlKey: hmacSha256Hex(config.jwtSecret, 'steward:raw-content-url:v1'), fetchAllowLoopback: config.rawFetchAllowLoopback },
@@ -262,7 +263,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     { name: 'ledger', routes: routesOf(ledgerRoutes, { ledger: ledger.service }), startWorkers: (queue) => ledger.startWorkers(queue, { pollingIntervalSeconds }) },
     {
       name: 'raw',
-      routes: routesOf(rawRoutes, { raw: raw.service }),
+      // The tenant API, and the platform's operator routes for provider connections (/v1/platform/connectors…).
+      routes: async (app) => {
+        await app.register(routesOf(rawRoutes, { raw: raw.service }))
+        await app.register(routesOf(connectorRoutes, { connectors: raw.connectors, publicBaseUrl: config.publicBaseUrl }))
+      },
       startWorkers: (queue) => raw.startWorkers(queue, { pollingIntervalSeconds }),
       stop: async () => raw.stop(),
     },

@@ -42,7 +42,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'steward-readme-'))
   server = await startServer({ DATA_DIR: dataDir })
   // The demo business loads before the server listens.
-  await waitUntilServing(server, 240_000)
+  await waitUntilServing(server, { timeoutMs: 240_000 })
 }, 300_000)
 
 afterAll(async () => {

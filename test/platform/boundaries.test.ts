@@ -40,6 +40,8 @@ const lawful: Record<string, string> = {
   'src/modules/raw/raw.service.ts': 'import { entries } from "../ledger/index.ts"\nexport const ingest = entries\n',
   'src/modules/raw/raw.tables.ts': 'import { ledgerTable } from "../ledger/ledger.tables.ts"\nexport const rawTable = ledgerTable\n',
   'src/main/compose.ts': 'import { ingest } from "../modules/raw/index.ts"\nimport { ledgerTable } from "../modules/ledger/ledger.tables.ts"\nexport const compose = () => ingest() + ledgerTable\n',
+  'src/cli/main.ts': 'import { request } from "./api.ts"\nexport const main = () => request("/v1/health")\n',
+  'src/cli/api.ts': 'export const request = (path: string) => fetch(path)\n',
 }
 
 /** Every `*.tables.ts` import of a source file: `[file, imported tables file]`, paths relative to src/. */
@@ -86,6 +88,8 @@ describe('the import rules', () => {
     ['tables-reference-tables-only', { 'src/modules/raw/raw.tables.ts': 'import { entries } from "../ledger/ledger.service.ts"\nexport const rawTable = String(entries)\n' }],
     ['main-meets-modules-at-index', { 'src/main/compose.ts': 'import { ingest } from "../modules/raw/raw.service.ts"\nexport const compose = ingest\n' }],
     ['nothing-imports-main', { 'src/modules/ledger/ledger.service.ts': 'import { compose } from "../../main/compose.ts"\nexport const entries = () => String(compose)\n' }],
+    ['cli-is-a-client', { 'src/cli/api.ts': 'import { id } from "../kernel/ids.ts"\nexport const request = (path: string) => fetch(path + id())\n' }],
+    ['nothing-imports-cli', { 'src/main/compose.ts': 'import { main } from "../cli/main.ts"\nexport const compose = main\n' }],
     ['domain-is-pure', { 'src/modules/ledger/domain/rule.ts': 'import { db } from "../../../platform/db.ts"\nexport const rule = (value: string) => value + String(db)\n' }],
     ['pure-code-does-no-io', { 'src/modules/ledger/domain/rule.ts': 'import { sql } from "drizzle-orm"\nexport const rule = (value: string) => value + String(sql)\n' }],
     ['no-cycles', { 'src/kernel/ids.ts': 'import { other } from "./other.ts"\nexport const id = () => String(other)\n', 'src/kernel/other.ts': 'import { id } from "./ids.ts"\nexport const other = () => id()\n' }],

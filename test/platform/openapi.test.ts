@@ -30,6 +30,25 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearerAuth', 'platformServiceAuth', 'serviceTokenSecret'])
   })
 
+  it('names the operations of the platform\'s connector and audit-chain routes and of the events read (operationId), under platform auth where they are', () => {
+    const operation = (path: string, method: string) => document.paths[path]?.[method] as { operationId?: string; security?: unknown[] } | undefined
+    const expected: Array<[string, string, string, 'platformServiceAuth' | 'bearerAuth']> = [
+      ['/v1/platform/connectors', 'get', 'listPlatformConnectors', 'platformServiceAuth'],
+      ['/v1/platform/connectors', 'post', 'addPlatformConnector', 'platformServiceAuth'],
+      ['/v1/platform/connectors/pause', 'post', 'pausePlatformConnector', 'platformServiceAuth'],
+      ['/v1/platform/connectors/resume', 'post', 'resumePlatformConnector', 'platformServiceAuth'],
+      ['/v1/platform/connectors/revoke', 'post', 'revokePlatformConnector', 'platformServiceAuth'],
+      ['/v1/platform/connectors/rotate-secret', 'post', 'rotatePlatformConnectorSecret', 'platformServiceAuth'],
+      ['/v1/platform/audit/chain', 'get', 'verifyPlatformAuditChain', 'platformServiceAuth'],
+      ['/v1/audit/chain', 'get', 'verifyAuditChain', 'bearerAuth'],
+      ['/v1/events', 'get', 'listEvents', 'bearerAuth'],
+    ]
+    for (const [path, method, operationId, scheme] of expected) {
+      expect(operation(path, method)?.operationId, `${method} ${path}`).toBe(operationId)
+      expect(operation(path, method)?.security, `${method} ${path}`).toEqual([{ [scheme]: [] }])
+    }
+  })
+
   it('documents every registered route with its request and response schemas', () => {
     const routes = test.app.registeredRoutes.filter((route) => route.documented)
     expect(routes.length).toBeGreaterThan(20)

@@ -46,8 +46,8 @@ export async function startServer(env: Record<string, string>, options: { preloa
 }
 
 /** Waits for /v1/health to answer (a server that loads the sandbox demo first takes longer: pass `timeoutMs`). */
-export async function waitUntilServing(running: RunningServer, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
+export async function waitUntilServing(running: RunningServer, options: { timeoutMs?: number } = {}): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000)
   while (Date.now() < deadline) {
     if (running.child.exitCode !== null || running.child.signalCode !== null) throw new Error(`server exited early:\n${running.output()}`)
     try {

@@ -1,12 +1,20 @@
-/** Audit and proof routes (spec, "Audit and Proof"), plus the export status and download routes. */
+/**
+ * Audit and proof routes (spec, "Audit and Proof"), plus the export status and download routes, and the
+ * chain verification: the tenant's own (GET /v1/audit/chain) and the platform's for any tenant (GET
+ * /v1/platform/audit/chain, X-Platform-Service-Auth), which `npm run audit:verify` calls while the
+ * server runs. The spec's POST /v1/audit/verify checks one inclusion proof; these walk the whole chain.
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { contextOf, principalOf } from '../../platform/http/context.ts'
 import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempotency.ts'
-import { bearerRoute, publicRoute } from '../../platform/http/route-auth.ts'
+import { bearerRoute, platformRoute, publicRoute } from '../../platform/http/route-auth.ts'
 import type { AuditService } from './audit.service.ts'
 import {
   Anchor,
+  ChainQuery,
+  ChainVerification,
+  PlatformChainQuery,
   EntityEventList,
   EntityEventQuery,
   EntityParams,
@@ -132,6 +140,43 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
         .header('digest', `sha-256=${Buffer.from(file.sha256, 'hex').toString('base64')}`)
         .send(file.stream as never) // a stream bypasses the response serializer
     },
+  )
+
+  const chainDescription =
+    'Walks the chain now, in seq order: seq is dense from 1, each prev_hash is the previous event\'s hash, each hash recomputes from the event\'s stored fields, the head agrees with the last event, ' +
+    'and (check_anchors, default true) every closed Merkle batch\'s root recomputes from its events. ok: false names the first break. The walk follows a head that moves on while it reads, so it can run on a live service; ' +
+    'events not linked yet are counted in unsequenced and checked by a later walk. Reads only; its cost grows with the chain (5,000 events per read).'
+
+  app.get(
+    '/v1/audit/chain',
+    {
+      config: { auth: auditRead },
+      schema: {
+        tags,
+        operationId: 'verifyAuditChain',
+        summary: 'Verify your audit chain',
+        description: `${chainDescription} The tenant is the caller's.`,
+        querystring: ChainQuery,
+        response: { 200: ChainVerification },
+      },
+    },
+    async (request) => audit.verifyChain(principalOf(request).tenantId, { checkAnchors: request.query.check_anchors ?? true }),
+  )
+
+  app.get(
+    '/v1/platform/audit/chain',
+    {
+      config: { auth: platformRoute() },
+      schema: {
+        tags: ['Platform: audit'],
+        operationId: 'verifyPlatformAuditChain',
+        summary: 'Verify a tenant\'s audit chain (platform)',
+        description: `${chainDescription} Any tenant, including a deleted one (its chain is preserved); a tenant with no events is ok with events_checked 0.`,
+        querystring: PlatformChainQuery,
+        response: { 200: ChainVerification },
+      },
+    },
+    async (request) => audit.verifyChain(request.query.tenant_id, { checkAnchors: request.query.check_anchors ?? true }),
   )
 
   app.post(

@@ -118,6 +118,32 @@ export const VerifyResponse = Strict({
   onchain_published: Nullable(Type.Boolean({ description: 'The AuditAnchor contract holds this root for tenant_id; null without a chain or tenant_id.' })),
 })
 
+/** Query of the chain verification routes (GET /v1/audit/chain, GET /v1/platform/audit/chain). */
+const checkAnchors = Type.Optional(
+  Type.Boolean({ description: 'Also recompute every closed Merkle batch\'s root from its events and compare it with the stored root (default true).' }),
+)
+export const ChainQuery = Strict({ check_anchors: checkAnchors })
+export const PlatformChainQuery = Strict({ tenant_id: TenantId, check_anchors: checkAnchors })
+
+const ChainBreak = Strict({
+  seq: Nullable(Type.Integer()),
+  event_id: Nullable(Type.String()),
+  anchor_id: Nullable(Type.String()),
+  problem: Type.Enum(['seq_gap', 'prev_hash_mismatch', 'hash_mismatch', 'head_mismatch', 'anchor_root_mismatch', 'anchor_range_mismatch']),
+  expected: Type.String(),
+  found: Type.String(),
+})
+
+export const ChainVerification = Strict({
+  tenant_id: TenantId,
+  ok: Type.Boolean({ description: 'Every linked event recomputes and links to the one before, up to the chain\'s head (and every checked batch root matches).' }),
+  events_checked: Type.Integer({ minimum: 0 }),
+  anchors_checked: Type.Integer({ minimum: 0 }),
+  head_seq: Type.Integer({ minimum: 0, description: 'The seq of the chain\'s head when the walk ended.' }),
+  unsequenced: Type.Integer({ minimum: 0, description: 'Events recorded but not linked yet (the sequencer links them within about a second): not part of this check.' }),
+  first_break: Nullable(ChainBreak),
+})
+
 export const ExportBody = Strict({
   format: Type.Enum(['jsonl', 'csv']),
   layer: Type.Optional(Layer),

@@ -18,6 +18,7 @@ import type { AnchorChainReader } from './chain/anchor-chain.ts'
 import type { Readable } from 'node:stream'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'
 import { auditExportQueue } from './audit.jobs.ts'
+import { walkChain, type ChainWalkResult } from './chain-walk.ts'
 
 export const auditEventPageRows = { defaultRows: 100, maxRows: 1000 } as const
 /** How long a finished export can be downloaded. */
@@ -128,6 +129,8 @@ export interface AuditService {
   events(tenantId: string, query: EventQuery): Promise<{ events: AuditEventView[]; next_cursor: string | null }>
   entityEvents(tenantId: string, entity: { type: string; id: string }, query: { limit?: number | undefined; cursor?: string | undefined }): Promise<{ entity_type: string; entity_id: string; events: AuditEventView[]; next_cursor: string | null }>
   verify(input: VerifyInput): Promise<VerifyResult>
+  /** Walks the tenant's chain now and names the first broken link (chain-walk.ts). Reads only. */
+  verifyChain(tenantId: string, options: { checkAnchors: boolean }): Promise<ChainWalkResult>
   /** Queues an export of the caller's tenant's events (a command: Idempotency-Key replays its outcome). */
   requestExport(context: CommandContext, input: ExportInput): Promise<CommandResult<ExportView>>
   exportStatus(tenantId: string, exportId: string): Promise<ExportView>
@@ -289,6 +292,10 @@ export function createAuditService(deps: AuditServiceDeps): AuditService {
       if (rows.length === 0 && query.cursor === undefined) throw new AppError('audit_entity_not_found')
       const { shown, next_cursor } = page(rows, limit, listing)
       return { entity_type: entity.type, entity_id: entity.id, events: shown.map(toEventView), next_cursor }
+    },
+
+    verifyChain(tenantId, options) {
+      return walkChain(db, store, tenantId, options)
     },
 
     /** Public: recomputes the root from the event hash and the proof, and looks the root up among anchors. Writes nothing. */

@@ -3,7 +3,7 @@
  * It checks that seq is dense from 1, that each prev_hash is the previous hash, that each hash
  * recomputes from the event's stored fields, that the head agrees with the last event, and (optionally)
  * that every Merkle batch's root recomputes from its events. Used by `npm run audit:verify` and by the
- * gate's audit_chain_healthy check.
+ * gate's audit_chain_healthy check, and by GET /v1/audit/chain and GET /v1/platform/audit/chain while the service runs.
  */
 import type { Database } from '../../platform/db/database.ts'
 import type { AuditStore } from './audit.store.ts'
@@ -15,6 +15,11 @@ import { sql } from 'drizzle-orm'
 
 /** Events read per page during a walk. */
 export const walkPageRows = 5_000
+/**
+ * How many times a walk that reached the end of what it read follows a head that moved on meanwhile
+ * (a running service keeps sequencing); after that it reports the chain as far as it read it.
+ */
+export const walkCatchUpsMax = 20
 
 export type ChainProblem = 'seq_gap' | 'prev_hash_mismatch' | 'hash_mismatch' | 'head_mismatch' | 'anchor_root_mismatch' | 'anchor_range_mismatch'
 
@@ -51,8 +56,10 @@ export async function walkChain(
   options: { checkAnchors?: boolean } = {},
 ): Promise<ChainWalkResult> {
   const checkAnchors = options.checkAnchors ?? true
-  const [head] = await queryRows<{ seq: string | number; hash: string }>(db.orm, sql`select seq, hash from audit_chain_heads where tenant_id = ${tenantId}`)
-  const headSeq = head === undefined ? 0 : Number(head.seq)
+  const readHead = async () => {
+    const [row] = await queryRows<{ seq: string | number; hash: string }>(db.orm, sql`select seq, hash from audit_chain_heads where tenant_id = ${tenantId}`)
+    return row === undefined ? undefined : { seq: Number(row.seq), hash: row.hash }
+  }
   const anchors = checkAnchors
     ? (
         await queryRows<AnchorRange>(
@@ -62,6 +69,7 @@ export async function walkChain(
       ).map((anchor) => ({ ...anchor, seq_from: Number(anchor.seq_from), seq_to: Number(anchor.seq_to) }))
     : []
   const unsequenced = await store.countUnsequenced(db.orm, tenantId)
+  let headSeq = (await readHead())?.seq ?? 0
   const result = (fields: { events: number; anchors: number; firstBreak: ChainBreak | null }): ChainWalkResult => ({
     tenant_id: tenantId,
     ok: fields.firstBreak === null,
@@ -77,6 +85,8 @@ export async function walkChain(
   let anchorIndex = 0
   let leaves: Array<`0x${string}`> = []
   let anchorsChecked = 0
+  let head: { seq: number; hash: string } | undefined
+  let catchUps = 0
   for (;;) {
     const page = await store.chainPage(db.orm, tenantId, expectedSeq, walkPageRows)
     for (const row of page) {
@@ -106,7 +116,16 @@ export async function walkChain(
       previousHash = recomputed
       expectedSeq += 1
     }
-    if (page.length < walkPageRows) break
+    if (page.length < walkPageRows) {
+      // On a running service the sequencer keeps linking events while the walk reads: the walk is whole
+      // when it has reached the head as it is now. The head moves in the transaction that sequences its
+      // events, so a head past the walk means events to read still; a head behind it is a break.
+      const now = await readHead()
+      headSeq = now?.seq ?? 0
+      head = now
+      catchUps += 1
+      if (headSeq <= expectedSeq - 1 || catchUps > walkCatchUpsMax) break
+    }
   }
   const eventsChecked = expectedSeq - 1
   if (eventsChecked !== headSeq || (head !== undefined && head.hash !== previousHash && eventsChecked > 0)) {

@@ -1,22 +1,25 @@
 /**
- * Provider connections, configured out of band (`npm run connectors`, scripts/connectors.ts): each binds
- * a provider account (the `X-Provider-Account` of its webhooks) to a tenant, with the secret its webhooks
- * are signed with. There is no HTTP surface for them (spec: "connectors are configured out of band").
+ * Provider connections, configured out of band by the platform's operators (`/v1/platform/connectors…`
+ * with X-Platform-Service-Auth, and `steward connectors …` / `npm run connectors` as their client): each
+ * binds a provider account (the `X-Provider-Account` of its webhooks) to a tenant, with the secret its
+ * webhooks are signed with. The tenant API has none (spec: "No /v1/sources resource family exists;
+ * connectors are configured out of band").
  *
  * Lifecycle: active ⇄ paused, either → revoked. `add` on a revoked connection of the same tenant
- * re-activates it with a new secret. Secrets are shown once (add, rotate-secret); a rotation replaces the
- * secret at once (there is no overlap: the provider must switch when told). Every change is a command
- * (`name(context, input)`, run by the command runner): audited (layer raw, actor system `connectors-cli`)
- * and announced (raw.source.status_changed) in its one commit. The CLI has no request: its context's
- * request id is not recorded, and it sends no Idempotency-Key. `add` and `rotateSecret` take none
- * whoever calls them: their stored outcome would keep the connection's secret (a caller that needs them
- * replayable would derive the secret from a stored seed, as kernel/secrets.ts does for API keys).
+ * re-activates it with a new secret. Secrets are shown once (add, rotate-secret, and the replays of
+ * those for the same Idempotency-Key); a rotation replaces the secret at once (there is no overlap: the
+ * provider must switch when told). Every change is a command (`name(context, input)`, run by the
+ * command runner): audited (layer raw, actor platform `platform-service`, the request's id) and
+ * announced (raw.source.status_changed) in its one commit. Every command takes an Idempotency-Key,
+ * scoped to the connection's tenant: a replay of `add` or `rotateSecret` hands out the same secret,
+ * derived from a seed its stored outcome keeps (kernel/secrets.ts), never from a stored secret.
  */
-import { randomBytes } from 'node:crypto'
 import type { AuditRecord } from '../../kernel/audit-record.ts'
 import type { Clock } from '../../kernel/clock.ts'
-import { type CommandContext, withoutIdempotencyKey } from '../../kernel/context.ts'
+import type { CommandContext } from '../../kernel/context.ts'
+import { AppError } from '../../kernel/errors.ts'
 import type { IdSource } from '../../kernel/ids.ts'
+import type { ReplayableSecrets } from '../../kernel/secrets.ts'
 import type { CommandResult, CommandRunner, CommandWork } from '../../platform/commands/command.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import type { Provider } from './domain/source-types.ts'
@@ -37,14 +40,6 @@ export interface ConnectionView {
   updated_at: string
 }
 
-/** An operator's mistake (unknown tenant, a connection that does not exist or cannot make the move). */
-export class ConnectorError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'ConnectorError'
-  }
-}
-
 /** Which connection a command acts on: a provider account of a tenant. */
 export interface ConnectionInput {
   readonly tenantId: string
@@ -58,6 +53,9 @@ export interface ConnectionWithSecret {
   secret: string
 }
 
+/** What an add or rotation's idempotency record keeps: the secret's seed, never the secret. */
+type SeededConnection = { connection: ConnectionView; secret_seed: string }
+
 export interface ConnectorsService {
   add(context: CommandContext, input: ConnectionInput): Promise<CommandResult<ConnectionWithSecret>>
   list(tenantId: string): Promise<ConnectionView[]>
@@ -65,10 +63,8 @@ export interface ConnectorsService {
   rotateSecret(context: CommandContext, input: ConnectionInput): Promise<CommandResult<ConnectionWithSecret>>
 }
 
-/** `psk_` + 32 random bytes, base64url: the HMAC key (as its UTF-8 text) of the provider's signatures. */
-export function newConnectionSecret(): string {
-  return `psk_${randomBytes(32).toString('base64url')}`
-}
+/** Connection secrets are `psk_` + 43 base64url characters: the HMAC key (as its UTF-8 text) of the provider's signatures. */
+export const connectionSecretPrefix = 'psk_'
 
 export function toConnectionView(row: ConnectionRow): ConnectionView {
   return {
@@ -82,17 +78,17 @@ export function toConnectionView(row: ConnectionRow): ConnectionView {
   }
 }
 
-const system = { type: 'system', id: 'connectors-cli' } as const
+/** Connections are configured by the platform's operators (X-Platform-Service-Auth), as tenants are provisioned. */
+const platformActor = { type: 'platform', id: 'platform-service' } as const
 
 /** The audit event and business event of a connection's change, for its command's commit. */
-function announced(row: ConnectionRow, change: ConnectionChange, previousStatus: ConnectionRow['status'] | null): Omit<CommandWork<unknown>, 'outcome'> {
+function announced(context: CommandContext, row: ConnectionRow, change: ConnectionChange, previousStatus: ConnectionRow['status'] | null): Omit<CommandWork<unknown>, 'outcome'> {
   const outputs = { connection_id: row.id, provider: row.provider, account_ref: row.accountRef, status: row.status, previous_status: previousStatus, change }
   const audit: AuditRecord = {
     tenantId: row.tenantId,
     layer: 'raw',
-    actor: system,
-    // The CLI is no request: nothing to attribute the event to beyond its actor.
-    requestId: null,
+    actor: platformActor,
+    requestId: context.requestId,
     action: 'raw.source_status_changed',
     entity: { type: 'provider_connection', id: row.id },
     outputs,
@@ -100,19 +96,37 @@ function announced(row: ConnectionRow, change: ConnectionChange, previousStatus:
   return { audit: [audit], events: [{ type: 'raw.source.status_changed', payload: outputs }] }
 }
 
-export function createConnectorsService(deps: { db: Database; commands: CommandRunner; store: RawStore; tenants: RawTenants; ids: IdSource; clock: Clock }): ConnectorsService {
+export function createConnectorsService(deps: {
+  db: Database
+  commands: CommandRunner
+  store: RawStore
+  tenants: RawTenants
+  ids: IdSource
+  clock: Clock
+  /** Derives a connection's secret from the seed a keyed outcome stores, so a replay hands out the same secret. */
+  secrets: ReplayableSecrets
+}): ConnectorsService {
   const { db, commands, store, ids, clock } = deps
+  const secretOf = (seed: string) => deps.secrets.secretOf(seed, connectionSecretPrefix)
+  const withSecret = (result: CommandResult<SeededConnection>): CommandResult<ConnectionWithSecret> => ({
+    ...result,
+    outcome: { connection: result.outcome.connection, secret: secretOf(result.outcome.secret_seed) },
+  })
 
   async function loadOwned(tx: Tx, input: ConnectionInput): Promise<ConnectionRow> {
     const { tenantId, provider, accountRef } = input
     const row = await store.findConnectionByAccount(tx, provider, accountRef, { forUpdate: true })
-    if (row === undefined || row.tenantId !== tenantId) throw new ConnectorError(`tenant ${tenantId} has no ${provider} connection for account ${accountRef}`)
+    // Another tenant's connection is exactly a missing one.
+    if (row === undefined || row.tenantId !== tenantId) throw new AppError('source_not_found', `Tenant ${tenantId} has no ${provider} connection for account ${accountRef}.`)
     return row
   }
 
   async function requireTenant(tx: Tx, tenantId: string) {
-    if (!(await deps.tenants.tenantExists(tx, tenantId))) throw new ConnectorError(`no tenant ${tenantId}`)
+    if (!(await deps.tenants.tenantExists(tx, tenantId))) throw new AppError('tenant_not_found', `No tenant ${tenantId}.`)
   }
+
+  const revoked = (row: ConnectionRow) =>
+    new AppError('source_revoked', `${row.id} is revoked; add it again to re-activate it with a new secret.`, { connection_id: row.id, status: row.status })
 
   return {
     /**
@@ -122,27 +136,38 @@ export function createConnectorsService(deps: { db: Database; commands: CommandR
      */
     async add(context, input) {
       const { tenantId, provider, accountRef } = input
-      if (!accountRefPattern.test(accountRef)) throw new ConnectorError(`account ${JSON.stringify(accountRef)} must match ${accountRefPattern.source}`)
-      return commands.run(withoutIdempotencyKey(context), { name: 'raw.connectors.add', tenantId, input }, async (tx) => {
-        const secret = newConnectionSecret()
+      if (!accountRefPattern.test(accountRef)) {
+        throw new AppError('validation_failed', `The account ${JSON.stringify(accountRef)} must match ${accountRefPattern.source}.`, { field: 'account_ref' })
+      }
+      const result = await commands.run(context, { name: 'raw.connectors.add', tenantId, input }, async (tx): Promise<CommandWork<SeededConnection>> => {
+        const seed = deps.secrets.newSeed()
+        const secret = secretOf(seed)
         await requireTenant(tx, tenantId)
         const now = clock.now()
         const existing = await store.findConnectionByAccount(tx, provider, accountRef, { forUpdate: true })
         if (existing !== undefined) {
           if (existing.tenantId !== tenantId || existing.status !== 'revoked') {
-            throw new ConnectorError(`the ${provider} account ${accountRef} is already connected (${existing.id}, ${existing.status}${existing.tenantId === tenantId ? '' : ', another tenant'})`)
+            const sameTenant = existing.tenantId === tenantId
+            throw new AppError(
+              'source_already_connected',
+              `The ${provider} account ${accountRef} is already connected${sameTenant ? ` (${existing.id}, ${existing.status})` : ' to another tenant'}.`,
+              sameTenant ? { connection_id: existing.id, status: existing.status } : undefined,
+            )
           }
           await store.updateConnection(tx, tenantId, existing.id, { status: 'active', secret, updatedAt: now })
           const revived = { ...existing, status: 'active' as const, secret, updatedAt: now }
-          return { outcome: { connection: toConnectionView(revived), secret }, ...announced(revived, 'added', existing.status) }
+          return { outcome: { connection: toConnectionView(revived), secret_seed: seed }, ...announced(context, revived, 'added', existing.status) }
         }
         const created: ConnectionRow = { id: ids.newId('providerConnection'), tenantId, provider, accountRef, secret, status: 'active', createdAt: now, updatedAt: now }
         await store.insertConnection(tx, created)
-        return { outcome: { connection: toConnectionView(created), secret }, ...announced(created, 'added', null) }
+        return { outcome: { connection: toConnectionView(created), secret_seed: seed }, ...announced(context, created, 'added', null) }
       })
+      return withSecret(result)
     },
 
+    /** The tenant's connections (never their secrets); 404 tenant_not_found for an unknown tenant. */
     async list(tenantId) {
+      if (!(await deps.tenants.tenantExists(db.orm, tenantId))) throw new AppError('tenant_not_found', `No tenant ${tenantId}.`)
       return (await store.listConnections(db.orm, tenantId)).map(toConnectionView)
     },
 
@@ -156,13 +181,13 @@ export function createConnectorsService(deps: { db: Database; commands: CommandR
         const row = await loadOwned(tx, input)
         const target = move === 'pause' ? 'paused' : move === 'resume' ? 'active' : 'revoked'
         if (row.status === target) return { outcome: { connection: toConnectionView(row), changed: false } }
-        if (row.status === 'revoked') throw new ConnectorError(`${row.id} is revoked; add it again to re-activate it with a new secret`)
+        if (row.status === 'revoked') throw revoked(row)
         const now = clock.now()
         await store.updateConnection(tx, tenantId, row.id, { status: target, updatedAt: now })
         const changed = { ...row, status: target, updatedAt: now } as ConnectionRow
         return {
           outcome: { connection: toConnectionView(changed), changed: true },
-          ...announced(changed, move === 'pause' ? 'paused' : move === 'resume' ? 'resumed' : 'revoked', row.status),
+          ...announced(context, changed, move === 'pause' ? 'paused' : move === 'resume' ? 'resumed' : 'revoked', row.status),
         }
       })
     },
@@ -172,15 +197,17 @@ export function createConnectorsService(deps: { db: Database; commands: CommandR
      * Audits raw.source_status_changed (change secret_rotated); emits raw.source.status_changed.
      */
     async rotateSecret(context, input) {
-      return commands.run(withoutIdempotencyKey(context), { name: 'raw.connectors.rotateSecret', tenantId: input.tenantId, input }, async (tx) => {
-        const secret = newConnectionSecret()
+      const result = await commands.run(context, { name: 'raw.connectors.rotateSecret', tenantId: input.tenantId, input }, async (tx): Promise<CommandWork<SeededConnection>> => {
+        const seed = deps.secrets.newSeed()
+        const secret = secretOf(seed)
         const current = await loadOwned(tx, input)
-        if (current.status === 'revoked') throw new ConnectorError(`${current.id} is revoked; add it again to re-activate it with a new secret`)
+        if (current.status === 'revoked') throw revoked(current)
         const now = clock.now()
         await store.updateConnection(tx, input.tenantId, current.id, { secret, updatedAt: now })
         const rotated = { ...current, secret, updatedAt: now }
-        return { outcome: { connection: toConnectionView(rotated), secret }, ...announced(rotated, 'secret_rotated', current.status) }
+        return { outcome: { connection: toConnectionView(rotated), secret_seed: seed }, ...announced(context, rotated, 'secret_rotated', current.status) }
       })
+      return withSecret(result)
     },
   }
 }

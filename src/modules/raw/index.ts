@@ -1,6 +1,6 @@
 /**
  * The Raw slice as the composition root sees it: the service for the routes, the connectors service for
- * the out-of-band CLI, and the workers (extraction, retention purge and its periodic sweep). Options
+ * the platform's operator routes (`/v1/platform/connectors…`), and the workers (extraction, retention purge and its periodic sweep). Options
  * exist so tests can register a parser, resolve names without real DNS and shorten the fetch deadline;
  * production uses the defaults.
  */
@@ -9,6 +9,7 @@ import type { StewardEnvironment } from '../../kernel/context.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import { hmacSha256Hex } from '../../kernel/hashing.ts'
 import type { IdSource } from '../../kernel/ids.ts'
+import type { ReplayableSecrets } from '../../kernel/secrets.ts'
 import type { CommandRunner } from '../../platform/commands/command.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { JobQueue } from '../../platform/jobs/job-queue.ts'
@@ -26,10 +27,11 @@ import { rawExtractQueue, rawRetentionPurgeQueue } from './raw.jobs.ts'
 import type { BlobReferences, LedgerIntake, LedgerNormalizations, RawTenants } from './ports.ts'
 
 export { rawRoutes } from './raw.routes.ts'
+export { connectorRoutes } from './connectors.routes.ts'
 export { rawQueues } from './raw.jobs.ts'
 export { createRawRecords, type RawRecords } from './records.ts'
 export type { RawService } from './raw.service.ts'
-export type { ConnectionInput, ConnectionWithSecret, ConnectorsService } from './connectors.service.ts'
+export type { ConnectionInput, ConnectionView, ConnectionWithSecret, ConnectorsService } from './connectors.service.ts'
 export { providerSignatureHeader } from './domain/provider-signature.ts'
 export type { Provider } from './domain/source-types.ts'
 
@@ -83,6 +85,8 @@ export interface RawDeps {
   readonly ledgerNormalizations: LedgerNormalizations
   readonly blobReferences: BlobReferences
   readonly tenants: RawTenants
+  /** Derives provider connection secrets from seeds, so a replayed add or rotation hands out the same secret. */
+  readonly secrets: ReplayableSecrets
 }
 
 export function createRaw(deps: RawDeps, settings: RawSettings, options: RawOptions = {}): Raw {
@@ -111,7 +115,7 @@ export function createRaw(deps: RawDeps, settings: RawSettings, options: RawOpti
       publicBaseUrl: deps.publicBaseUrl,
       normalizations: deps.ledgerNormalizations,
     }),
-    connectors: createConnectorsService({ db, commands, store, tenants: deps.tenants, ids, clock }),
+    connectors: createConnectorsService({ db, commands, store, tenants: deps.tenants, ids, clock, secrets: deps.secrets }),
     async startWorkers(queue, { pollingIntervalSeconds }) {
       const extract = createExtractHandler({ db, commands, store, blobs, jobs, clock, recorder, ledgerIntake: deps.ledgerIntake, selectParser: options.selectParser ?? selectParser })
       await queue.work(rawExtractQueue, extract, {

@@ -4,7 +4,8 @@
  *
  * Scopes: registering, reading and changing endpoints is tenant administration (`surfaces:admin`, user
  * principals: owner and admin), because endpoints carry URLs and signing secrets; the dead-letter
- * surface uses the spec's scopes, audit:read and audit:write.
+ * surface uses the spec's scopes, audit:read and audit:write. Reading the events themselves (GET
+ * /v1/events) is what an endpoint that takes every type receives, so it asks what registering one does.
  *
  * Every route that changes something takes an Idempotency-Key: POST (register, rotate, replay), and
  * PATCH and DELETE too, because a retry of those is not harmless either: a repeated PATCH would undo a
@@ -25,6 +26,8 @@ import {
   EndpointListResponse,
   EndpointPathParams,
   EndpointWithSecretResponse,
+  EventListQuery,
+  EventListResponse,
   ReplayBody,
   ReplayResponse,
   RotateSecretBody,
@@ -181,6 +184,28 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     async (request, reply) => {
       const { outcome, replayed } = await webhooks.replay(contextOf(request), { endpointId: request.params.endpoint_id })
       return markReplayed(reply, replayed).send(outcome)
+    },
+  )
+
+  app.get(
+    '/v1/events',
+    {
+      config: { auth: endpointAdmin },
+      schema: {
+        tags,
+        operationId: 'listEvents',
+        summary: 'List your business events',
+        description:
+          'The events registered endpoints receive, with the same body (docs/webhooks.md), in id order: ids sort by creation time to the millisecond. ' +
+          'Resume with after = the id of the last event handled. An event is given its id when it is recorded, not when its transaction commits, so an event of a long transaction can appear after a later id was read: ' +
+          'a client that must see every event re-reads a trailing window with since and deduplicates on id (as steward webhooks listen does). Reads only.',
+        querystring: EventListQuery,
+        response: { 200: EventListResponse },
+      },
+    },
+    async (request) => {
+      const { types, ...query } = request.query
+      return webhooks.events(principalOf(request).tenantId, { ...query, types: types?.split(',') })
     },
   )
 }

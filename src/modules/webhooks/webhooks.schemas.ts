@@ -1,8 +1,10 @@
 /** Wire schemas of the webhook routes: endpoint registration, dead letters, replay. */
 import Type from 'typebox'
 import { NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { replayAttemptsMax } from './domain/delivery.ts'
 import { eventTypes } from '../../platform/outbox/events.ts'
+import { eventPageRows } from './events.service.ts'
 import {
   deadLetterPageRows,
   descriptionCharsMax,
@@ -78,6 +80,39 @@ export const EndpointListQuery = Strict({ ...pageQuery(endpointPageRows) })
 export const EndpointListResponse = Strict({ endpoints: Type.Array(WebhookEndpoint), next_cursor: NextCursor })
 
 export const DeletedEndpointResponse = Strict({ endpoint_id: Type.String(), deleted: Type.Literal(true) })
+
+const eventTypeAlternatives = `(${eventTypes.map((type) => type.replaceAll('.', '\\.')).join('|')})`
+
+export const EventListQuery = Strict({
+  after: Type.Optional(
+    Type.String({ pattern: prefixedIdPattern('event'), description: 'Only events whose id sorts after this one: the id of the last event you handled.' }),
+  ),
+  since: Type.Optional(Timestamp),
+  types: Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      pattern: `^${eventTypeAlternatives}(,${eventTypeAlternatives})*$`,
+      description: 'Only these event types, comma-separated (the allowlist of the webhook event types).',
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: eventPageRows.maxRows, description: `Page size, 1 to ${eventPageRows.maxRows} (default ${eventPageRows.defaultRows}).` }),
+  ),
+})
+
+export const WebhookEvent = Strict({
+  type: Type.String({ description: 'The event type, one of the allowlist.' }),
+  id: Type.String({ description: 'The event id (evt_…): the webhook-id of its deliveries.' }),
+  created_at: Timestamp,
+  tenant_id: TenantId,
+  audit_event_id: Nullable(Type.String({ description: 'The audit event recording the same change.' })),
+  data: Type.Record(Type.String(), Type.Unknown(), { description: 'The event\'s own fields (docs/webhooks.md).' }),
+})
+
+export const EventListResponse = Strict({
+  events: Type.Array(WebhookEvent),
+  has_more: Type.Boolean({ description: 'More events follow: ask again with after = the id of the last event of this page.' }),
+})
 
 export const DeadLetter = Strict({
   id: Type.String(),

@@ -21,6 +21,7 @@ import type { Database, Tx } from '../../platform/db/database.ts'
 import { EgressRefusedError, resolveEgressTarget, type EgressPolicy, type HostResolver } from '../../platform/net/egress.ts'
 import { boundedError, replayAttemptsMax } from './domain/delivery.ts'
 import type { EventType } from '../../platform/outbox/events.ts'
+import { listEvents, type EventsPage, type EventsQuery } from './events.service.ts'
 import type { WebhookSender } from './sender.ts'
 import { newSigningSecret } from './signing.ts'
 import type { DeadLetterRow, EndpointRow, ReplaySelection, WebhooksStore } from './webhooks.store.ts'
@@ -138,6 +139,8 @@ export interface WebhooksService {
    * since its attempts are network calls between short transactions.
    */
   replay(context: CommandContext, input: { endpointId: string }): Promise<{ outcome: ReplayResult; replayed: boolean }>
+  /** The tenant's business events, in id order (events.service.ts). */
+  events(tenantId: string, query: EventsQuery): Promise<EventsPage>
 }
 
 export function toEndpointView(endpoint: EndpointRow): EndpointView {
@@ -292,6 +295,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
   }
 
   return {
+    events: (tenantId, query) => listEvents(db, tenantId, query),
+
     /**
      * Registers an endpoint with a new signing secret (returned once, and in the stored outcome of a keyed
      * request). The URL is checked (DNS included) before the transaction. Locks the tenant's endpoint

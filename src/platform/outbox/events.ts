@@ -4,7 +4,7 @@
  * the subscriber (the webhooks module, which queues its fan-out to the tenant's endpoints when one takes
  * it), so no committed event is ever left undelivered and no rolled-back one is ever sent.
  */
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, gt, gte, inArray, sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Executor, type Tx } from '../db/database.ts'
 import { copyMany } from '../db/bulk.ts'
 import { events } from './outbox.tables.ts'
@@ -114,6 +114,12 @@ export interface EventReader {
   findEvent(executor: Executor, tenantId: string, eventId: string): Promise<RecordedEvent | undefined>
   /** The events among these ids that exist (in no particular order). */
   findEvents(executor: Executor, tenantId: string, eventIds: readonly string[]): Promise<RecordedEvent[]>
+  /** The tenant's events in id order (time order to the millisecond), after an id and from an instant, of some types. */
+  listEvents(
+    executor: Executor,
+    tenantId: string,
+    filter: { readonly afterId?: string | undefined; readonly since?: Date | undefined; readonly types?: readonly string[] | undefined; readonly limit: number },
+  ): Promise<RecordedEvent[]>
 }
 
 export const eventReader: EventReader = {
@@ -131,5 +137,20 @@ export const eventReader: EventReader = {
       .select()
       .from(events)
       .where(and(eq(events.tenantId, tenantId), inArray(events.id, [...eventIds])))
+  },
+  async listEvents(executor, tenantId, filter) {
+    return executor
+      .select()
+      .from(events)
+      .where(
+        and(
+          eq(events.tenantId, tenantId),
+          filter.afterId === undefined ? undefined : gt(events.id, filter.afterId),
+          filter.since === undefined ? undefined : gte(events.createdAt, filter.since),
+          filter.types === undefined || filter.types.length === 0 ? undefined : inArray(events.eventType, [...filter.types]),
+        ),
+      )
+      .orderBy(asc(events.id))
+      .limit(filter.limit)
   },
 }

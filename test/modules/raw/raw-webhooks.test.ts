@@ -1,28 +1,23 @@
 /**
- * Provider webhooks (POST /v1/raw/webhooks/{provider}) and the connectors CLI that configures them out
- * of band. Signatures are made here the way a provider makes them: HMAC-SHA-256 over "<t>." + the raw
+ * Provider webhooks (POST /v1/raw/webhooks/{provider}) and the connectors service that configures them
+ * out of band (its platform routes and the steward CLI over them: test/cli/connectors.test.ts). Signatures are made here the way a provider makes them: HMAC-SHA-256 over "<t>." + the raw
  * body, with the connection's secret.
  */
-import { spawn } from 'node:child_process'
 import { createHash, createHmac } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { providerSignature, providerSignatureHeader, signatureToleranceSeconds, verifyProviderSignature } from '../../../src/modules/raw/domain/provider-signature.ts'
 import { providerWebhookBytesMax } from '../../../src/modules/raw/ingest-rules.ts'
-import { createTestApp, expectError, signupOwner, testDatabaseUrl, type TenantOwner, type TestApp } from '../../support/harness.ts'
+import { createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { artifactRow, auditActions, eventsOf } from '../../fixtures/raw/ingest/raw-test-kit.ts'
 
-const root = join(import.meta.dirname, '../../..')
 const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex')
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 let accountCounter = 0
 const uniqueAccount = () => `acct_${Date.now()}_${(accountCounter += 1)}`
-/** The connectors CLI's context: no request, no Idempotency-Key. */
-const cliContext = { requestId: 'connectors-cli-test' }
+/** An in-process caller of the connectors service (the platform routes and the CLI are tested in test/cli/). */
+const cliContext = { requestId: 'connectors-service-test' }
 
 function deliver(test: TestApp, provider: string, options: { account?: string; secret?: string; body: string | Buffer; timestamp?: number; signature?: string; contentType?: string }) {
   const body = Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body)
@@ -208,109 +203,4 @@ describe('POST /v1/raw/webhooks/{provider}', () => {
     const rows = await queryRows<{ tenant_id: string }>(test.runtime.db.orm, sql`select tenant_id from raw_artifacts where sha256 = ${sha256(body)}`)
     expect(rows).toEqual([{ tenant_id: other.tenantId }])
   })
-})
-
-describe('npm run connectors (the CLI, as a process)', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'steward-connectors-'))
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }))
-
-  function run(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'scripts', 'connectors.ts'), ...args], {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
-      })
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-      child.on('exit', (status) => resolve({ status, stdout, stderr }))
-    })
-  }
-
-  it('adds a connection and prints its secret once; the secret then verifies a webhook; pause, rotate, resume and revoke are audited', async () => {
-    const databaseUrl = testDatabaseUrl()
-    const pgliteDataDir = join(scratch, 'pglite')
-    // On PGlite the CLI and the app take turns on one data directory (one process at a time); on PostgreSQL they share the server.
-    const env: Record<string, string> = databaseUrl === undefined ? { DATA_DIR: scratch } : { DATABASE_URL: databaseUrl }
-    const openApp = () => createTestApp({ runtime: { pgliteDataDir, raw: { selectParser: () => undefined } } })
-    const withApp = async <T>(work: (app: TestApp) => Promise<T>): Promise<T> => {
-      const app = await openApp()
-      try {
-        return await work(app)
-      } finally {
-        await app.close()
-      }
-    }
-    const owner = await withApp((app) => signupOwner(app))
-    const account = uniqueAccount()
-    const args = (command: string) => [command, '--tenant', owner.tenantId, '--provider', 'bank_provider', '--account', account]
-
-    const added = await run([...args('add'), '--json'], env)
-    expect(added.status, added.stderr).toBe(0)
-    const addedJson = JSON.parse(added.stdout)
-    expect(addedJson).toMatchObject({ connection: { tenant_id: owner.tenantId, provider: 'bank_provider', account_ref: account, status: 'active' }, secret: expect.stringMatching(/^psk_[A-Za-z0-9_-]{43}$/) })
-    const firstSecret = addedJson.secret as string
-    // Human output prints the secret too, once; a second add of the same account is refused.
-    const again = await run(args('add'), env)
-    expect(again.status).toBe(1)
-    expect(again.stderr).toMatch(/already connected/)
-    expect(`${again.stdout}${again.stderr}`).not.toContain(firstSecret)
-
-    const delivered = await withApp(async (app) => {
-      if (databaseUrl === undefined) {
-        // While the app holds the embedded database, the CLI refuses to open it.
-        const busy = await run(['list', '--tenant', owner.tenantId], env)
-        expect(busy.status, busy.stderr).toBe(75)
-      }
-      const response = await deliver(app, 'bank_provider', { account, secret: firstSecret, body: payload() })
-      return response
-    })
-    expect(delivered.statusCode, delivered.body).toBe(202)
-    expect(delivered.json().artifacts).toBe(1)
-
-    const rotated = await run([...args('rotate-secret'), '--json'], env)
-    expect(rotated.status, rotated.stderr).toBe(0)
-    const secondSecret = JSON.parse(rotated.stdout).secret as string
-    expect(secondSecret).not.toBe(firstSecret)
-    expect((await run(args('pause'), env)).status).toBe(0)
-    const listed = await run(['list', '--tenant', owner.tenantId, '--json'], env)
-    expect(JSON.parse(listed.stdout).connections).toEqual([expect.objectContaining({ account_ref: account, status: 'paused' })])
-    expect(listed.stdout).not.toContain(secondSecret)
-
-    await withApp(async (app) => {
-      expectError(await deliver(app, 'bank_provider', { account, secret: secondSecret, body: payload() }), 'raw_webhook_signature_invalid')
-    })
-    expect((await run(args('resume'), env)).status).toBe(0)
-    await withApp(async (app) => {
-      expectError(await deliver(app, 'bank_provider', { account, secret: firstSecret, body: payload() }), 'raw_webhook_signature_invalid')
-      expect((await deliver(app, 'bank_provider', { account, secret: secondSecret, body: payload() })).statusCode).toBe(202)
-    })
-    const revoked = await run(args('revoke'), env)
-    expect(revoked.status, revoked.stderr).toBe(0)
-    expect(revoked.stdout).toMatch(/revoked/)
-    expect((await run(args('resume'), env)).status).toBe(1)
-
-    await withApp(async (app) => {
-      expectError(await deliver(app, 'bank_provider', { account, secret: secondSecret, body: payload() }), 'raw_webhook_signature_invalid')
-      const changes = (await eventsOf(app, owner.tenantId, 'raw.source.status_changed')).map((event) => [event.payload.change, event.payload.status])
-      expect(changes).toEqual([
-        ['added', 'active'],
-        ['secret_rotated', 'active'],
-        ['paused', 'paused'],
-        ['resumed', 'active'],
-        ['revoked', 'revoked'],
-      ])
-      const audit = (await auditActions(app, owner.tenantId)).filter((event) => event.action === 'raw.source_status_changed')
-      expect(audit).toHaveLength(5)
-      expect(audit.every((event) => event.layer === 'raw' && event.actor_type === 'system')).toBe(true)
-      for (const event of audit) expect(JSON.stringify(event)).not.toContain(firstSecret)
-    })
-
-    // Bad arguments exit 2; an unknown tenant exits 1.
-    expect((await run(['add', '--tenant', 'not-a-uuid', '--provider', 'bank_provider', '--account', 'a'], env)).status).toBe(2)
-    expect((await run(['add', '--tenant', owner.tenantId, '--provider', 'bank', '--account', 'a'], env)).status).toBe(2)
-    expect((await run(['explode', '--tenant', owner.tenantId], env)).status).toBe(2)
-    expect((await run(['add', '--tenant', '00000000-0000-7000-8000-000000000000', '--provider', 'bank_provider', '--account', 'a'], env)).status).toBe(1)
-  }, 240_000)
 })
