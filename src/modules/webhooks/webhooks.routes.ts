@@ -31,6 +31,8 @@ import {
   UpdateEndpointBody,
   WebhookEndpoint,
 } from './webhooks.schemas.ts'
+import { registerNamedSchemas } from '../../platform/http/schemas.ts'
+import * as webhooksSchemas from './webhooks.schemas.ts'
 
 export interface WebhookRoutesOptions {
   readonly webhooks: WebhooksService
@@ -42,6 +44,8 @@ const idempotencyNote =
   'With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.'
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, { webhooks }) => {
+  // The named response schemas (Transaction, Member, …): OpenAPI components, referred to by $ref.
+  registerNamedSchemas(app, [...Object.values(webhooksSchemas)])
   const endpointAdmin = bearerRoute(['surfaces:admin'], { principalTypes: ['user'] })
 
   app.post(
@@ -49,6 +53,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: endpointAdmin },
       schema: {
+        operationId: 'createWebhookEndpoint',
         tags,
         summary: 'Register a webhook endpoint',
         description:
@@ -69,7 +74,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     '/v1/webhooks',
     {
       config: { auth: endpointAdmin },
-      schema: { tags, summary: 'List webhook endpoints', querystring: EndpointListQuery, response: { 200: EndpointListResponse } },
+      schema: { operationId: 'listWebhookEndpoints', tags, summary: 'List webhook endpoints', querystring: EndpointListQuery, response: { 200: EndpointListResponse } },
     },
     async (request) => webhooks.list(principalOf(request).tenantId, request.query),
   )
@@ -78,7 +83,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     '/v1/webhooks/:endpoint_id',
     {
       config: { auth: endpointAdmin },
-      schema: { tags, summary: 'Read a webhook endpoint', params: EndpointPathParams, response: { 200: WebhookEndpoint } },
+      schema: { operationId: 'getWebhookEndpoint', tags, summary: 'Read a webhook endpoint', params: EndpointPathParams, response: { 200: WebhookEndpoint } },
     },
     async (request) => webhooks.get(principalOf(request).tenantId, request.params.endpoint_id),
   )
@@ -88,6 +93,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: endpointAdmin },
       schema: {
+        operationId: 'updateWebhookEndpoint',
         tags,
         summary: 'Change a webhook endpoint',
         description: `Changes the URL (checked again), event types, description (null clears it) or status. A disabled endpoint gets no new deliveries. ${idempotencyNote}`,
@@ -108,6 +114,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: endpointAdmin },
       schema: {
+        operationId: 'deleteWebhookEndpoint',
         tags,
         summary: 'Delete a webhook endpoint',
         description: `Deletes the endpoint with its deliveries and dead letters; pending attempts are dropped. ${idempotencyNote}`,
@@ -127,6 +134,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: endpointAdmin },
       schema: {
+        operationId: 'rotateWebhookEndpointSecret',
         tags,
         summary: 'Rotate an endpoint\'s signing secret',
         description:
@@ -149,6 +157,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: bearerRoute(['audit:read']) },
       schema: {
+        operationId: 'listWebhookDeadLetters',
         tags,
         summary: 'List an endpoint\'s dead letters',
         description: `Deliveries that failed ${deliveryAttemptsMax} automatic attempts, oldest first.`,
@@ -165,6 +174,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: bearerRoute(['audit:write']) },
       schema: {
+        operationId: 'replayWebhookDeadLetters',
         tags,
         summary: 'Replay an endpoint\'s dead letters',
         description:
