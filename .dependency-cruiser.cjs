@@ -7,6 +7,7 @@
  *   domain/   imports only kernel and its own module's domain/, and no database or HTTP library;
  *   main      (process entries and composition) imports a module only through its index.ts, or its
  *             *.tables.ts for the tenant-deletion order; nothing imports main;
+ *   sdk/      (the generated API client) and the service never import each other;
  *   and there are no import cycles.
  * Paths are relative to the directory cruised (the repository, or a test's fixture tree).
  */
@@ -72,6 +73,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(kernel/|modules/[^/]+/domain/)' },
       to: { path: ioLibraries },
+    },
+    {
+      name: 'service-does-not-import-the-sdk',
+      comment: 'sdk/ is the generated client for callers of the API; the service never depends on it.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^sdk/' },
+    },
+    {
+      name: 'sdk-imports-nothing-of-the-service',
+      comment: 'sdk/ stands alone (openapi-fetch and its generated types): it imports no service, test or script code.',
+      severity: 'error',
+      from: { path: '^sdk/' },
+      to: { path: '^(src|test|scripts)/' },
     },
     {
       name: 'no-cycles',
