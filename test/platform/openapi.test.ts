@@ -169,6 +169,12 @@ describe('GET /v1/openapi.json', () => {
     }
   })
 
+  it('is the document the committed SDK was generated from (npm run sdk:generate)', () => {
+    // Only `servers` differs: the SDK's copy names the default local address, this app its test address.
+    const committed = JSON.parse(readFileSync(new URL('../../sdk/openapi.json', import.meta.url), 'utf8')) as Record<string, unknown>
+    expect({ ...document, servers: committed.servers }, 'sdk/openapi.json is stale: run npm run sdk:generate').toEqual(committed)
+  })
+
   it('marks the deprecated routes as deprecated', () => {
     expect(document.paths['/v1/agents/register']!.post!.deprecated).toBe(true)
   })
