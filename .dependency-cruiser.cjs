@@ -9,6 +9,7 @@
  *             *.tables.ts for the tenant-deletion order; nothing imports main;
  *   cli       (the steward command-line client) talks to the server over HTTP only: it imports nothing
  *             of the server's code, and no server code imports it;
+ *   sdk/      (the generated API client) and the service never import each other;
  *   and there are no import cycles.
  * Paths are relative to the directory cruised (the repository, or a test's fixture tree).
  */
@@ -88,6 +89,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(kernel/|modules/[^/]+/domain/)' },
       to: { path: ioLibraries },
+    },
+    {
+      name: 'service-does-not-import-the-sdk',
+      comment: 'sdk/ is the generated client for callers of the API; the service never depends on it.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^sdk/' },
+    },
+    {
+      name: 'sdk-imports-nothing-of-the-service',
+      comment: 'sdk/ stands alone (openapi-fetch and its generated types): it imports no service, test or script code.',
+      severity: 'error',
+      from: { path: '^sdk/' },
+      to: { path: '^(src|test|scripts)/' },
     },
     {
       name: 'no-cycles',

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npm run lint:boundaries`: checks the import rules of .dependency-cruiser.cjs over src/ and fails on any
+ * `npm run lint:boundaries`: checks the import rules of .dependency-cruiser.cjs over src/ (and sdk/) and fails on any
  * violation. dependency-cruiser silently cruises nothing when it cannot parse TypeScript, so this also
  * fails when fewer files were cruised than src/ holds: a check that checks nothing is not a pass.
  *
  * `lintBoundaries(directory)` is what the boundary test runs over planted violations.
  */
-import { readdirSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -27,7 +27,8 @@ export async function lintBoundaries(directory = repositoryRoot) {
   const previous = process.cwd()
   process.chdir(directory)
   try {
-    const result = await cruise(['src'], {
+    // sdk/ is cruised too (when there is one) so that its own rule is checked; only src/ is counted.
+    const result = await cruise(existsSync(join(directory, 'sdk')) ? ['src', 'sdk'] : ['src'], {
       ruleSet: { forbidden: config.forbidden },
       ...config.options,
       tsConfig: { fileName: join(repositoryRoot, 'tsconfig.json') },

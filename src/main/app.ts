@@ -12,10 +12,10 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino'
 import type { RateLimitRule } from '../kernel/principal.ts'
 import { ulid } from '../kernel/ids.ts'
-import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, pathParameterCharactersMax } from '../platform/http/errors.ts'
+import { clientErrorHandler, ErrorEnvelope, frameworkErrorHandler, installErrorHandling } from '../platform/http/errors.ts'
 import { installGuard, type BearerAuthenticator } from '../platform/http/guard.ts'
 import { installInputRules } from '../platform/http/input-rules.ts'
-import { sharedSchemas } from '../platform/http/schemas.ts'
+import { pathParameterCharactersMax, registerNamedSchemas, sharedSchemas } from '../platform/http/schemas.ts'
 import type { RateLimitStore } from '../platform/http/rate-limit/stores.ts'
 import { systemRoutes } from '../platform/http/system.routes.ts'
 import { validatorCompiler } from '../platform/http/validation.ts'
@@ -91,8 +91,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close')
   })
 
-  // Shared wire schemas (the Amount format) before any route refers to them.
+  // Shared wire schemas (the Amount format, the error envelope) before any route refers to them.
   for (const schema of sharedSchemas) app.addSchema(schema)
+  registerNamedSchemas(app, [ErrorEnvelope])
 
   installGuard(app, {
     auth: options.authenticator,
@@ -127,7 +128,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // envelope, whatever a route's success body is (a file, a CSV export, an HTML page).
     transformObject: (documentObject) => {
       if (!('openapiObject' in documentObject)) return documentObject.swaggerObject
-      const { openapiObject } = documentObject
+      // A copy: the document may share schema objects with the routes, and the enum rewrite is for readers only.
+      const openapiObject = structuredClone(documentObject.openapiObject)
+      typeStringEnums(openapiObject)
+      // Components in name order, whatever order the modules registered them in: a stable document to diff.
+      const components = openapiObject.components ?? {}
+      components.schemas = Object.fromEntries(Object.entries(components.schemas ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       for (const operations of Object.values(openapiObject.paths ?? {})) {
         for (const operation of Object.values(operations ?? {}) as Array<{ responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>) {
           for (const [status, response] of Object.entries(operation?.responses ?? {})) {
@@ -154,3 +160,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.ready()
   return app as unknown as FastifyInstance
 }
+
+/**
+ * TypeBox writes a string enumeration as `{ enum: [...] }` without a type, and a union of string
+ * literals as `anyOf` of one-value enums: both are valid JSON Schema, but documentation tools and client
+ * generators show them as "any". In the document (never in the validators), such a schema becomes
+ * `{ type: 'string', enum: [...] }`, which accepts exactly the same values.
+ */
+export function typeStringEnums(node: unknown): void {
+  if (node === null || typeof node !== 'object') return
+  if (Array.isArray(node)) {
+    for (const item of node) typeStringEnums(item)
+    return
+  }
+  const schema = node as Record<string, unknown>
+  const isStringEnum = (candidate: unknown): candidate is { enum: string[] } =>
+    candidate !== null &&
+    typeof candidate === 'object' &&
+    Array.isArray((candidate as { enum?: unknown }).enum) &&
+    (candidate as { enum: unknown[] }).enum.every((value) => typeof value === 'string') &&
+    Object.keys(candidate).every((key) => key === 'enum' || key === 'type' || key === 'description')
+  const alternatives = schema.anyOf
+  if (Array.isArray(alternatives) && alternatives.length > 0 && alternatives.every(isStringEnum) && Object.keys(schema).every((key) => key === 'anyOf' || key === 'description')) {
+    schema.enum = [...new Set(alternatives.flatMap((alternative) => alternative.enum))]
+    delete schema.anyOf
+  }
+  if (Array.isArray(schema.enum) && schema.type === undefined && schema.enum.length > 0 && schema.enum.every((value) => typeof value === 'string')) {
+    schema.type = 'string'
+  }
+  for (const value of Object.values(schema)) typeStringEnums(value)
+}
+

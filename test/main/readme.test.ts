@@ -65,8 +65,12 @@ describe('README.md', () => {
   it('has shell blocks to run, and skips only the ones that say why', () => {
     const blocks = shellBlocks(readme)
     expect(blocks.filter((block) => block.skip === undefined).length).toBeGreaterThanOrEqual(5)
-    // Only the quick start's own commands and the containers (no Docker here) stand outside the test.
-    expect(blocks.filter((block) => block.skip !== undefined).map((block) => block.code)).toEqual([expect.stringContaining('npm start'), expect.stringContaining('docker compose up')])
+    // Only the quick start's own commands, the containers (no Docker here) and the interactive CLI tour stand outside the test.
+    expect(blocks.filter((block) => block.skip !== undefined).map((block) => block.code)).toEqual([
+      expect.stringContaining('npm start'),
+      expect.stringContaining('docker compose up'),
+      expect.stringContaining('steward login'),
+    ])
   })
 
   it('runs every shell block verbatim against a started sandbox', async () => {

@@ -92,6 +92,8 @@ describe('the import rules', () => {
     ['nothing-imports-cli', { 'src/main/compose.ts': 'import { main } from "../cli/main.ts"\nexport const compose = main\n' }],
     ['domain-is-pure', { 'src/modules/ledger/domain/rule.ts': 'import { db } from "../../../platform/db.ts"\nexport const rule = (value: string) => value + String(db)\n' }],
     ['pure-code-does-no-io', { 'src/modules/ledger/domain/rule.ts': 'import { sql } from "drizzle-orm"\nexport const rule = (value: string) => value + String(sql)\n' }],
+    ['service-does-not-import-the-sdk', { 'src/platform/db.ts': 'import { client } from "../../sdk/index.ts"\nexport const db = () => String(client)\n', 'sdk/index.ts': 'export const client = 1\n' }],
+    ['sdk-imports-nothing-of-the-service', { 'sdk/index.ts': 'import { id } from "../src/kernel/ids.ts"\nexport const client = id\n' }],
     ['no-cycles', { 'src/kernel/ids.ts': 'import { other } from "./other.ts"\nexport const id = () => String(other)\n', 'src/kernel/other.ts': 'import { id } from "./ids.ts"\nexport const other = () => id()\n' }],
   ])('fail on a planted violation of %s', async (rule, planted) => {
     const result = await lint(tree({ ...lawful, ...planted }))

@@ -28,17 +28,22 @@ import {
   VerifyBody,
   VerifyResponse,
 } from './audit.schemas.ts'
+import { registerNamedSchemas } from '../../platform/http/schemas.ts'
+import * as auditSchemas from './audit.schemas.ts'
 
 const tags = ['Audit']
 const auditRead = bearerRoute(['audit:read'])
 const contentTypes = { jsonl: 'application/x-ndjson', csv: 'text/csv; charset=utf-8' } as const
 
 export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = async (app, { audit }) => {
+  // The named response schemas (Transaction, Member, …): OpenAPI components, referred to by $ref.
+  registerNamedSchemas(app, [...Object.values(auditSchemas)])
   app.get(
     '/v1/audit/anchor/latest',
     {
       config: { auth: auditRead },
       schema: {
+        operationId: 'getLatestAuditAnchor',
         tags,
         summary: 'The latest Merkle anchor of your chain',
         description: 'The most recent closed batch: its root, range, period and how it is anchored (anchoring_mode, guarantee). 404 audit_anchor_not_found before the first batch closes.',
@@ -53,6 +58,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
     {
       config: { auth: auditRead },
       schema: {
+        operationId: 'listEntityAuditEvents',
         tags,
         summary: 'Events about one entity, in causal order',
         params: EntityParams,
@@ -69,6 +75,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
     {
       config: { auth: auditRead },
       schema: {
+        operationId: 'getAuditEvent',
         tags,
         summary: 'One event with its Merkle inclusion proof',
         description: 'inclusion.status says whether the event is linked and batched yet; when included, the proof verifies with OpenZeppelin MerkleProof, the AuditAnchor contract and `npm run audit:verify-proof`.',
@@ -83,7 +90,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
     '/v1/audit/events',
     {
       config: { auth: auditRead },
-      schema: { tags, summary: 'List events', querystring: EventListQuery, response: { 200: EventList } },
+      schema: { operationId: 'listAuditEvents', tags, summary: 'List events', querystring: EventListQuery, response: { 200: EventList } },
     },
     async (request) => audit.events(principalOf(request).tenantId, request.query),
   )
@@ -93,6 +100,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
     {
       config: { auth: auditRead },
       schema: {
+        operationId: 'createAuditExport',
         tags,
         summary: 'Export events (jsonl or csv)',
         description:
@@ -113,7 +121,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
     '/v1/audit/exports/:export_id',
     {
       config: { auth: auditRead },
-      schema: { tags, summary: 'Export status', params: ExportParams, response: { 200: Export } },
+      schema: { operationId: 'getAuditExport', tags, summary: 'Export status', params: ExportParams, response: { 200: Export } },
     },
     async (request) => audit.exportStatus(principalOf(request).tenantId, request.params.export_id),
   )
@@ -123,6 +131,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
     {
       config: { auth: auditRead },
       schema: {
+        operationId: 'downloadAuditExport',
         tags,
         summary: 'Download a completed export',
         description: 'The file as an attachment (application/x-ndjson or text/csv). 409 audit_export_not_ready until it is completed.',
@@ -184,6 +193,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
     {
       config: { auth: publicRoute('audit-verify') },
       schema: {
+        operationId: 'verifyAuditProof',
         tags,
         summary: 'Verify an inclusion proof (public)',
         description:

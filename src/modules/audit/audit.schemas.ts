@@ -1,6 +1,7 @@
 /** Wire schemas of the audit routes. */
 import Type from 'typebox'
-import { NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { named, NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { auditEventPageRows } from './audit.service.ts'
 import { auditLayers } from '../../kernel/audit-record.ts'
 
@@ -9,7 +10,7 @@ const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, low
 const HexInput = Type.String({ pattern: '^(0x)?[0-9a-fA-F]{64}$', description: '32 bytes of hex, with or without 0x.' })
 const Layer = Type.Enum(auditLayers)
 
-export const AuditEvent = Strict({
+export const AuditEvent = named('AuditEvent', Strict({
   id: Type.String(),
   tenant_id: TenantId,
   seq: Nullable(Type.Integer({ minimum: 1, description: 'Position in the tenant\'s chain; null for the moments before the sequencer links it.' })),
@@ -25,9 +26,9 @@ export const AuditEvent = Strict({
   prev_hash: Nullable(Hash),
   hash: Nullable(Hash),
   sequenced_at: Nullable(Timestamp),
-})
+}))
 
-export const Anchor = Strict({
+export const Anchor = named('AuditAnchor', Strict({
   anchor_id: Type.String(),
   tenant_id: TenantId,
   merkle_root: Hex32,
@@ -43,9 +44,9 @@ export const Anchor = Strict({
   chain_id: Nullable(Type.Integer()),
   contract_address: Nullable(Type.String()),
   guarantee: Type.String({ description: 'What this anchor proves, and what it does not.' }),
-})
+}))
 
-export const EventWithProof = Strict({
+export const EventWithProof = named('AuditEventWithProof', Strict({
   event: AuditEvent,
   inclusion: Strict({
     status: Type.Enum(['pending_sequence', 'pending_batch', 'included'], {
@@ -57,7 +58,7 @@ export const EventWithProof = Strict({
     proof: Type.Array(Hex32),
     anchor: Nullable(Anchor),
   }),
-})
+}))
 
 export const EventIdParams = Strict({ event_id: PathId('audit_event_not_found', 'auditEvent', 'The audit event id') })
 
@@ -151,7 +152,7 @@ export const ExportBody = Strict({
   until: Type.Optional(Timestamp),
 })
 
-export const Export = Strict({
+export const Export = named('AuditExport', Strict({
   export_id: Type.String(),
   status: Type.Enum(['queued', 'running', 'completed', 'failed']),
   format: Type.Enum(['jsonl', 'csv']),
@@ -166,6 +167,6 @@ export const Export = Strict({
   expires_at: Timestamp,
   status_url: Type.String(),
   download_url: Nullable(Type.String()),
-})
+}))
 
 export const ExportParams = Strict({ export_id: PathId('audit_export_not_found', 'auditExport', 'The export id') })

@@ -18,7 +18,8 @@ import {
   ServiceTokenBody,
   TokenResponse,
 } from './auth.schemas.ts'
-import { TenantPathParams } from '../../platform/http/schemas.ts'
+import * as authSchemas from './auth.schemas.ts'
+import { TenantPathParams, registerNamedSchemas } from '../../platform/http/schemas.ts'
 
 export interface AuthRoutesOptions {
   readonly auth: AuthService
@@ -26,11 +27,14 @@ export interface AuthRoutesOptions {
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { auth, apiKeys }) => {
+  // The named response schemas (Transaction, Member, …): OpenAPI components, referred to by $ref.
+  registerNamedSchemas(app, [...Object.values(authSchemas)])
   app.post(
     '/v1/auth/login',
     {
       config: { auth: publicRoute('login') },
       schema: {
+        operationId: 'logIn',
         tags: ['Auth'],
         summary: 'Log in with email and password',
         description:
@@ -48,6 +52,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     {
       config: { auth: publicRoute('service-token') },
       schema: {
+        operationId: 'mintServiceToken',
         tags: ['Auth'],
         summary: 'Mint a break-glass service token',
         description:
@@ -65,7 +70,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     '/v1/auth/whoami',
     {
       config: { auth: bearerRoute([]) },
-      schema: { tags: ['Auth'], summary: 'The principal behind this credential', response: { 200: PrincipalSchema } },
+      schema: { operationId: 'getCurrentPrincipal', tags: ['Auth'], summary: 'The principal behind this credential', response: { 200: PrincipalSchema } },
     },
     async (request) => principalView(principalOf(request)),
   )
@@ -77,6 +82,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     {
       config: { auth: keyAdmin },
       schema: {
+        operationId: 'issueApiKey',
         tags: ['API keys'],
         summary: 'Issue an API key',
         description:
@@ -98,7 +104,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     '/v1/tenants/:tenant_id/api-keys',
     {
       config: { auth: keyAdmin },
-      schema: { tags: ['API keys'], summary: 'List API keys', params: TenantPathParams, querystring: ApiKeyListQuery, response: { 200: ApiKeyListResponse } },
+      schema: { operationId: 'listApiKeys', tags: ['API keys'], summary: 'List API keys', params: TenantPathParams, querystring: ApiKeyListQuery, response: { 200: ApiKeyListResponse } },
     },
     async (request) => apiKeys.list(request.params.tenant_id, request.query),
   )
@@ -107,7 +113,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     '/v1/tenants/:tenant_id/api-keys/:key_id',
     {
       config: { auth: keyAdmin },
-      schema: { tags: ['API keys'], summary: 'Read an API key', params: ApiKeyPathParams, response: { 200: ApiKey } },
+      schema: { operationId: 'getApiKey', tags: ['API keys'], summary: 'Read an API key', params: ApiKeyPathParams, response: { 200: ApiKey } },
     },
     async (request) => apiKeys.get(request.params.tenant_id, request.params.key_id),
   )
@@ -117,6 +123,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     {
       config: { auth: keyAdmin },
       schema: {
+        operationId: 'rotateApiKey',
         tags: ['API keys'],
         summary: 'Rotate an API key',
         description:
@@ -139,6 +146,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     {
       config: { auth: keyAdmin },
       schema: {
+        operationId: 'revokeApiKey',
         tags: ['API keys'],
         summary: 'Revoke an API key',
         description: 'The key stops working at once. Idempotent. Optional Idempotency-Key: a repeated request gets the first response.',

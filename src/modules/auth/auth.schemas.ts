@@ -1,25 +1,26 @@
 /** Wire schemas of the auth routes: login, service tokens, whoami, API keys. */
 import Type from 'typebox'
-import { NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, TenantPathId, Timestamp } from '../../platform/http/schemas.ts'
+import { named, NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, TenantPathId, Timestamp } from '../../platform/http/schemas.ts'
+import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { apiKeyPageRows, previousSecretSecondsMax } from './api-keys.service.ts'
 import { apiKeyScopes, serviceTokenScopes } from './scopes.ts'
 import { scopes } from '../../kernel/principal.ts'
 
 const literals = Type.Enum
 
-export const PrincipalSchema = Strict({
+export const PrincipalSchema = named('Principal', Strict({
   id: Type.String(),
   type: literals(['user', 'service', 'api_key'] as const),
   tenantId: TenantId,
   scopes: Type.Array(literals(scopes)),
-})
+}))
 
-export const TokenResponse = Strict({
+export const TokenResponse = named('Token', Strict({
   access_token: Type.String(),
   token_type: Type.Literal('Bearer'),
   expires_in: Type.Integer({ description: 'Seconds until the token expires.' }),
   principal: PrincipalSchema,
-})
+}))
 
 export const LoginBody = Strict({
   email: Type.String({ minLength: 1, maxLength: 320 }),
@@ -37,7 +38,7 @@ export const ServiceTokenBody = Strict({
   ),
 })
 
-export const ApiKey = Strict({
+export const ApiKey = named('ApiKey', Strict({
   id: Type.String(),
   tenant_id: TenantId,
   name: Type.String(),
@@ -53,12 +54,12 @@ export const ApiKey = Strict({
   revoked_at: Nullable(Timestamp),
   created_by: Type.String(),
   created_at: Timestamp,
-})
+}))
 
-export const IssuedKeyResponse = Strict({
+export const IssuedKeyResponse = named('IssuedApiKey', Strict({
   api_key: ApiKey,
   secret: Type.String({ description: 'The plaintext key. Shown only in this response (and its replays under the same Idempotency-Key); store it now.' }),
-})
+}))
 
 export const IssueKeyBody = Strict({
   name: Type.String({ minLength: 1, maxLength: 100 }),

@@ -44,6 +44,8 @@ import {
   TransactionQuery,
   TrustBody,
 } from './ledger.schemas.ts'
+import { registerNamedSchemas } from '../../platform/http/schemas.ts'
+import * as ledgerSchemas from './ledger.schemas.ts'
 
 const tags = ['Ledger']
 const ledgerRead = bearerRoute(['ledger:read'])
@@ -63,11 +65,14 @@ const trustDescriptions = {
 } as const
 
 export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> = async (app, { ledger }) => {
+  // The named response schemas (Transaction, Member, …): OpenAPI components, referred to by $ref.
+  registerNamedSchemas(app, [...Object.values(ledgerSchemas)])
   app.get(
     '/v1/ledger/transactions',
     {
       config: { auth: ledgerRead },
       schema: {
+        operationId: 'listTransactions',
         tags,
         summary: 'List transactions',
         description: `Newest first (transaction_date, then id). since and until bound transaction_date, inclusive. ${asOfNote}`,
@@ -82,7 +87,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     '/v1/ledger/transactions/:transaction_id',
     {
       config: { auth: ledgerRead },
-      schema: { tags, summary: 'Read a transaction', description: asOfNote, params: TransactionParams, querystring: AsOfQuery, response: { 200: Transaction } },
+      schema: { operationId: 'getTransaction', tags, summary: 'Read a transaction', description: asOfNote, params: TransactionParams, querystring: AsOfQuery, response: { 200: Transaction } },
     },
     async (request) => ledger.transaction(contextOf(request), { ...request.params, ...request.query }),
   )
@@ -91,7 +96,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     '/v1/ledger/accounts',
     {
       config: { auth: ledgerRead },
-      schema: { tags, summary: 'List accounts', description: `Ordered by id. ${asOfNote}`, querystring: AccountQuery, response: { 200: AccountList } },
+      schema: { operationId: 'listAccounts', tags, summary: 'List accounts', description: `Ordered by id. ${asOfNote}`, querystring: AccountQuery, response: { 200: AccountList } },
     },
     async (request) => ledger.listAccounts(contextOf(request), request.query),
   )
@@ -101,6 +106,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     {
       config: { auth: ledgerRead },
       schema: {
+        operationId: 'getAccount',
         tags,
         summary: 'Read an account with its latest balance',
         description: `latest_balance is the account's most recent balance by date (closing preferred over current, available, opening), or null. ${asOfNote}`,
@@ -117,6 +123,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     {
       config: { auth: ledgerRead },
       schema: {
+        operationId: 'listBalances',
         tags,
         summary: 'Balances as of a date',
         description:
@@ -132,7 +139,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     '/v1/ledger/counterparties',
     {
       config: { auth: ledgerRead },
-      schema: { tags, summary: 'List counterparties', description: `Ordered by id. ${asOfNote}`, querystring: CounterpartyQuery, response: { 200: CounterpartyList } },
+      schema: { operationId: 'listCounterparties', tags, summary: 'List counterparties', description: `Ordered by id. ${asOfNote}`, querystring: CounterpartyQuery, response: { 200: CounterpartyList } },
     },
     async (request) => ledger.listCounterparties(contextOf(request), request.query),
   )
@@ -141,7 +148,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     '/v1/ledger/counterparties/:counterparty_id',
     {
       config: { auth: ledgerRead },
-      schema: { tags, summary: 'Read a counterparty', description: asOfNote, params: CounterpartyParams, querystring: AsOfQuery, response: { 200: Counterparty } },
+      schema: { operationId: 'getCounterparty', tags, summary: 'Read a counterparty', description: asOfNote, params: CounterpartyParams, querystring: AsOfQuery, response: { 200: Counterparty } },
     },
     async (request) => ledger.counterparty(contextOf(request), { ...request.params, ...request.query }),
   )
@@ -152,6 +159,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
       {
         config: { auth: trustChange },
         schema: {
+          operationId: `${action}CounterpartyTrust`,
           tags,
           summary: `Counterparty trust: ${action}`,
           description: `${trustDescriptions[action]} Records a new counterparty version (provenance human_confirmed) and emits ledger.counterparty.updated. 409 ledger_counterparty_trust_transition_invalid from any other state. Trust is advisory: it never lets a payment past policy or the gate. ${idempotencyNote}`,
@@ -173,6 +181,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     {
       config: { auth: ledgerRead },
       schema: {
+        operationId: 'listInvoices',
         tags,
         summary: 'Invoices: the receivables inventory',
         description: `Every receivable invoice (direction=payable lists bills), ordered by id, with amount_due. ${asOfNote}`,
@@ -187,7 +196,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     '/v1/ledger/invoices/:invoice_id',
     {
       config: { auth: ledgerRead },
-      schema: { tags, summary: 'Read an invoice', description: asOfNote, params: InvoiceParams, querystring: AsOfQuery, response: { 200: Invoice } },
+      schema: { operationId: 'getInvoice', tags, summary: 'Read an invoice', description: asOfNote, params: InvoiceParams, querystring: AsOfQuery, response: { 200: Invoice } },
     },
     async (request) => ledger.invoice(contextOf(request), { ...request.params, ...request.query }),
   )
@@ -197,6 +206,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     {
       config: { auth: ledgerRead },
       schema: {
+        operationId: 'listObligations',
         tags,
         summary: 'List obligations',
         description: `scenario ar selects receivable obligations and ap payable ones, unless direction is given. Any other scenario is 400 request_params_invalid. ${asOfNote}`,
@@ -211,7 +221,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     '/v1/ledger/obligations/:obligation_id',
     {
       config: { auth: ledgerRead },
-      schema: { tags, summary: 'Read an obligation', description: asOfNote, params: ObligationParams, querystring: AsOfQuery, response: { 200: Obligation } },
+      schema: { operationId: 'getObligation', tags, summary: 'Read an obligation', description: asOfNote, params: ObligationParams, querystring: AsOfQuery, response: { 200: Obligation } },
     },
     async (request) => ledger.obligation(contextOf(request), { ...request.params, ...request.query }),
   )
@@ -221,6 +231,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     {
       config: { auth: ledgerWrite },
       schema: {
+        operationId: 'normalizeParsedRow',
         tags,
         summary: 'Normalize one parsed row now',
         description:
@@ -241,6 +252,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     {
       config: { auth: ledgerWrite },
       schema: {
+        operationId: 'requestReconciliation',
         tags,
         summary: 'Run reconciliation',
         description:
@@ -279,6 +291,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     {
       config: { auth: ledgerRead },
       schema: {
+        operationId: 'getLedgerJob',
         tags,
         summary: 'A normalization or reconciliation job',
         description: 'status: queued, running, succeeded or failed (with error); result holds counts per kind once finished.',
@@ -294,6 +307,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerService }> 
     {
       config: { auth: ledgerRead },
       schema: {
+        operationId: 'listReconciliationMatches',
         tags,
         summary: 'List reconciliation matches',
         description: `Filters: match_type, status, subject (a record the match involves, e.g. transaction:txn_…). Ordered by id. ${asOfNote}`,

@@ -1,7 +1,7 @@
 /** Wire schemas of the Ledger routes. Enumerations come from the table definitions, so they cannot drift. */
 import Type from 'typebox'
 import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerInvoices, ledgerJobs, ledgerObligations, ledgerTransactions, reconciliationMatchTypes, reconciliationStatuses } from './ledger.tables.ts'
-import { Amount, Day, DayOrTimestamp, NextCursor, Nullable, pageQuery, PathId, Strict, Timestamp } from '../../platform/http/schemas.ts'
+import { Amount, Day, DayOrTimestamp, named, NextCursor, Nullable, pageQuery, PathId, Strict, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern, type IdKind } from '../../kernel/ids.ts'
 import { ledgerKinds } from './ledger.store.ts'
 import { accountPageRows, entityPageRows, transactionPageRows } from './ledger.service.ts'
@@ -32,7 +32,7 @@ const provenanceFields = {
   superseded_at: Nullable(Type.String({ format: 'date-time', description: 'When the next version was recorded; null for the current version.' })),
 }
 
-export const Transaction = Strict({
+export const Transaction = named('Transaction', Strict({
   id: Type.String(),
   account_id: Type.String(),
   external_transaction_id: Nullable(Type.String()),
@@ -52,9 +52,9 @@ export const Transaction = Strict({
   description_normalized: Type.String(),
   reconciliation_status: literals(reconciliationStatuses),
   ...provenanceFields,
-})
+}))
 
-export const Balance = Strict({
+export const Balance = named('Balance', Strict({
   id: Type.String(),
   account_id: Type.String(),
   balance_type: literals(ledgerBalances.balanceType.enumValues),
@@ -62,9 +62,9 @@ export const Balance = Strict({
   amount: Amount,
   currency: Type.String(),
   ...provenanceFields,
-})
+}))
 
-export const Account = Strict({
+const AccountObject = Strict({
   id: Type.String(),
   account_type: literals(ledgerAccounts.accountType.enumValues),
   status: literals(ledgerAccounts.status.enumValues),
@@ -79,12 +79,17 @@ export const Account = Strict({
   ...provenanceFields,
 })
 
-export const AccountWithBalance = Strict({
-  ...Account.properties,
-  latest_balance: Nullable(Balance),
-})
+export const Account = named('Account', AccountObject)
 
-export const Counterparty = Strict({
+export const AccountWithBalance = named(
+  'AccountWithBalance',
+  Strict({
+    ...AccountObject.properties,
+    latest_balance: Nullable(Balance),
+  }),
+)
+
+export const Counterparty = named('Counterparty', Strict({
   id: Type.String(),
   name: Type.String(),
   type: literals(ledgerCounterparties.type.enumValues),
@@ -94,9 +99,9 @@ export const Counterparty = Strict({
   aliases: Type.Array(Type.String()),
   linked_accounts: Type.Array(Type.String(), { description: 'iban:…, wallet:…, account:… identifiers seen for this counterparty.' }),
   ...provenanceFields,
-})
+}))
 
-export const Invoice = Strict({
+export const Invoice = named('Invoice', Strict({
   id: Type.String(),
   direction: literals(ledgerInvoices.direction.enumValues, { description: 'receivable: issued by you (AR); payable: a bill you owe.' }),
   invoice_number: Type.String(),
@@ -111,9 +116,9 @@ export const Invoice = Strict({
   status: literals(ledgerInvoices.status.enumValues),
   counterparty_id: Nullable(Type.String()),
   ...provenanceFields,
-})
+}))
 
-export const Obligation = Strict({
+export const Obligation = named('Obligation', Strict({
   id: Type.String(),
   type: literals(ledgerObligations.obligationType.enumValues),
   direction: Nullable(literals(ledgerObligations.direction.enumValues)),
@@ -127,9 +132,9 @@ export const Obligation = Strict({
   counterparty_id: Nullable(Type.String()),
   invoice_id: Nullable(Type.String()),
   ...provenanceFields,
-})
+}))
 
-export const ReconciliationMatch = Strict({
+export const ReconciliationMatch = named('ReconciliationMatch', Strict({
   id: Type.String(),
   match_type: literals(reconciliationMatchTypes),
   status: literals(reconciliationStatuses),
@@ -139,9 +144,9 @@ export const ReconciliationMatch = Strict({
   difference: Nullable(Amount),
   explanation: Type.String(),
   ...provenanceFields,
-})
+}))
 
-export const LedgerJob = Strict({
+export const LedgerJob = named('LedgerJob', Strict({
   job_id: Type.String(),
   kind: literals(ledgerJobs.kind.enumValues),
   status: literals(ledgerJobs.status.enumValues),
@@ -152,7 +157,7 @@ export const LedgerJob = Strict({
   created_at: Timestamp,
   started_at: Nullable(Timestamp),
   finished_at: Nullable(Timestamp),
-})
+}))
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description })
 

@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { contextOf, principalOf } from '../../platform/http/context.ts'
 import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempotency.ts'
 import { bearerRoute, publicRoute } from '../../platform/http/route-auth.ts'
-import { TenantPathParams } from '../../platform/http/schemas.ts'
+import { TenantPathParams, registerNamedSchemas } from '../../platform/http/schemas.ts'
 import { policyContentSchema } from './domain/index.ts'
 import {
   ComposeBody,
@@ -42,6 +42,8 @@ import type { PolicyService } from './policy.service.ts'
 import { historicalScanRowsMax } from './simulate-historical.service.ts'
 import { LinkWalletBody, Wallet, WalletList, WalletListQuery } from './wallets.schemas.ts'
 import type { WalletsService } from './wallets.service.ts'
+import * as policySchemas from './policy.schemas.ts'
+import * as walletsSchemas from './wallets.schemas.ts'
 
 export interface PolicyRoutesOptions {
   readonly policy: PolicyService
@@ -66,6 +68,8 @@ const idempotencyNote =
 const keylessNote = 'Writes nothing, so it takes no Idempotency-Key: a repeat computes again.'
 
 export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = async (app, { policy, wallets, publicBaseUrl }) => {
+  // The named response schemas (Transaction, Member, …): OpenAPI components, referred to by $ref.
+  registerNamedSchemas(app, [...Object.values(policySchemas), ...Object.values(walletsSchemas)])
   // Served with its address as $id, so a validator can cache it and documents can $ref it.
   const publishedContentSchema = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -78,6 +82,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     {
       config: { auth: publicRoute() },
       schema: {
+        operationId: 'getPolicyContentSchema',
         tags,
         summary: 'The policy content JSON Schema',
         description: 'The published schema of the policy language: what compose and simulate-historical accept, and what lint checks first.',
@@ -91,7 +96,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     '/v1/policy/:tenant_id',
     {
       config: { auth: policyRead },
-      schema: { tags, summary: 'The active policy', description: '404 policy_not_found when no version is active.', params: PolicyParams, response: { 200: Policy } },
+      schema: { operationId: 'getActivePolicy', tags, summary: 'The active policy', description: '404 policy_not_found when no version is active.', params: PolicyParams, response: { 200: Policy } },
     },
     async (request) => policy.active(principalOf(request).tenantId),
   )
@@ -101,6 +106,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     {
       config: { auth: policyWrite },
       schema: {
+        operationId: 'composePolicyVersion',
         tags,
         summary: 'Compose a policy version',
         description:
@@ -124,6 +130,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     {
       config: { auth: policySign },
       schema: {
+        operationId: 'signPolicyVersion',
         tags,
         summary: 'Sign a pending policy version',
         description:
@@ -149,6 +156,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     {
       config: { auth: policyRead },
       schema: {
+        operationId: 'listPolicyVersions',
         tags,
         summary: 'Policy versions',
         description: 'Every version, newest first: pending, active and superseded (state says which).',
@@ -165,6 +173,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     {
       config: { auth: policyRead },
       schema: {
+        operationId: 'evaluatePolicy',
         tags,
         summary: 'Evaluate an action against the active policy',
         description:
@@ -189,6 +198,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     {
       config: { auth: policyRead },
       schema: {
+        operationId: 'lintPolicyContent',
         tags,
         summary: 'Lint policy content',
         description: `Never refuses the content: schema violations, unknown keys, unreachable or shadowed rules, missing lists, currency mismatches, money auto-execution without caps… are findings. ${keylessNote}`,
@@ -205,6 +215,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     {
       config: { auth: policyRead },
       schema: {
+        operationId: 'simulatePolicy',
         tags,
         summary: 'Simulate an action against a stored version',
         description: `Any version (pending ones too). The action may also carry the gate-populated fields. Records nothing. 404 policy_not_found for an unknown version. ${keylessNote}`,
@@ -221,6 +232,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     {
       config: { auth: historyRead },
       schema: {
+        operationId: 'simulatePolicyHistorically',
         tags,
         summary: 'Simulate candidate content against recorded history',
         description:
@@ -240,6 +252,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     {
       config: { auth: policyRead },
       schema: {
+        operationId: 'diffPolicyVersions',
         tags,
         summary: 'Diff two stored versions',
         description: `Rules matched by id: added, removed, and modified (one entry per changed field). 404 policy_not_found for an unknown version. ${keylessNote}`,
@@ -256,6 +269,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     {
       config: { auth: policyWrite },
       schema: {
+        operationId: 'linkWallet',
         tags: ['Wallets'],
         summary: 'Link a wallet',
         description:
@@ -278,7 +292,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     '/v1/tenants/:tenant_id/wallets',
     {
       config: { auth: walletRead },
-      schema: { tags: ['Wallets'], summary: 'List linked wallets', description: 'Ordered by id.', params: TenantPathParams, querystring: WalletListQuery, response: { 200: WalletList } },
+      schema: { operationId: 'listWallets', tags: ['Wallets'], summary: 'List linked wallets', description: 'Ordered by id.', params: TenantPathParams, querystring: WalletListQuery, response: { 200: WalletList } },
     },
     async (request) => wallets.list(principalOf(request).tenantId, request.query),
   )

@@ -1,7 +1,7 @@
 /** Wire schemas of the Policy routes (spec, "Policy"). The content schema is the domain's, published as JSON Schema. */
 import Type, { type TSchema } from 'typebox'
 import { policyStates } from './policy.tables.ts'
-import { DayOrTimestamp, NextCursor, Nullable, pageQuery, Strict, TenantId, TenantPathId, Timestamp } from '../../platform/http/schemas.ts'
+import { DayOrTimestamp, named, NextCursor, Nullable, pageQuery, Strict, TenantId, TenantPathId, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { actionKinds, policyContentSchema, riskLevels, type PolicyContent } from './domain/index.ts'
 import { quorumRequiredMax } from './compose.service.ts'
@@ -28,7 +28,7 @@ const VersionNumber = Type.Integer({ minimum: 1, maximum: 2_147_483_647, descrip
 
 export const PolicyParams = Strict({ tenant_id: TenantPathId })
 
-export const Policy = Strict({
+export const Policy = named('Policy', Strict({
   id: PolicyId,
   version: VersionNumber,
   state: Type.Enum(policyStates, {
@@ -42,15 +42,15 @@ export const Policy = Strict({
   deactivated_at: Nullable(Timestamp),
   created_by: Type.String({ description: 'The user that composed it, or `system` for the default policy.' }),
   created_at: Timestamp,
-})
+}))
 
 /** A lint finding; also the shape of the warnings of compose and sign. */
-export const LintFinding = Strict({
+export const LintFinding = named('PolicyLintFinding', Strict({
   code: Type.String(),
   severity: Type.Enum(['error', 'warning', 'info']),
   rule_id: Nullable(Type.String()),
   message: Type.String(),
-})
+}))
 
 /** EIP-712 typed data, ready for `signTypedData` (viem, ethers, a wallet's eth_signTypedData_v4). */
 const SigningPayload = Type.Object(
@@ -171,13 +171,13 @@ const CoveredByAutonomousCap = Type.Boolean({
     'Additive: whether the matched rule\'s signed autonomous cap covers this action; the gate\'s hard human-approval floor holds allowed money actions that it does not cover.',
 })
 
-export const Decision = Strict({
+export const Decision = named('PolicyDecision', Strict({
   outcome: Type.Enum(['allow', 'confirm', 'reject']),
   matched_rule_id: Nullable(Type.String()),
   required_approvers: Type.Array(Type.String()),
   covered_by_autonomous_cap: CoveredByAutonomousCap,
   trace: Type.Array(TraceEntry),
-})
+}))
 
 export const EvaluateResponse = Strict({
   outcome: Type.Enum(['allow', 'confirm', 'reject']),

@@ -1,6 +1,6 @@
 /** Wire schemas of the wallet routes (spec, "Tenant, user, wallet"). */
 import Type from 'typebox'
-import { NextCursor, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { named, NextCursor, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { walletPageRows } from './wallets.service.ts'
 
@@ -18,7 +18,7 @@ export const LinkWalletBody = Strict({
   ),
 })
 
-export const Wallet = Strict({
+export const Wallet = named('Wallet', Strict({
   id: Type.String({ pattern: prefixedIdPattern('wallet') }),
   tenant_id: TenantId,
   address: Type.String({ pattern: '^0x[0-9a-f]{40}$' }),
@@ -26,7 +26,7 @@ export const Wallet = Strict({
   principal_id: Type.String(),
   created_by: Type.String(),
   created_at: Timestamp,
-})
+}))
 
 export const WalletListQuery = Strict(pageQuery(walletPageRows))
 export const WalletList = Strict({ wallets: Type.Array(Wallet), next_cursor: NextCursor })

@@ -45,6 +45,8 @@ import {
 } from './raw.schemas.ts'
 import type { IngestOutcome, StoredUpload } from './ingest.service.ts'
 import { artifactBytesMax, providerWebhookBytesMax, sourceRefBytesMax } from './ingest-rules.ts'
+import { registerNamedSchemas } from '../../platform/http/schemas.ts'
+import * as rawSchemas from './raw.schemas.ts'
 import type { RawService } from './raw.service.ts'
 import { artifactPageRows } from './read.service.ts'
 
@@ -197,6 +199,8 @@ async function ingestForm(raw: RawService, request: FastifyRequest): Promise<Sto
 }
 
 export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (app, { raw }) => {
+  // The named response schemas (Transaction, Member, …): OpenAPI components, referred to by $ref.
+  registerNamedSchemas(app, [...Object.values(rawSchemas)])
   await app.register(async (scope) => {
     await scope.register(multipart, { throwFileSizeLimit: true })
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
@@ -205,6 +209,7 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
         config: { auth: bearerRoute(['raw:write']) },
         validatorCompiler: skipBodyValidation(['multipart/form-data']),
         schema: {
+          operationId: 'ingestRawArtifact',
           tags,
           summary: 'Ingest an artifact (upload, or fetch by URL)',
           description:
@@ -268,6 +273,7 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
     {
       config: { auth: bearerRoute(['raw:read']) },
       schema: {
+        operationId: 'getRawArtifact',
         tags,
         summary: 'Read an artifact, with a signed URL for its bytes',
         description:
@@ -284,6 +290,7 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
     {
       config: { auth: bearerRoute(['raw:write']) },
       schema: {
+        operationId: 'tombstoneRawArtifact',
         tags,
         summary: 'Tombstone an artifact',
         description:
@@ -307,6 +314,7 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
       // The URL carries a credential (the signature, valid 10 minutes): keep it out of the access log.
       logLevel: 'warn',
       schema: {
+        operationId: 'downloadRawArtifactContent',
         tags,
         summary: 'Download an artifact\'s bytes (signed URL)',
         description:
@@ -343,6 +351,7 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
     {
       config: { auth: bearerRoute(['raw:read']) },
       schema: {
+        operationId: 'listParsedRows',
         tags,
         summary: 'An artifact\'s parsed rows',
         description: 'Ordered by parser, parser_version, row_index; filter by parser and parser_version. Paginated (default 100, max 1000). 410 once tombstoned.',
@@ -364,6 +373,7 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
         config: { auth: publicRoute('raw-webhooks') },
         validatorCompiler: skipBodyValidation(['application/json']),
         schema: {
+          operationId: 'receiveProviderWebhook',
           tags,
           summary: 'Receive a provider webhook (signed, no bearer)',
           description:

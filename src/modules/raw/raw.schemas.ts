@@ -1,12 +1,18 @@
 /** Wire schemas of the Raw routes (spec, "Raw artifact and parsed row" and the Raw endpoint table). */
 import Type from 'typebox'
-import { NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { named, NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { acceptedMediaTypes } from './domain/media-types.ts'
 import { signatureToleranceSeconds } from './domain/provider-signature.ts'
 import { ingestibleSourceTypes, providers, reservedSourceTypes, sourceTypes } from './domain/source-types.ts'
 import { artifactBytesMax, sourceRefBytesMax } from './ingest-rules.ts'
 import { artifactPageRows, parsedPageRows, refusedRowsKeptMax } from './read.service.ts'
 import { authHeaderCharsMax, urlCharsMax } from './url-fetch.ts'
+import { AccountingProviderPayload, ErpProviderPayload } from './parsers/documents/accounting-provider.parser.ts'
+import { BankProviderPayload } from './parsers/documents/bank-provider.parser.ts'
+import { CardProcessorPayload } from './parsers/documents/card-processor.parser.ts'
+import { ChainIndexerPayload } from './parsers/documents/chain-indexer.parser.ts'
+import { PayrollProviderPayload } from './parsers/documents/payroll-provider.parser.ts'
 
 const SourceType = Type.String({
   minLength: 1,
@@ -52,14 +58,14 @@ export const IngestMultipartBody = Type.Object(
   { required: ['source_type', 'file'] },
 )
 
-export const IngestResponse = Strict({
+export const IngestResponse = named('IngestResult', Strict({
   raw_id: Type.String(),
   sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
   source_type: Type.String(),
   bytes: Type.Integer({ minimum: 0 }),
   ingested_at: Timestamp,
   deduplicated: Type.Boolean({ description: 'true: the tenant already had these bytes; raw_id is the original artifact.' }),
-})
+}))
 
 export const RawIdParams = Strict({ raw_id: PathId('raw_artifact_not_found', 'rawArtifact', 'The artifact id') })
 
@@ -95,7 +101,7 @@ const Normalization = Strict(
   { description: 'The latest normalization of the artifact into the Ledger; null until extraction hands it over (and for a skipped or failed extraction).' },
 )
 
-export const RawArtifact = Strict({
+export const RawArtifact = named('RawArtifact', Strict({
   raw_id: Type.String(),
   sha256: Type.String(),
   signed_url: Type.String({
@@ -121,7 +127,7 @@ export const RawArtifact = Strict({
   }),
   refused_rows_total: Count('Every row refused, listed or not.'),
   normalization: Nullable(Normalization),
-})
+}))
 
 export const ArtifactListQuery = Strict({
   source_type: Type.Optional(Type.Enum(sourceTypes, { description: 'Only artifacts of this source type.' })),
@@ -145,7 +151,7 @@ export const ParsedQuery = Strict({
   ...pageQuery(parsedPageRows),
 })
 
-export const ParsedRow = Strict({
+export const ParsedRow = named('ParsedRow', Strict({
   id: Type.String(),
   raw_artifact_id: Type.String(),
   parser: Type.String(),
@@ -154,7 +160,7 @@ export const ParsedRow = Strict({
   extracted: Type.Record(Type.String(), Type.Unknown(), { description: 'An ExtractedRecord (account, transaction, balance, invoice, obligation or wallet_transfer).' }),
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
   extracted_at: Timestamp,
-})
+}))
 
 export const ParsedList = Strict({ raw_id: Type.String(), parsed: Type.Array(ParsedRow), next_cursor: NextCursor })
 
@@ -171,12 +177,36 @@ export const ProviderHeaders = Type.Object({
   ),
 })
 
-export const ProviderPayload = Type.Record(Type.String(), Type.Unknown(), { description: 'The provider\'s JSON payload, stored byte for byte.' })
+/**
+ * The body of a provider webhook, for the document only (the route reads the raw bytes and checks no
+ * schema: the signature is over them, and a body that fits no envelope is still recorded, its extraction
+ * then failing with the reason). Each envelope is the parser's own schema (docs/provider-payloads.md).
+ */
+export const ProviderPayload = named(
+  'ProviderWebhookPayload',
+  Type.Union(
+    [
+      named('BankProviderPayload', BankProviderPayload),
+      named('CardProcessorPayload', CardProcessorPayload),
+      named('ChainIndexerPayload', ChainIndexerPayload),
+      named('ErpProviderPayload', ErpProviderPayload),
+      named('AccountingProviderPayload', AccountingProviderPayload),
+      named('PayrollProviderPayload', PayrollProviderPayload),
+      Type.Record(Type.String(), Type.Unknown(), { description: 'generic_hmac: any other JSON object, recorded as source_type other.' }),
+    ],
+    {
+      description:
+        'The provider\'s JSON payload, stored byte for byte: the Steward envelope of its source type, named by its `schema` field (bank_provider: steward.bank_provider.v1, card_processor: steward.card_processor.v1, ' +
+        'chain_indexer: steward.chain_indexer.v1, erp_provider: steward.erp_provider.v1; generic_hmac: steward.accounting_provider.v1, steward.payroll_provider.v1 or any other JSON object). ' +
+        'The body is not checked here: one that fits no envelope is recorded and its extraction fails with the reason (docs/provider-payloads.md).',
+    },
+  ),
+)
 
-export const WebhookAccepted = Strict({
+export const WebhookAccepted = named('ProviderWebhookAccepted', Strict({
   accepted: Type.Literal(true),
   trace_id: Type.String({ description: 'The request id; it is in the audit record of the delivery.' }),
   artifacts: Type.Integer({ minimum: 0, maximum: 1, description: 'New artifacts: 1, or 0 when the tenant already had these bytes (a replay).' }),
-})
+}))
 
 export const ArtifactBytes = Type.String({ description: 'The artifact\'s bytes, as an attachment.' })

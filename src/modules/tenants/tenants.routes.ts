@@ -8,14 +8,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { contextOf } from '../../platform/http/context.ts'
 import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempotency.ts'
 import { bearerRoute, platformRoute, publicRoute } from '../../platform/http/route-auth.ts'
-import { TenantPathParams } from '../../platform/http/schemas.ts'
+import { TenantPathParams, registerNamedSchemas } from '../../platform/http/schemas.ts'
 import type { MembersService } from './members.service.ts'
 import type { OnboardingService } from './onboarding.service.ts'
 import type { TenantsService } from './tenants.service.ts'
 import {
   AcceptInvitationBody,
   AcceptInvitationResponse,
-  DeleteTenantParams,
   DeletionResponse,
   InviteBody,
   InviteResponse,
@@ -33,6 +32,7 @@ import {
   VerifyEmailBody,
   VerifyEmailResponse,
 } from './tenants.schemas.ts'
+import * as tenantsSchemas from './tenants.schemas.ts'
 
 export interface TenantRoutesOptions {
   readonly onboarding: OnboardingService
@@ -44,6 +44,8 @@ export interface TenantRoutesOptions {
 const tags = { onboarding: ['Onboarding'], tenants: ['Tenants'], members: ['Members'] }
 
 export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = async (app, options) => {
+  // The named response schemas (Transaction, Member, …): OpenAPI components, referred to by $ref.
+  registerNamedSchemas(app, [...Object.values(tenantsSchemas)])
   const { onboarding, tenants, members } = options
   // With the signup flag off, signup and verify-email do not exist: 404 like any unknown route (spec).
   if (options.selfServeSignup) registerSelfServeOnboarding(app, onboarding)
@@ -53,6 +55,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
     {
       config: { auth: publicRoute('accept-invitation') },
       schema: {
+        operationId: 'acceptInvitation',
         tags: tags.onboarding,
         summary: 'Accept a member invitation',
         description:
@@ -82,7 +85,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
 
   app.post(
     '/v1/tenants',
-    { config: { auth: platformRoute() }, schema: { ...provisionSchema, summary: 'Provision a tenant' } },
+    { config: { auth: platformRoute() }, schema: { operationId: 'provisionTenant', ...provisionSchema, summary: 'Provision a tenant' } },
     async (request, reply) => {
       const { outcome, replayed } = await tenants.provision(contextOf(request), { ...request.body, org_id: null })
       return markReplayed(reply, replayed).code(201).send(outcome)
@@ -91,7 +94,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
 
   app.post(
     '/v1/orgs/:orgId/tenants',
-    { config: { auth: platformRoute() }, schema: { ...provisionSchema, summary: 'Provision a tenant in an org', params: OrgPathParams } },
+    { config: { auth: platformRoute() }, schema: { operationId: 'provisionOrgTenant', ...provisionSchema, summary: 'Provision a tenant in an org', params: OrgPathParams } },
     async (request, reply) => {
       const { outcome, replayed } = await tenants.provision(contextOf(request), { ...request.body, org_id: request.params.orgId })
       return markReplayed(reply, replayed).code(201).send(outcome)
@@ -102,26 +105,27 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
     '/v1/tenants/:tenant_id',
     {
       config: { auth: bearerRoute([], { tenantParam: 'tenant_id' }) },
-      schema: { tags: tags.tenants, summary: 'Read your tenant', params: TenantPathParams, response: { 200: Tenant } },
+      schema: { operationId: 'getTenant', tags: tags.tenants, summary: 'Read your tenant', params: TenantPathParams, response: { 200: Tenant } },
     },
     async (request) => tenants.get(request.params.tenant_id),
   )
 
   app.delete(
-    '/v1/tenants/:id',
+    '/v1/tenants/:tenant_id',
     {
-      config: { auth: bearerRoute([], { principalTypes: ['user'], roles: ['owner'], tenantParam: 'id' }) },
+      config: { auth: bearerRoute([], { principalTypes: ['user'], roles: ['owner'], tenantParam: 'tenant_id' }) },
       schema: {
+        operationId: 'deleteTenant',
         tags: tags.tenants,
         summary: 'Delete your tenant',
         description:
           'Owner only, own tenant only. Deletes every tenant-scoped row except the audit chain, records tenant.deleted with the per-table counts, and enqueues a durable purge of stored bytes. ' +
           'No Idempotency-Key: once the tenant is deleted its owner\'s token no longer authenticates, so a retry after success is 401 auth_token_invalid.',
-        params: DeleteTenantParams,
+        params: TenantPathParams,
         response: { 200: DeletionResponse },
       },
     },
-    async (request) => tenants.delete(contextOf(request), { tenant_id: request.params.id }),
+    async (request) => tenants.delete(contextOf(request), { tenant_id: request.params.tenant_id }),
   )
 
   const memberAdmin = bearerRoute(['surfaces:admin'], { principalTypes: ['user'], tenantParam: 'tenant_id' })
@@ -132,6 +136,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
     {
       config: { auth: memberAdmin },
       schema: {
+        operationId: 'inviteMember',
         tags: tags.members,
         summary: 'Invite a member',
         description:
@@ -153,7 +158,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
     '/v1/tenants/:tenant_id/members',
     {
       config: { auth: memberRead },
-      schema: { tags: tags.members, summary: 'List members', params: TenantPathParams, querystring: MemberListQuery, response: { 200: MemberListResponse } },
+      schema: { operationId: 'listMembers', tags: tags.members, summary: 'List members', params: TenantPathParams, querystring: MemberListQuery, response: { 200: MemberListResponse } },
     },
     async (request) => members.list(request.params.tenant_id, request.query),
   )
@@ -162,7 +167,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
     '/v1/tenants/:tenant_id/members/:member_id',
     {
       config: { auth: memberRead },
-      schema: { tags: tags.members, summary: 'Read a member', params: MemberPathParams, response: { 200: Member } },
+      schema: { operationId: 'getMember', tags: tags.members, summary: 'Read a member', params: MemberPathParams, response: { 200: Member } },
     },
     async (request) => members.get(request.params.tenant_id, request.params.member_id),
   )
@@ -172,6 +177,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
     {
       config: { auth: memberAdmin },
       schema: {
+        operationId: 'updateMember',
         tags: tags.members,
         summary: 'Change a member',
         description:
@@ -194,6 +200,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
     {
       config: { auth: memberAdmin },
       schema: {
+        operationId: 'deactivateMember',
         tags: tags.members,
         summary: 'Deactivate a member',
         description: 'The member\'s tokens stop working immediately. Idempotent. Optional Idempotency-Key: a repeated request gets the first response.',
@@ -213,6 +220,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<TenantRoutesOptions> = asyn
     {
       config: { auth: memberAdmin },
       schema: {
+        operationId: 'reactivateMember',
         tags: tags.members,
         summary: 'Reactivate a member',
         description:
@@ -236,6 +244,7 @@ function registerSelfServeOnboarding(fastify: FastifyInstance, onboarding: Onboa
     {
       config: { auth: publicRoute('signup') },
       schema: {
+        operationId: 'signUp',
         tags: tags.onboarding,
         summary: 'Sign up a sandbox tenant',
         description:
@@ -253,6 +262,7 @@ function registerSelfServeOnboarding(fastify: FastifyInstance, onboarding: Onboa
     {
       config: { auth: publicRoute('verify-email') },
       schema: {
+        operationId: 'verifyEmail',
         tags: tags.onboarding,
         summary: 'Verify an email address',
         description:

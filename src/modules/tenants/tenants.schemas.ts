@@ -1,7 +1,8 @@
 /** Wire schemas of the tenant routes: onboarding, tenants, members. */
 import Type from 'typebox'
 import { memberRoles } from '../../kernel/principal.ts'
-import { Nullable, pageQuery, PathId, Strict, TenantId, TenantPathId, Timestamp, NextCursor } from '../../platform/http/schemas.ts'
+import { named, NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, TenantPathId, Timestamp } from '../../platform/http/schemas.ts'
+import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { approvalDomains, assignableRoles, currencyPattern, decimalAmountPattern } from './domain/members.ts'
 import { memberPageRows } from './members.service.ts'
 
@@ -37,7 +38,7 @@ export const VerifyEmailResponse = Strict({ verified: Type.Literal(true), user_i
 export const AcceptInvitationBody = Strict({ tenant_id: TenantId, token: OneTimeToken, password: Password })
 export const AcceptInvitationResponse = Strict({ user_id: Type.String(), member_id: Type.String(), status: Type.Literal('active') })
 
-export const Tenant = Strict({
+export const Tenant = named('Tenant', Strict({
   id: TenantId,
   name: Type.String(),
   status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
@@ -47,7 +48,7 @@ export const Tenant = Strict({
   rate_limit_tier: Type.Union([Type.Literal('free'), Type.Literal('developer'), Type.Literal('production'), Type.Literal('enterprise')]),
   created_at: Timestamp,
   updated_at: Timestamp,
-})
+}))
 
 export const ProvisionBody = Strict({
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -75,7 +76,6 @@ export const ProvisionResponse = Strict({
 
 export const OrgPathParams = Strict({ orgId: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' }) })
 
-export const DeleteTenantParams = Strict({ id: TenantPathId })
 export const DeletionResponse = Strict({
   tenantId: TenantId,
   deletedRows: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: 'Rows removed per table.' }),
@@ -95,7 +95,7 @@ const ApprovalDomain = Type.Enum(approvalDomains, {
 })
 const AssignableRole = Type.Enum(assignableRoles)
 
-export const Member = Strict({
+export const Member = named('Member', Strict({
   id: Type.String(),
   tenant_id: TenantId,
   user_id: Type.String(),
@@ -108,7 +108,7 @@ export const Member = Strict({
   created_at: Timestamp,
   updated_at: Timestamp,
   deactivated_at: Nullable(Timestamp),
-})
+}))
 
 export const MemberPathParams = Strict({ tenant_id: TenantPathId, member_id: PathId('member_not_found', 'member', 'The member id') })
 

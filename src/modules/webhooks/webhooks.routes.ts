@@ -34,6 +34,8 @@ import {
   UpdateEndpointBody,
   WebhookEndpoint,
 } from './webhooks.schemas.ts'
+import { registerNamedSchemas } from '../../platform/http/schemas.ts'
+import * as webhooksSchemas from './webhooks.schemas.ts'
 
 export interface WebhookRoutesOptions {
   readonly webhooks: WebhooksService
@@ -45,6 +47,8 @@ const idempotencyNote =
   'With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.'
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, { webhooks }) => {
+  // The named response schemas (Transaction, Member, …): OpenAPI components, referred to by $ref.
+  registerNamedSchemas(app, [...Object.values(webhooksSchemas)])
   const endpointAdmin = bearerRoute(['surfaces:admin'], { principalTypes: ['user'] })
 
   app.post(
@@ -52,6 +56,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: endpointAdmin },
       schema: {
+        operationId: 'createWebhookEndpoint',
         tags,
         summary: 'Register a webhook endpoint',
         description:
@@ -72,7 +77,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     '/v1/webhooks',
     {
       config: { auth: endpointAdmin },
-      schema: { tags, summary: 'List webhook endpoints', querystring: EndpointListQuery, response: { 200: EndpointListResponse } },
+      schema: { operationId: 'listWebhookEndpoints', tags, summary: 'List webhook endpoints', querystring: EndpointListQuery, response: { 200: EndpointListResponse } },
     },
     async (request) => webhooks.list(principalOf(request).tenantId, request.query),
   )
@@ -81,7 +86,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     '/v1/webhooks/:endpoint_id',
     {
       config: { auth: endpointAdmin },
-      schema: { tags, summary: 'Read a webhook endpoint', params: EndpointPathParams, response: { 200: WebhookEndpoint } },
+      schema: { operationId: 'getWebhookEndpoint', tags, summary: 'Read a webhook endpoint', params: EndpointPathParams, response: { 200: WebhookEndpoint } },
     },
     async (request) => webhooks.get(principalOf(request).tenantId, request.params.endpoint_id),
   )
@@ -91,6 +96,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: endpointAdmin },
       schema: {
+        operationId: 'updateWebhookEndpoint',
         tags,
         summary: 'Change a webhook endpoint',
         description: `Changes the URL (checked again), event types, description (null clears it) or status. A disabled endpoint gets no new deliveries. ${idempotencyNote}`,
@@ -111,6 +117,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: endpointAdmin },
       schema: {
+        operationId: 'deleteWebhookEndpoint',
         tags,
         summary: 'Delete a webhook endpoint',
         description: `Deletes the endpoint with its deliveries and dead letters; pending attempts are dropped. ${idempotencyNote}`,
@@ -130,6 +137,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: endpointAdmin },
       schema: {
+        operationId: 'rotateWebhookEndpointSecret',
         tags,
         summary: 'Rotate an endpoint\'s signing secret',
         description:
@@ -152,6 +160,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: bearerRoute(['audit:read']) },
       schema: {
+        operationId: 'listWebhookDeadLetters',
         tags,
         summary: 'List an endpoint\'s dead letters',
         description: `Deliveries that failed ${deliveryAttemptsMax} automatic attempts, oldest first.`,
@@ -168,6 +177,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = as
     {
       config: { auth: bearerRoute(['audit:write']) },
       schema: {
+        operationId: 'replayWebhookDeadLetters',
         tags,
         summary: 'Replay an endpoint\'s dead letters',
         description:

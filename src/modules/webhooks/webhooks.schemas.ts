@@ -1,6 +1,6 @@
 /** Wire schemas of the webhook routes: endpoint registration, dead letters, replay. */
 import Type from 'typebox'
-import { NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { named, NextCursor, Nullable, pageQuery, PathId, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { replayAttemptsMax } from './domain/delivery.ts'
 import { eventTypes } from '../../platform/outbox/events.ts'
@@ -30,7 +30,7 @@ const EventTypes = Type.Array(literals(eventTypes), {
 const Description = Type.String({ minLength: 1, maxLength: descriptionCharsMax })
 const EndpointStatus = literals(['enabled', 'disabled'] as const)
 
-export const WebhookEndpoint = Strict({
+export const WebhookEndpoint = named('WebhookEndpoint', Strict({
   id: Type.String(),
   tenant_id: TenantId,
   url: Type.String(),
@@ -41,12 +41,12 @@ export const WebhookEndpoint = Strict({
   created_by: Type.String(),
   created_at: Timestamp,
   updated_at: Timestamp,
-})
+}))
 
-export const EndpointWithSecretResponse = Strict({
+export const EndpointWithSecretResponse = named('WebhookEndpointWithSecret', Strict({
   endpoint: WebhookEndpoint,
   secret: Type.String({ description: 'The signing secret (whsec_ + base64 of 32 bytes). Shown only in this response; store it now.' }),
-})
+}))
 
 export const CreateEndpointBody = Strict({
   url: Url,
@@ -114,7 +114,7 @@ export const EventListResponse = Strict({
   has_more: Type.Boolean({ description: 'More events follow: ask again with after = the id of the last event of this page.' }),
 })
 
-export const DeadLetter = Strict({
+export const DeadLetter = named('WebhookDeadLetter', Strict({
   id: Type.String(),
   event_id: Type.String(),
   event_type: Type.String(),
@@ -122,7 +122,7 @@ export const DeadLetter = Strict({
   attempt_count: Type.Integer(),
   created_at: Timestamp,
   last_attempt_at: Timestamp,
-})
+}))
 
 export const DeadLetterListQuery = Strict({ ...pageQuery(deadLetterPageRows) })
 export const DeadLetterListResponse = Strict({ endpoint_id: Type.String(), dead_letters: Type.Array(DeadLetter), next_cursor: NextCursor })

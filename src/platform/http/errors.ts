@@ -9,32 +9,41 @@ import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify'
 import FindMyWay from 'find-my-way'
 import Type from 'typebox'
-import { AppError, errorCatalogue, type ErrorCode } from '../../kernel/errors.ts'
+import { AppError, errorCatalogue, errorCodes, type ErrorCode } from '../../kernel/errors.ts'
 import { ulid } from '../../kernel/ids.ts'
+import { named, pathParameterCharactersMax } from './schemas.ts'
 import { toIssues } from './validation.ts'
 
-/**
- * A path parameter longer than this is refused with 400 (an id of ours is a few dozen characters). Up to
- * it, an id of any shape reaches its lookup and is 404 when it names nothing (`PathId` in schemas.ts).
- */
-export const pathParameterCharactersMax = 255
 
 export const errorReferencePath = '/docs/errors'
 
-export const ErrorEnvelope = Type.Object(
-  {
-    error: Type.Object(
-      {
-        code: Type.String({ description: 'Stable snake_case code from the error reference.' }),
-        message: Type.String(),
-        details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-        request_id: Type.String(),
-        docs_url: Type.String({ format: 'uri' }),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false, description: 'The error envelope of every non-2xx response.' },
+/**
+ * The envelope's `code`: every code of the catalogue (kernel/errors.ts), published as the OpenAPI
+ * component `ErrorCode`, so a generated client can switch over it exhaustively.
+ */
+export const ErrorCodeSchema = named(
+  'ErrorCode',
+  Type.Enum(errorCodes, { type: 'string', description: 'Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.' }),
+)
+
+/** The error envelope of every non-2xx response, published as the OpenAPI component `Error`. */
+export const ErrorEnvelope = named(
+  'Error',
+  Type.Object(
+    {
+      error: Type.Object(
+        {
+          code: ErrorCodeSchema,
+          message: Type.String({ description: 'For a person; it may change between releases.' }),
+          details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Machine-readable specifics of the code, e.g. `issues` of a validation failure.' })),
+          request_id: Type.String({ description: 'Also in the X-Request-Id response header; quote it when reporting a problem.' }),
+          docs_url: Type.String({ format: 'uri', description: 'The code in the error reference.' }),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false, description: 'The error envelope of every non-2xx response.' },
+  ),
 )
 
 export function docsUrl(publicBaseUrl: string, code: string): string {

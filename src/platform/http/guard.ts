@@ -42,7 +42,10 @@ export interface GuardOptions {
   readonly rateLimits: RateLimitStore
   readonly publicRateLimit: RateLimitRule
   readonly platformServiceSecret: string | undefined
-  /** Paths under here are documentation assets (the API reference UI): public and not in OpenAPI. */
+  /**
+   * Paths under here are documentation assets (the API reference UI): public and not in OpenAPI. A
+   * route elsewhere with `schema.hide` is guarded like any other but left out of the document.
+   */
   readonly documentationPrefix: string
 }
 
@@ -77,10 +80,14 @@ export function installGuard(app: FastifyInstance, options: GuardOptions): void 
     const responses = route.schema?.response as Record<string, unknown> | undefined
     const deprecated = (route.schema as { deprecated?: boolean } | undefined)?.deprecated === true
     assert(responses !== undefined && (deprecated || Object.keys(responses).some((status) => /^2\d\d$/.test(status))), `route ${String(route.method)} ${route.url} declares no 2xx response schema`)
+    // A documented operation is named: generated clients call it by its operationId (one method per
+    // route: a route of several methods would publish one id several times).
+    const operationId = (route.schema as { operationId?: unknown } | undefined)?.operationId
+    assert(hidden || (typeof operationId === 'string' && methods.length <= 1), `route ${String(route.method)} ${route.url} declares no operationId (or one for several methods)`)
     // Every route can fail with the envelope; say so in its schema and in OpenAPI.
     responses['4xx'] ??= ErrorEnvelope
     responses['5xx'] ??= ErrorEnvelope
-    for (const method of methods) registered.push({ method, url: route.url, auth: route.config.auth, documented: true })
+    for (const method of methods) registered.push({ method, url: route.url, auth: route.config.auth, documented: !hidden })
   })
 
   app.addHook('onRequest', async (request, reply) => {

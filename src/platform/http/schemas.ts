@@ -1,10 +1,16 @@
 /** Wire-schema building blocks shared by the slices' route schemas. */
-import Type, { type TSchema } from 'typebox'
+import Type, { type Static, type TSchema, type TUnsafe } from 'typebox'
 import { idPrefixes, uuidPattern, type IdKind } from '../../kernel/ids.ts'
 import type { ErrorCode } from '../../kernel/errors.ts'
-import { pathParameterCharactersMax } from './errors.ts'
 import type { PageSizeBounds } from '../../kernel/cursor.ts'
 import { decimalPattern } from '../../kernel/money.ts'
+
+/**
+ * A path parameter longer than this is refused with 400 (an id of ours is a few dozen characters). Up to
+ * it, an id of any shape reaches its lookup and is 404 when it names nothing (`PathId`); the router's
+ * limit (errors.ts) is the same number.
+ */
+export const pathParameterCharactersMax = 255
 
 /**
  * The one definition of how the API writes an amount, registered once (app.ts `sharedSchemas`) and
@@ -26,6 +32,76 @@ export const Amount = Type.Unsafe<string>({ $ref: 'Amount' })
 
 /** The schemas every route may refer to by `$id`, added to the app before any route (and to the OpenAPI components). */
 export const sharedSchemas = [AmountSchema] as const
+
+/** Where a named reference keeps its definition (not enumerable: it never reaches JSON, Ajv or the serializer). */
+const definitionKey = Symbol('steward.namedSchemaDefinition')
+
+/**
+ * A named response schema: `named('Transaction', Strict({…}))` is a `$ref` to `Transaction`, typed as
+ * the schema it names. The definition, with `$id: 'Transaction'`, is added to the app once
+ * (`registerNamedSchemas`) and published as the OpenAPI component `#/components/schemas/Transaction`, so
+ * a generated client has one `Transaction` type instead of a copy per route.
+ *
+ * For responses only: a route's request schemas are compiled by the request validators
+ * (http/validation.ts), which resolve no references, so bodies, queries and path parameters stay inline.
+ */
+export function named<T extends TSchema>(name: string, schema: T): TUnsafe<Static<T>> {
+  const reference = Type.Unsafe<Static<T>>({ $ref: name })
+  Object.defineProperty(reference, definitionKey, { value: { ...schema, $id: name }, enumerable: false })
+  return reference
+}
+
+/** The definition behind a reference made by `named`, or undefined for any other schema. */
+export function definitionOf(schema: unknown): (TSchema & { $id: string }) | undefined {
+  return schema !== null && typeof schema === 'object' ? (schema as { [definitionKey]?: TSchema & { $id: string } })[definitionKey] : undefined
+}
+
+/** Every named definition `schemas` refer to, directly or through other named definitions, each once. */
+export function namedDefinitionsIn(schemas: readonly unknown[]): Array<TSchema & { $id: string }> {
+  const found = new Map<string, TSchema & { $id: string }>()
+  const visit = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return
+    const definition = definitionOf(value)
+    if (definition !== undefined) {
+      const earlier = found.get(definition.$id)
+      if (earlier === definition) return
+      if (earlier !== undefined) throw new Error(`two different schemas are named ${definition.$id}`)
+      found.set(definition.$id, definition)
+      visit(definition)
+      return
+    }
+    for (const child of Array.isArray(value) ? value : Object.values(value)) visit(child)
+  }
+  for (const schema of schemas) visit(schema)
+  return [...found.values()]
+}
+
+/** The part of a Fastify instance `registerNamedSchemas` uses. */
+interface SchemaScope {
+  addSchema(schema: unknown): unknown
+  getSchema(id: string): unknown
+  readonly validatorCompiler: unknown
+  setValidatorCompiler(compiler: never): unknown
+}
+
+/**
+ * Adds the named definitions a plugin's routes refer to (and those they refer to) to its scope, so the
+ * response serializers resolve the references and @fastify/swagger publishes them as components.
+ *
+ * A scope that adds schemas rebuilds its request validator from Fastify's default factory (Ajv without
+ * our formats), not from the compiler the app installed: the app's compiler is installed again here, so
+ * requests are validated exactly as in every other scope.
+ */
+export function registerNamedSchemas(app: SchemaScope, schemas: readonly unknown[]): void {
+  const validatorCompiler = app.validatorCompiler
+  let added = false
+  for (const definition of namedDefinitionsIn(schemas)) {
+    if (app.getSchema(definition.$id) !== undefined) continue
+    app.addSchema(definition)
+    added = true
+  }
+  if (added && validatorCompiler !== undefined) app.setValidatorCompiler(validatorCompiler as never)
+}
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp, UTC.' })
 

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { AppError, errorCatalogue, errorCodes, type ErrorCode } from '../../kernel/errors.ts'
-import { docsUrl, ErrorEnvelope, errorReferencePath } from './errors.ts'
+import { docsUrl, ErrorCodeSchema, ErrorEnvelope, errorReferencePath } from './errors.ts'
 import { publicRoute } from './route-auth.ts'
 import { Strict } from './schemas.ts'
 
@@ -17,23 +17,35 @@ export interface SystemRoutesOptions {
 }
 
 const ErrorCatalogueResponse = Strict({
-  errors: Type.Array(Strict({ code: Type.String(), status: Type.Integer(), group: Type.String(), summary: Type.String(), docs_url: Type.String() })),
+  errors: Type.Array(Strict({ code: ErrorCodeSchema, status: Type.Integer(), group: Type.String(), summary: Type.String(), docs_url: Type.String() })),
 })
 
-/** The spec's deprecated and unimplemented routes, with what to use instead. */
-const deprecatedRoutes = [
-  { method: 'POST', url: '/v1/agents/register', instead: 'POST /v1/execution/agents/register' },
-  { method: 'POST', url: '/v1/agents/:agent_id/propose', instead: 'POST /v1/payment-intents or POST /v1/agents/run' },
-  { method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/v1/actions', instead: 'POST /v1/payment-intents or POST /v1/agents/run' },
-  { method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/v1/actions/*', instead: 'POST /v1/payment-intents or POST /v1/agents/run' },
-] as const
+/** Where the deprecated routes point callers instead. */
+const agentsInstead = 'POST /v1/payment-intents or POST /v1/agents/run'
+
+/**
+ * The spec's deprecated and unimplemented routes, with what to use instead: one entry per method, each
+ * its own operation (`operationId` names one method). `/v1/actions/*` is every path below /v1/actions;
+ * OpenAPI has no path template for "any number of segments", so it is answered like the others but left
+ * out of the document, and the /v1/actions operations say so (docs/decisions.md).
+ */
+const deprecatedRoutes: ReadonlyArray<{ method: string; url: string; instead: string; operationId?: string }> = [
+  { method: 'POST', url: '/v1/agents/register', instead: 'POST /v1/execution/agents/register', operationId: 'registerAgentDeprecated' },
+  { method: 'POST', url: '/v1/agents/:agent_id/propose', instead: agentsInstead, operationId: 'proposeAgentActionDeprecated' },
+  { method: 'GET', url: '/v1/actions', instead: agentsInstead, operationId: 'listActionsDeprecated' },
+  { method: 'POST', url: '/v1/actions', instead: agentsInstead, operationId: 'createActionDeprecated' },
+  { method: 'PUT', url: '/v1/actions', instead: agentsInstead, operationId: 'replaceActionsDeprecated' },
+  { method: 'PATCH', url: '/v1/actions', instead: agentsInstead, operationId: 'updateActionsDeprecated' },
+  { method: 'DELETE', url: '/v1/actions', instead: agentsInstead, operationId: 'deleteActionsDeprecated' },
+  ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, url: '/v1/actions/*', instead: agentsInstead })),
+]
 
 export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = async (app, options) => {
   app.get(
     '/v1/health',
     {
       config: { auth: publicRoute() },
-      schema: { tags: ['System'], summary: 'Liveness', response: { 200: Strict({ status: Type.Literal('ok'), version: Type.String() }) } },
+      schema: { tags: ['System'], operationId: 'getHealth', summary: 'Liveness', response: { 200: Strict({ status: Type.Literal('ok'), version: Type.String() }) } },
     },
     async () => ({ status: 'ok' as const, version: options.version }),
   )
@@ -44,6 +56,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = asyn
       config: { auth: publicRoute() },
       schema: {
         tags: ['System'],
+        operationId: 'getReadiness',
         summary: 'Readiness',
         description: 'Answers 200 when the database answers, 503 service_unavailable otherwise.',
         response: { 200: Strict({ status: Type.Literal('ready') }) },
@@ -65,6 +78,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = asyn
       config: { auth: publicRoute() },
       schema: {
         tags: ['System'],
+        operationId: 'getOpenApiDocument',
         summary: 'This OpenAPI 3.1 document',
         response: { 200: Type.Object({ openapi: Type.String() }, { additionalProperties: true }) },
       },
@@ -76,7 +90,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = asyn
     '/v1/errors',
     {
       config: { auth: publicRoute() },
-      schema: { tags: ['System'], summary: 'The error catalogue as JSON', response: { 200: ErrorCatalogueResponse } },
+      schema: { tags: ['System'], operationId: 'listErrorCodes', summary: 'The error catalogue as JSON', response: { 200: ErrorCatalogueResponse } },
     },
     async () => ({
       errors: errorCodes.map((code) => ({ code, ...errorCatalogue[code], docs_url: docsUrl(options.publicBaseUrl, code) })),
@@ -89,6 +103,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = asyn
       config: { auth: publicRoute() },
       schema: {
         tags: ['System'],
+        operationId: 'getErrorReference',
         summary: 'The error reference (HTML)',
         description: 'Every docs_url of an error envelope points here, with the code as the fragment.',
         produces: ['text/html'],
@@ -100,14 +115,18 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRoutesOptions> = asyn
 
   for (const route of deprecatedRoutes) {
     app.route({
-      method: [...(Array.isArray(route.method) ? route.method : [route.method])],
+      method: route.method as 'GET',
       url: route.url,
       config: { auth: publicRoute() },
       schema: {
         tags: ['Deprecated'],
         summary: `Deprecated: use ${route.instead}`,
-        description: 'Not implemented; always answers 404 route_not_found.',
+        description:
+          route.url === '/v1/actions'
+            ? 'Not implemented; always answers 404 route_not_found, as does every path below /v1/actions (propose, get, approve, execute, cancel, events), which this document does not list.'
+            : 'Not implemented; always answers 404 route_not_found.',
         deprecated: true,
+        ...(route.operationId === undefined ? { hide: true } : { operationId: route.operationId }),
         response: { 404: ErrorEnvelope },
       },
       handler: async () => {

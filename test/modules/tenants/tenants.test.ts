@@ -82,7 +82,7 @@ describe('GET /v1/tenants/{tenant_id}', () => {
   })
 })
 
-describe('DELETE /v1/tenants/{id}', () => {
+describe('DELETE /v1/tenants/{tenant_id}', () => {
   it('removes every tenant-scoped row, reports counts per table, keeps the audit chain and purges blobs', async () => {
     const owner = await signupOwner(test)
     await addMember(test, owner, 'viewer')

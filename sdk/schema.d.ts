@@ -1,0 +1,8327 @@
+export interface paths {
+    "/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Answers 200 when the database answers, 503 service_unavailable otherwise.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.1 document */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The error catalogue as JSON */
+        get: operations["listErrorCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The error reference (HTML)
+         * @description Every docs_url of an error envelope points here, with the code as the fragment.
+         */
+        get: operations["getErrorReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deprecated: use POST /v1/execution/agents/register
+         * @deprecated
+         * @description Not implemented; always answers 404 route_not_found.
+         */
+        post: operations["registerAgentDeprecated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/propose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deprecated: use POST /v1/payment-intents or POST /v1/agents/run
+         * @deprecated
+         * @description Not implemented; always answers 404 route_not_found.
+         */
+        post: operations["proposeAgentActionDeprecated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deprecated: use POST /v1/payment-intents or POST /v1/agents/run
+         * @deprecated
+         * @description Not implemented; always answers 404 route_not_found, as does every path below /v1/actions (propose, get, approve, execute, cancel, events), which this document does not list.
+         */
+        get: operations["listActionsDeprecated"];
+        /**
+         * Deprecated: use POST /v1/payment-intents or POST /v1/agents/run
+         * @deprecated
+         * @description Not implemented; always answers 404 route_not_found, as does every path below /v1/actions (propose, get, approve, execute, cancel, events), which this document does not list.
+         */
+        put: operations["replaceActionsDeprecated"];
+        /**
+         * Deprecated: use POST /v1/payment-intents or POST /v1/agents/run
+         * @deprecated
+         * @description Not implemented; always answers 404 route_not_found, as does every path below /v1/actions (propose, get, approve, execute, cancel, events), which this document does not list.
+         */
+        post: operations["createActionDeprecated"];
+        /**
+         * Deprecated: use POST /v1/payment-intents or POST /v1/agents/run
+         * @deprecated
+         * @description Not implemented; always answers 404 route_not_found, as does every path below /v1/actions (propose, get, approve, execute, cancel, events), which this document does not list.
+         */
+        delete: operations["deleteActionsDeprecated"];
+        options?: never;
+        head?: never;
+        /**
+         * Deprecated: use POST /v1/payment-intents or POST /v1/agents/run
+         * @deprecated
+         * @description Not implemented; always answers 404 route_not_found, as does every path below /v1/actions (propose, get, approve, execute, cancel, events), which this document does not list.
+         */
+        patch: operations["updateActionsDeprecated"];
+        trace?: never;
+    };
+    "/v1/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up a sandbox tenant
+         * @description Creates a tenant and its pending owner. Outside production the email-verification token is returned; in production it is mailed. No Idempotency-Key (there is no tenant to scope it yet): a repeated signup is 409 signup_email_taken.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an email address
+         * @description Consumes a verification token (single use, 24 hours, valid only for its tenant) and activates the user. Optional Idempotency-Key, scoped to the tenant_id of the body: a repeated request gets the first response, where the token would otherwise be spent.
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/accept-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a member invitation
+         * @description Consumes an invitation token (single use, 7 days, valid only for its tenant), sets the password and activates the member. Optional Idempotency-Key, scoped to the tenant_id of the body: a repeated request gets the first response, where the token would otherwise be spent.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Provision a tenant
+         * @description Platform provisioning (X-Platform-Service-Auth). Links the tenant to a platform identity when given: an identity already linked answers 409 tenant_identity_already_linked with details.tenant_id. With owner_email, an owner is invited. Optional Idempotency-Key (the platform's keys, shared by both provisioning routes): a repeated request gets the first response, with the tenant as it is now (404 tenant_not_found once it has been deleted).
+         */
+        post: operations["provisionTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Provision a tenant in an org
+         * @description Platform provisioning (X-Platform-Service-Auth). Links the tenant to a platform identity when given: an identity already linked answers 409 tenant_identity_already_linked with details.tenant_id. With owner_email, an owner is invited. Optional Idempotency-Key (the platform's keys, shared by both provisioning routes): a repeated request gets the first response, with the tenant as it is now (404 tenant_not_found once it has been deleted).
+         */
+        post: operations["provisionOrgTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read your tenant */
+        get: operations["getTenant"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete your tenant
+         * @description Owner only, own tenant only. Deletes every tenant-scoped row except the audit chain, records tenant.deleted with the per-table counts, and enqueues a durable purge of stored bytes. No Idempotency-Key: once the tenant is deleted its owner's token no longer authenticates, so a retry after success is 401 auth_token_invalid.
+         */
+        delete: operations["deleteTenant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List members */
+        get: operations["listMembers"];
+        put?: never;
+        /**
+         * Invite a member
+         * @description Creates an invited member with a role, approval domains and an optional per-item approval limit. Emits member.changed. Optional Idempotency-Key: a repeated request gets the first response (outside production, the same invitation token).
+         */
+        post: operations["inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant_id}/members/{member_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a member */
+        get: operations["getMember"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a member
+         * @description Changes role, approval domains or approval limit (null removes the limit). The owner and your own membership cannot be changed here. Optional Idempotency-Key: a repeated request gets the first response.
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/v1/tenants/{tenant_id}/members/{member_id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a member
+         * @description The member's tokens stop working immediately. Idempotent. Optional Idempotency-Key: a repeated request gets the first response.
+         */
+        post: operations["deactivateMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant_id}/members/{member_id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a member
+         * @description Undoes a deactivation: back to active, or invited if the invitation was never accepted. Idempotent. Optional Idempotency-Key: a repeated request gets the first response.
+         */
+        post: operations["reactivateMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with email and password
+         * @description Returns an owner/member JWT valid 900 seconds. An unknown email and a wrong password get the same 401 auth_invalid_credentials. No Idempotency-Key: a retry logs in again (a stored response would keep a live token in the database).
+         */
+        post: operations["logIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/service-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a break-glass service token
+         * @description Sandbox and testnet only (403 auth_service_token_disabled in production or when SERVICE_TOKEN_SECRET is unset). Send SERVICE_TOKEN_SECRET as the bearer. Returns a one-hour service token for the tenant, recorded in the audit chain with its reason. No Idempotency-Key: a retry mints another token, audited like the first (a stored response would keep a live token in the database).
+         */
+        post: operations["mintServiceToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The principal behind this credential */
+        get: operations["getCurrentPrincipal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant_id}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List API keys */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Issue an API key
+         * @description Read-only (ledger:read, audit:read, governance:read). The secret is in this response only. Issued only where key auth is enabled: in production that needs API_KEY_AUTH_PRODUCTION_ENABLED, otherwise 403 api_key_auth_disabled. Optional Idempotency-Key: a repeated request gets the first response, the same secret included (the secret is not stored; it is derived again).
+         */
+        post: operations["issueApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant_id}/api-keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an API key */
+        get: operations["getApiKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant_id}/api-keys/{key_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API key
+         * @description Issues a new secret for the key. The old secret stops at once, or after previous_secret_expires_in_seconds (at most 7 days). A revoked key is 409 api_key_revoked; an expired key is 409 api_key_expired. Optional Idempotency-Key: a repeated request gets the first response, the same secret included, and rotates nothing.
+         */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant_id}/api-keys/{key_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key
+         * @description The key stops working at once. Idempotent. Optional Idempotency-Key: a repeated request gets the first response.
+         */
+        post: operations["revokeApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Events of the listed types (all when event_types is empty or absent) are POSTed to the URL, signed per Standard Webhooks. The signing secret is in this response only (and in its replay for the same Idempotency-Key). 400 webhook_url_refused when the URL breaks the egress rules. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint with its deliveries and dead letters; pending attempts are dropped. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the URL (checked again), event types, description (null clears it) or status. A disabled endpoint gets no new deliveries. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhooks/{endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Returns the new secret once (and in the replay for the same Idempotency-Key). With previous_secret_expires_in_seconds, deliveries carry signatures by both secrets (space-separated in webhook-signature) until the overlap ends. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{endpoint_id}/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's dead letters
+         * @description Deliveries that failed 5 automatic attempts, oldest first.
+         */
+        get: operations["listWebhookDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{endpoint_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay an endpoint's dead letters
+         * @description Re-attempts, synchronously, every dead letter with fewer than 20 attempts, oldest first, at most 50 per call and 4 at a time. Each attempt is counted when its dead letter is claimed, before the request leaves; a dead letter another replay is attempting, or attempted after this call began, is skipped (neither attempted nor remaining). A success deletes the dead letter; a failure records the error. 409 webhook_endpoint_disabled for a disabled endpoint. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["replayWebhookDeadLetters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your business events
+         * @description The events registered endpoints receive, with the same body (docs/webhooks.md), in id order: ids sort by creation time to the millisecond. Resume with after = the id of the last event handled. An event is given its id when it is recorded, not when its transaction commits, so an event of a long transaction can appear after a later id was read: a client that must see every event re-reads a trailing window with since and deduplicates on id (as steward webhooks listen does). Reads only.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/anchor/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest Merkle anchor of your chain
+         * @description The most recent closed batch: its root, range, period and how it is anchored (anchoring_mode, guarantee). 404 audit_anchor_not_found before the first batch closes.
+         */
+        get: operations["getLatestAuditAnchor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/entity/{entityType}/{entityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Events about one entity, in causal order */
+        get: operations["listEntityAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/event/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event with its Merkle inclusion proof
+         * @description inclusion.status says whether the event is linked and batched yet; when included, the proof verifies with OpenZeppelin MerkleProof, the AuditAnchor contract and `npm run audit:verify-proof`.
+         */
+        get: operations["getAuditEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List events */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export events (jsonl or csv)
+         * @description Queues an export and answers 202 with a status_url that reports progress and, when completed, a download_url. Files are kept 7 days. With Idempotency-Key, a repeated request gets the first response (the export as it was queued; header Idempotent-Replayed: true) and queues nothing; a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["createAuditExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export status */
+        get: operations["getAuditExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a completed export
+         * @description The file as an attachment (application/x-ndjson or text/csv). 409 audit_export_not_ready until it is completed.
+         */
+        get: operations["downloadAuditExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/chain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify your audit chain
+         * @description Walks the chain now, in seq order: seq is dense from 1, each prev_hash is the previous event's hash, each hash recomputes from the event's stored fields, the head agrees with the last event, and (check_anchors, default true) every closed Merkle batch's root recomputes from its events. ok: false names the first break. The walk follows a head that moves on while it reads, so it can run on a live service; events not linked yet are counted in unsequenced and checked by a later walk. Reads only; its cost grows with the chain (5,000 events per read). The tenant is the caller's.
+         */
+        get: operations["verifyAuditChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/audit/chain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify a tenant's audit chain (platform)
+         * @description Walks the chain now, in seq order: seq is dense from 1, each prev_hash is the previous event's hash, each hash recomputes from the event's stored fields, the head agrees with the last event, and (check_anchors, default true) every closed Merkle batch's root recomputes from its events. ok: false names the first break. The walk follows a head that moves on while it reads, so it can run on a live service; events not linked yet are counted in unsequenced and checked by a later walk. Reads only; its cost grows with the chain (5,000 events per read). Any tenant, including a deleted one (its chain is preserved); a tenant with no events is ok with events_checked 0.
+         */
+        get: operations["verifyPlatformAuditChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an inclusion proof (public)
+         * @description Send an event hash, its Merkle proof and the claimed root (and optionally the tenant). Answers whether the proof leads to the root and whether the root is anchored. Needs no credential and changes nothing, so it takes no Idempotency-Key: a repeated request is computed again (and says anchored once the root has been anchored since).
+         */
+        post: operations["verifyAuditProof"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transactions
+         * @description Newest first (transaction_date, then id). since and until bound transaction_date, inclusive. as_of (optional) reads the Ledger as it was recorded at that instant.
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/transactions/{transaction_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a transaction
+         * @description as_of (optional) reads the Ledger as it was recorded at that instant.
+         */
+        get: operations["getTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts
+         * @description Ordered by id. as_of (optional) reads the Ledger as it was recorded at that instant.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/accounts/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an account with its latest balance
+         * @description latest_balance is the account's most recent balance by date (closing preferred over current, available, opening), or null. as_of (optional) reads the Ledger as it was recorded at that instant.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balances as of a date
+         * @description One balance per account: the latest dated on or before as_of (a date; latest if omitted). known_at reads them as recorded at that instant.
+         */
+        get: operations["listBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/counterparties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List counterparties
+         * @description Ordered by id. as_of (optional) reads the Ledger as it was recorded at that instant.
+         */
+        get: operations["listCounterparties"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/counterparties/{counterparty_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a counterparty
+         * @description as_of (optional) reads the Ledger as it was recorded at that instant.
+         */
+        get: operations["getCounterparty"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/counterparties/{counterparty_id}/trust/grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Counterparty trust: grant
+         * @description unreviewed, acknowledged or paused → trusted. Records a new counterparty version (provenance human_confirmed) and emits ledger.counterparty.updated. 409 ledger_counterparty_trust_transition_invalid from any other state. Trust is advisory: it never lets a payment past policy or the gate. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["grantCounterpartyTrust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/counterparties/{counterparty_id}/trust/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Counterparty trust: pause
+         * @description unreviewed, acknowledged or trusted → paused (restore returns it to the state it was paused from). Records a new counterparty version (provenance human_confirmed) and emits ledger.counterparty.updated. 409 ledger_counterparty_trust_transition_invalid from any other state. Trust is advisory: it never lets a payment past policy or the gate. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["pauseCounterpartyTrust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/counterparties/{counterparty_id}/trust/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Counterparty trust: restore
+         * @description paused → the state it was paused from. Records a new counterparty version (provenance human_confirmed) and emits ledger.counterparty.updated. 409 ledger_counterparty_trust_transition_invalid from any other state. Trust is advisory: it never lets a payment past policy or the gate. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["restoreCounterpartyTrust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/counterparties/{counterparty_id}/trust/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Counterparty trust: acknowledge
+         * @description unreviewed → acknowledged: a member has seen it, without a trust decision. Records a new counterparty version (provenance human_confirmed) and emits ledger.counterparty.updated. 409 ledger_counterparty_trust_transition_invalid from any other state. Trust is advisory: it never lets a payment past policy or the gate. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["acknowledgeCounterpartyTrust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invoices: the receivables inventory
+         * @description Every receivable invoice (direction=payable lists bills), ordered by id, with amount_due. as_of (optional) reads the Ledger as it was recorded at that instant.
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/invoices/{invoice_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an invoice
+         * @description as_of (optional) reads the Ledger as it was recorded at that instant.
+         */
+        get: operations["getInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/obligations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List obligations
+         * @description scenario ar selects receivable obligations and ap payable ones, unless direction is given. Any other scenario is 400 request_params_invalid. as_of (optional) reads the Ledger as it was recorded at that instant.
+         */
+        get: operations["listObligations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/obligations/{obligation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an obligation
+         * @description as_of (optional) reads the Ledger as it was recorded at that instant.
+         */
+        get: operations["getObligation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/normalize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Normalize one parsed row now
+         * @description Synchronous and idempotent: the same parsed row always resolves to the same entity ids, and normalizing it again writes nothing (outcome unchanged). Extraction already normalizes every row automatically; this is for a row of another parser version, or to see what a row became. target_entities is accepted and ignored (it is no part of the request an Idempotency-Key is compared with). 404 ledger_parsed_row_not_found, 410 raw_artifact_tombstoned, 422 ledger_parsed_row_unsupported. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["normalizeParsedRow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run reconciliation
+         * @description Queues a reconciliation run over the current Ledger and answers 202 with the job; poll GET /v1/ledger/reconcile/{job_id}. Runs also start by themselves after each normalized artifact. Matches appear in GET /v1/ledger/reconciliation-matches. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay answers the job as first answered (queued) and queues no other run.
+         */
+        post: operations["requestReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/reconcile/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A reconciliation run
+         * @description The run POST /v1/ledger/reconcile answered with (or one queued after a normalization): status, when it started and finished, why it failed, and once it succeeded its outcome (matches found, retired statement checks, entities created, unchanged and superseded). 404 ledger_job_not_found for an id that names no reconciliation of the caller's tenant, whatever its shape (a normalization job's id included).
+         */
+        get: operations["getReconcileJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A normalization or reconciliation job
+         * @description status: queued, running, succeeded or failed (with error); result holds counts per kind once finished.
+         */
+        get: operations["getLedgerJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/reconciliation-matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reconciliation matches
+         * @description Filters: match_type, status, subject (a record the match involves, e.g. transaction:txn_…). Ordered by id. as_of (optional) reads the Ledger as it was recorded at that instant.
+         */
+        get: operations["listReconciliationMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/raw/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest an artifact (upload, or fetch by URL)
+         * @description multipart/form-data with source_type, optional mime_type and source_ref (a JSON object as text), then the file as the last part, streamed to storage (at most 52428800 bytes: 413 raw_artifact_too_large); or JSON with source_type, url, optional source_ref, auth_header and mime_type, fetched by the service. Idempotent by SHA-256 per tenant: 201 for new bytes, 200 with deduplicated true and the original raw_id after (a tombstoned artifact is restored). 415 request_media_type_unsupported, 400 raw_source_unsupported, 403 raw_source_reserved, 400 raw_fetch_refused / raw_fetch_failed (details.reason). With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. An upload is the same request when its file has the same SHA-256 and size and its fields (source_type, mime_type or the file part's media type, file name, source_ref) are the same; a fetch when source_type, url, source_ref, auth_header and mime_type are. A repeated fetch with its key is not fetched again; an identical one still running is 409 idempotency_request_in_progress.
+         */
+        post: operations["ingestRawArtifact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List artifacts, with how their import went
+         * @description The tenant's artifacts, newest first (ingested_at, then raw_id, descending); tombstoned ones are left out. Filters: source_type, extraction_status, and the ingest time (since inclusive, until exclusive). Paginated (default 100, max 1000) with an opaque next_cursor bound to the filters (400 invalid_cursor otherwise). Each artifact is as GET /v1/raw/{raw_id} shows it: extraction status, parsed rows, refused rows with their reasons, and the Ledger's normalization with its progress (rows done of total) and outcome counts. An unknown filter value is 400 request_params_invalid.
+         */
+        get: operations["listRawArtifacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/raw/{raw_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an artifact, with a signed URL for its bytes
+         * @description signed_url serves the bytes as an attachment for 10 minutes, without a bearer: this service's content route with the filesystem blob store, a presigned GET on the bucket with an S3-compatible store. 404 raw_artifact_not_found, 410 raw_artifact_tombstoned.
+         */
+        get: operations["getRawArtifact"];
+        put?: never;
+        post?: never;
+        /**
+         * Tombstone an artifact
+         * @description 204. Reads, the content URL and a second DELETE then answer 410 raw_artifact_tombstoned (a second DELETE with the first one's Idempotency-Key replays its 204). The bytes are purged 30 days later (docs/raw.md); parsed rows and Ledger rows stay. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        delete: operations["tombstoneRawArtifact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/raw/{raw_id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an artifact's bytes (signed URL)
+         * @description The URL from GET /v1/raw/{raw_id}: no bearer, the signature is the credential. Served as an attachment with the stored media type and X-Content-Type-Options: nosniff. 403 raw_signature_invalid when altered or expired; 410 once tombstoned.
+         */
+        get: operations["downloadRawArtifactContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/raw/{raw_id}/parsed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An artifact's parsed rows
+         * @description Ordered by parser, parser_version, row_index; filter by parser and parser_version. Paginated (default 100, max 1000). 410 once tombstoned.
+         */
+        get: operations["listParsedRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/raw/webhooks/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a provider webhook (signed, no bearer)
+         * @description X-Provider-Account names the connection (configured out of band with npm run connectors); X-Provider-Signature signs the raw body (docs/raw.md). Any failure is 401 raw_webhook_signature_invalid. The body (JSON, at most 10485760 bytes) becomes an artifact: 202 with artifacts 1, or 0 on a replay of the same bytes. No Idempotency-Key: the signature, not a member, authenticates the delivery, and the same bytes are recorded once.
+         */
+        post: operations["receiveProviderWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a tenant's provider connections
+         * @description Every connection of the tenant, in creation order, without secrets. 404 tenant_not_found for an unknown tenant.
+         */
+        get: operations["listPlatformConnectors"];
+        put?: never;
+        /**
+         * Connect a provider account to a tenant
+         * @description Creates an active connection with a new signing secret, or re-activates the tenant's revoked connection of that account with a new secret. 404 tenant_not_found; 409 source_already_connected when the account is connected (to this tenant and not revoked, or to another tenant). Audited as raw.source_status_changed (layer raw, actor platform) and announced as raw.source.status_changed, in the change's transaction. With Idempotency-Key (scoped to the tenant_id of the body), a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay returns the same secret.
+         */
+        post: operations["addPlatformConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/connectors/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a connection
+         * @description Its webhooks are refused (401 raw_webhook_signature_invalid) until it is resumed. A connection that already has the status is answered with changed: false and nothing is recorded. 404 source_not_found when the tenant has no such connection; 409 source_revoked to pause or resume a revoked one. Audited as raw.source_status_changed (layer raw, actor platform) and announced as raw.source.status_changed, in the change's transaction. With Idempotency-Key (scoped to the tenant_id of the body), a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["pausePlatformConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/connectors/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused connection
+         * @description Its webhooks are accepted again, signed with its current secret. A connection that already has the status is answered with changed: false and nothing is recorded. 404 source_not_found when the tenant has no such connection; 409 source_revoked to pause or resume a revoked one. Audited as raw.source_status_changed (layer raw, actor platform) and announced as raw.source.status_changed, in the change's transaction. With Idempotency-Key (scoped to the tenant_id of the body), a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["resumePlatformConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/connectors/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a connection
+         * @description For good: only adding the account again (with a new secret) re-activates it. A connection that already has the status is answered with changed: false and nothing is recorded. 404 source_not_found when the tenant has no such connection; 409 source_revoked to pause or resume a revoked one. Audited as raw.source_status_changed (layer raw, actor platform) and announced as raw.source.status_changed, in the change's transaction. With Idempotency-Key (scoped to the tenant_id of the body), a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["revokePlatformConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/connectors/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a connection a new signing secret
+         * @description The old secret stops verifying at once (no overlap). 404 source_not_found; 409 source_revoked for a revoked connection. Audited as raw.source_status_changed (layer raw, actor platform) and announced as raw.source.status_changed, in the change's transaction. With Idempotency-Key (scoped to the tenant_id of the body), a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay returns the same secret.
+         */
+        post: operations["rotatePlatformConnectorSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schemas/policy-content.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The policy content JSON Schema
+         * @description The published schema of the policy language: what compose and simulate-historical accept, and what lint checks first.
+         */
+        get: operations["getPolicyContentSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/{tenant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The active policy
+         * @description 404 policy_not_found when no version is active.
+         */
+        get: operations["getActivePolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/{tenant_id}/compose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compose a policy version
+         * @description Stores the content as the tenant's next version, pending_signatures, and returns the EIP-712 typed data each signer signs (domain Steward Policy / 1 / chain 8453; message tenantId, policyId, version, contentHash, quorumRequired). Invalid content is 400 request_body_invalid with details.issues (paths under /content). warnings lists lint errors and warnings, and quorum_exceeds_signers. Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["composePolicyVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/{tenant_id}/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a pending policy version
+         * @description Each signature is verified against signing_payload and must come from an authorized signer: a wallet linked to the tenant as human, of an active member. Any bad, duplicate (in the request or already recorded) or unauthorized signature is 401 policy_signature_invalid (details: index, address, reason) and nothing is recorded. A version not awaiting signatures (active or superseded) is 409 policy_quorum_not_met. At quorum the version activates; the previous active one gets deactivated_at, and older pending versions are superseded. Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay answers as the first call did, even once the version it activated no longer awaits signatures; a refused call stores nothing.
+         */
+        post: operations["signPolicyVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/{tenant_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Policy versions
+         * @description Every version, newest first: pending, active and superseded (state says which).
+         */
+        get: operations["listPolicyVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/{tenant_id}/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate an action against the active policy
+         * @description Accepts only kind, counterparty_id, amount, agent_role and timestamp. Reserves nothing, proposes nothing and issues no verdict, but every call records a policy.evaluate audit event and emits the policy.evaluate webhook event. Rules on agent_id, tenant_category, confidence, evidence_score, risk_level, spend_in_window, tx_count_in_window, behavior_hash or action_id see those keys unpopulated here and may evaluate differently in the gate. Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay returns the first decision and audit_event_id and records nothing more, even if another version has been activated since.
+         */
+        post: operations["evaluatePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/{tenant_id}/lint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lint policy content
+         * @description Never refuses the content: schema violations, unknown keys, unreachable or shadowed rules, missing lists, currency mismatches, money auto-execution without caps… are findings. Writes nothing, so it takes no Idempotency-Key: a repeat computes again.
+         */
+        post: operations["lintPolicyContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/{tenant_id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate an action against a stored version
+         * @description Any version (pending ones too). The action may also carry the gate-populated fields. Records nothing. 404 policy_not_found for an unknown version. Writes nothing, so it takes no Idempotency-Key: a repeat computes again.
+         */
+        post: operations["simulatePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/{tenant_id}/simulate-historical": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate candidate content against recorded history
+         * @description Replays the tenant's recorded outflows dated in the period (current Ledger transactions, direction outflow, as outbound_payment actions: amount = the magnitude, counterparty_id) through the candidate and the active policy. period_end − period_start is at most 366 days. At most 10000 actions (oldest first; truncated says when there were more). Records nothing. Writes nothing, so it takes no Idempotency-Key: a repeat computes again.
+         */
+        post: operations["simulatePolicyHistorically"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/{tenant_id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Diff two stored versions
+         * @description Rules matched by id: added, removed, and modified (one entry per changed field). 404 policy_not_found for an unknown version. Writes nothing, so it takes no Idempotency-Key: a repeat computes again.
+         */
+        post: operations["diffPolicyVersions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant_id}/wallets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List linked wallets
+         * @description Ordered by id.
+         */
+        get: operations["listWallets"];
+        put?: never;
+        /**
+         * Link a wallet
+         * @description Links an address to this tenant (stored lower-cased). An address is linked to at most one tenant in the service: 409 wallet_already_linked. A human wallet belongs to a member (principal_id, default the caller) and is an authorized policy signer while that member is active; an agent wallet needs principal_id. Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay returns the linked wallet rather than 409 wallet_already_linked.
+         */
+        post: operations["linkWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Account: {
+            id: string;
+            /** @enum {string} */
+            account_type: "bank_checking" | "bank_savings" | "card" | "loan" | "line_of_credit" | "onchain" | "payment_processor";
+            /** @enum {string} */
+            status: "active" | "closed" | "frozen" | "pending";
+            name: string;
+            institution: string | null;
+            currency: string;
+            external_account_id: string | null;
+            iban: string | null;
+            account_number_masked: string | null;
+            wallet_address: string | null;
+            chain_id: number | null;
+            /** @description This version of the record. */
+            version_id: string;
+            version: number;
+            supersedes: string | null;
+            /** @description The Raw artifacts (raw_…) this record came from. */
+            source_ids: string[];
+            /** @description The parsed rows (rpr_…) this record came from. */
+            evidence_ids: string[];
+            /** @enum {string} */
+            provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+            confidence: number;
+            /** @description Source details; `scenario` is `ar` on receivable invoices and obligations and `ap` on payable ones. */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the entity was first recorded (system time).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When this version was recorded (system time).
+             */
+            updated_at: string;
+            superseded_at: string | null;
+        };
+        AccountWithBalance: {
+            id: string;
+            /** @enum {string} */
+            account_type: "bank_checking" | "bank_savings" | "card" | "loan" | "line_of_credit" | "onchain" | "payment_processor";
+            /** @enum {string} */
+            status: "active" | "closed" | "frozen" | "pending";
+            name: string;
+            institution: string | null;
+            currency: string;
+            external_account_id: string | null;
+            iban: string | null;
+            account_number_masked: string | null;
+            wallet_address: string | null;
+            chain_id: number | null;
+            /** @description This version of the record. */
+            version_id: string;
+            version: number;
+            supersedes: string | null;
+            /** @description The Raw artifacts (raw_…) this record came from. */
+            source_ids: string[];
+            /** @description The parsed rows (rpr_…) this record came from. */
+            evidence_ids: string[];
+            /** @enum {string} */
+            provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+            confidence: number;
+            /** @description Source details; `scenario` is `ar` on receivable invoices and obligations and `ap` on payable ones. */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the entity was first recorded (system time).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When this version was recorded (system time).
+             */
+            updated_at: string;
+            superseded_at: string | null;
+            latest_balance: components["schemas"]["Balance"] | null;
+        };
+        AccountingProviderPayload: {
+            /** @enum {string} */
+            schema: "steward.accounting_provider.v1";
+            provider: {
+                id: string;
+                name?: string;
+            };
+            customers: {
+                id: string;
+                name: string;
+                email?: string;
+                tax_id?: string;
+                iban?: string;
+                account_number?: string;
+            }[];
+            vendors: {
+                id: string;
+                name: string;
+                email?: string;
+                tax_id?: string;
+                iban?: string;
+                account_number?: string;
+            }[];
+            invoices: {
+                id: string;
+                number: string;
+                issue_date: string;
+                due_date?: string;
+                /** @description ISO 4217 */
+                currency: string;
+                subtotal?: string;
+                tax?: string;
+                total: string;
+                amount_paid?: string;
+                /** @enum {string} */
+                status: "draft" | "sent" | "partial" | "paid" | "overdue" | "cancelled" | "disputed";
+                line_items?: {
+                    description: string;
+                    quantity?: string;
+                    amount?: string;
+                }[];
+                customer_id: string;
+            }[];
+            bills: {
+                id: string;
+                number: string;
+                issue_date: string;
+                due_date?: string;
+                /** @description ISO 4217 */
+                currency: string;
+                subtotal?: string;
+                tax?: string;
+                total: string;
+                amount_paid?: string;
+                /** @enum {string} */
+                status: "draft" | "sent" | "partial" | "paid" | "overdue" | "cancelled" | "disputed";
+                line_items?: {
+                    description: string;
+                    quantity?: string;
+                    amount?: string;
+                }[];
+                vendor_id: string;
+            }[];
+            subscriptions?: {
+                id: string;
+                vendor_id: string;
+                description: string;
+                amount: string;
+                /** @description ISO 4217 */
+                currency: string;
+                /** @enum {string} */
+                interval: "weekly" | "monthly" | "quarterly" | "yearly";
+                next_due_date: string;
+            }[];
+        };
+        /** @description An amount as a decimal string, never a float: an optional `-`, digits, and `.` with the fraction digits of its currency's scale (its ISO 4217 minor units; USDC and USDT 6, ETH 18; a code Steward does not know 2): `"1410.000000"` USDC, `"0.00"` EUR, `"1500"` JPY. Never rounded: a value with more non-zero fraction digits than its scale keeps them. Negative is money out of the account on transactions and differences; never `-0`. The currency is the `currency` field beside it. */
+        Amount: string;
+        ApiKey: {
+            id: string;
+            /** @description Tenant id (UUID). */
+            tenant_id: string;
+            name: string;
+            /** @enum {string} */
+            environment: "test" | "live";
+            /** @description svc_sk_test_ (sandbox) or svc_sk_live_ (production). */
+            prefix: string;
+            /** @description The last four characters of the current secret, to tell keys apart. */
+            secret_last_four: string;
+            scopes: ("ledger:read" | "audit:read" | "governance:read")[];
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            expires_at: string | null;
+            last_used_at: string | null;
+            rotated_at: string | null;
+            previous_secret_expires_at: string | null;
+            revoked_at: string | null;
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+        };
+        AuditAnchor: {
+            anchor_id: string;
+            /** @description Tenant id (UUID). */
+            tenant_id: string;
+            /** @description 32 bytes, 0x-prefixed lowercase hex. */
+            merkle_root: string;
+            event_count: number;
+            seq_from: number;
+            seq_to: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            period_end: string;
+            /** @enum {string} */
+            anchoring_mode: "database_hash_chain" | "onchain_merkle_root";
+            /** @enum {string} */
+            publication_status: "not_applicable" | "pending" | "published";
+            onchain_tx_hash: string | null;
+            onchain_block_number: number | null;
+            chain_id: number | null;
+            contract_address: string | null;
+            /** @description What this anchor proves, and what it does not. */
+            guarantee: string;
+        };
+        AuditEvent: {
+            id: string;
+            /** @description Tenant id (UUID). */
+            tenant_id: string;
+            seq: number | null;
+            /** @enum {string} */
+            layer: "raw" | "ledger" | "wiki" | "policy" | "agent" | "execution" | "audit";
+            actor: {
+                type: string;
+                id: string;
+            };
+            action: string;
+            entity: {
+                type: string;
+                id: string;
+            };
+            /** @description Hashes, ids and small scalars only. */
+            inputs: {
+                [key: string]: unknown;
+            };
+            /** @description Hashes, ids and small scalars only. */
+            outputs: {
+                [key: string]: unknown;
+            };
+            evidence_ids: string[];
+            request_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            prev_hash: string | null;
+            hash: string | null;
+            sequenced_at: string | null;
+        };
+        AuditEventWithProof: {
+            event: components["schemas"]["AuditEvent"];
+            inclusion: {
+                /**
+                 * @description pending_sequence: not yet linked into the chain (moments); pending_batch: linked, its Merkle batch not closed yet; included: proof below.
+                 * @enum {string}
+                 */
+                status: "pending_sequence" | "pending_batch" | "included";
+                leaf: string | null;
+                leaf_index: number | null;
+                merkle_root: string | null;
+                proof: string[];
+                anchor: components["schemas"]["AuditAnchor"] | null;
+            };
+        };
+        AuditExport: {
+            export_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @enum {string} */
+            format: "jsonl" | "csv";
+            filters: {
+                [key: string]: unknown;
+            };
+            events_total: number | null;
+            events_written: number;
+            bytes: number | null;
+            sha256: string | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            expires_at: string;
+            status_url: string;
+            download_url: string | null;
+        };
+        Balance: {
+            id: string;
+            account_id: string;
+            /** @enum {string} */
+            balance_type: "opening" | "closing" | "available" | "current";
+            /**
+             * Format: date
+             * @description A calendar date, YYYY-MM-DD.
+             */
+            as_of: string;
+            amount: components["schemas"]["Amount"];
+            currency: string;
+            /** @description This version of the record. */
+            version_id: string;
+            version: number;
+            supersedes: string | null;
+            /** @description The Raw artifacts (raw_…) this record came from. */
+            source_ids: string[];
+            /** @description The parsed rows (rpr_…) this record came from. */
+            evidence_ids: string[];
+            /** @enum {string} */
+            provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+            confidence: number;
+            /** @description Source details; `scenario` is `ar` on receivable invoices and obligations and `ap` on payable ones. */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the entity was first recorded (system time).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When this version was recorded (system time).
+             */
+            updated_at: string;
+            superseded_at: string | null;
+        };
+        BankProviderPayload: {
+            /** @enum {string} */
+            schema: "steward.bank_provider.v1";
+            provider: {
+                id: string;
+                name?: string;
+            };
+            account: {
+                id: string;
+                /** @enum {string} */
+                type: "checking" | "savings" | "credit_card" | "loan" | "line_of_credit";
+                /** @description ISO 4217 */
+                currency: string;
+                name?: string;
+                iban?: string;
+                account_number?: string;
+                institution_id?: string;
+                institution_name?: string;
+                /** @enum {string} */
+                status?: "active" | "closed" | "frozen";
+            };
+            transactions: {
+                id: string;
+                pending_id?: string;
+                /** @enum {string} */
+                status: "pending" | "posted";
+                amount: string;
+                date: string;
+                posted_date?: string;
+                description: string;
+                counterparty?: {
+                    name?: string;
+                    iban?: string;
+                    account_number?: string;
+                };
+                category?: string;
+                original_amount?: string;
+                /** @description ISO 4217 */
+                original_currency?: string;
+                merchant_category_code?: string;
+            }[];
+            balances: {
+                /** @enum {string} */
+                type: "available" | "current" | "opening" | "closing";
+                as_of: string;
+                amount: string;
+            }[];
+        };
+        CardProcessorPayload: {
+            /** @enum {string} */
+            schema: "steward.card_processor.v1";
+            provider: {
+                id: string;
+                name?: string;
+            };
+            account: {
+                id: string;
+                /** @description ISO 4217 */
+                currency: string;
+                name?: string;
+            };
+            charges: {
+                id: string;
+                date: string;
+                amount: string;
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed";
+                description?: string;
+                customer?: {
+                    name?: string;
+                    email?: string;
+                };
+                card?: {
+                    brand: string;
+                    last4: string;
+                };
+            }[];
+            refunds: {
+                id: string;
+                charge_id: string;
+                date: string;
+                amount: string;
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed";
+                reason?: string;
+            }[];
+            fees: {
+                id: string;
+                date: string;
+                amount: string;
+                description: string;
+                charge_id?: string;
+            }[];
+            payouts: {
+                id: string;
+                date: string;
+                arrival_date?: string;
+                amount: string;
+                /** @enum {string} */
+                status: "pending" | "in_transit" | "paid" | "failed";
+                description?: string;
+                destination: {
+                    name?: string;
+                    iban?: string;
+                    account_number?: string;
+                };
+            }[];
+            balances: {
+                /** @enum {string} */
+                type: "available" | "current";
+                as_of: string;
+                amount: string;
+            }[];
+        };
+        ChainIndexerPayload: {
+            /** @enum {string} */
+            schema: "steward.chain_indexer.v1";
+            indexer: {
+                id: string;
+                name?: string;
+            };
+            wallet: {
+                address: string;
+                chain_id: number;
+                label?: string;
+            };
+            transfers: {
+                tx_hash: string;
+                log_index: number;
+                block_number: number;
+                timestamp: string;
+                from: string;
+                to: string;
+                token: {
+                    symbol: string;
+                    address: string;
+                    decimals: number;
+                };
+                value: string;
+            }[];
+        };
+        Counterparty: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "merchant" | "vendor" | "customer" | "employer" | "employee" | "bank" | "wallet" | "exchange" | "tax_authority" | "agent" | "other";
+            /** @enum {string} */
+            verified_status: "unverified" | "self_attested" | "document_verified" | "sanctions_cleared";
+            /**
+             * @description medium until screened or reviewed.
+             * @enum {string}
+             */
+            risk_level: "low" | "medium" | "high" | "sanctioned";
+            /**
+             * @description Advisory only; execution enforcement uses verified_status, screening and policy.
+             * @enum {string}
+             */
+            trust_state: "unreviewed" | "trusted" | "paused" | "acknowledged";
+            aliases: string[];
+            /** @description iban:…, wallet:…, account:… identifiers seen for this counterparty. */
+            linked_accounts: string[];
+            /** @description This version of the record. */
+            version_id: string;
+            version: number;
+            supersedes: string | null;
+            /** @description The Raw artifacts (raw_…) this record came from. */
+            source_ids: string[];
+            /** @description The parsed rows (rpr_…) this record came from. */
+            evidence_ids: string[];
+            /** @enum {string} */
+            provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+            confidence: number;
+            /** @description Source details; `scenario` is `ar` on receivable invoices and obligations and `ap` on payable ones. */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the entity was first recorded (system time).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When this version was recorded (system time).
+             */
+            updated_at: string;
+            superseded_at: string | null;
+        };
+        ErpProviderPayload: {
+            /** @enum {string} */
+            schema: "steward.erp_provider.v1";
+            provider: {
+                id: string;
+                name?: string;
+            };
+            customers: {
+                id: string;
+                name: string;
+                email?: string;
+                tax_id?: string;
+                iban?: string;
+                account_number?: string;
+            }[];
+            vendors: {
+                id: string;
+                name: string;
+                email?: string;
+                tax_id?: string;
+                iban?: string;
+                account_number?: string;
+            }[];
+            invoices: {
+                id: string;
+                number: string;
+                issue_date: string;
+                due_date?: string;
+                /** @description ISO 4217 */
+                currency: string;
+                subtotal?: string;
+                tax?: string;
+                total: string;
+                amount_paid?: string;
+                /** @enum {string} */
+                status: "draft" | "sent" | "partial" | "paid" | "overdue" | "cancelled" | "disputed";
+                line_items?: {
+                    description: string;
+                    quantity?: string;
+                    amount?: string;
+                }[];
+                customer_id: string;
+            }[];
+            bills: {
+                id: string;
+                number: string;
+                issue_date: string;
+                due_date?: string;
+                /** @description ISO 4217 */
+                currency: string;
+                subtotal?: string;
+                tax?: string;
+                total: string;
+                amount_paid?: string;
+                /** @enum {string} */
+                status: "draft" | "sent" | "partial" | "paid" | "overdue" | "cancelled" | "disputed";
+                line_items?: {
+                    description: string;
+                    quantity?: string;
+                    amount?: string;
+                }[];
+                vendor_id: string;
+            }[];
+            subscriptions?: {
+                id: string;
+                vendor_id: string;
+                description: string;
+                amount: string;
+                /** @description ISO 4217 */
+                currency: string;
+                /** @enum {string} */
+                interval: "weekly" | "monthly" | "quarterly" | "yearly";
+                next_due_date: string;
+            }[];
+        };
+        /** @description The error envelope of every non-2xx response. */
+        Error: {
+            error: {
+                code: components["schemas"]["ErrorCode"];
+                /** @description For a person; it may change between releases. */
+                message: string;
+                /** @description Machine-readable specifics of the code, e.g. `issues` of a validation failure. */
+                details?: {
+                    [key: string]: unknown;
+                };
+                /** @description Also in the X-Request-Id response header; quote it when reporting a problem. */
+                request_id: string;
+                /**
+                 * Format: uri
+                 * @description The code in the error reference.
+                 */
+                docs_url: string;
+            };
+        };
+        /**
+         * @description Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.
+         * @enum {string}
+         */
+        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        IngestResult: {
+            raw_id: string;
+            sha256: string;
+            source_type: string;
+            bytes: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            ingested_at: string;
+            /** @description true: the tenant already had these bytes; raw_id is the original artifact. */
+            deduplicated: boolean;
+        };
+        Invoice: {
+            id: string;
+            /**
+             * @description receivable: issued by you (AR); payable: a bill you owe.
+             * @enum {string}
+             */
+            direction: "payable" | "receivable";
+            invoice_number: string;
+            issue_date: string | null;
+            due_date: string | null;
+            currency: string;
+            total: components["schemas"]["Amount"];
+            subtotal: components["schemas"]["Amount"] | null;
+            tax: components["schemas"]["Amount"] | null;
+            amount_paid: components["schemas"]["Amount"];
+            amount_due: components["schemas"]["Amount"];
+            /** @enum {string} */
+            status: "draft" | "sent" | "partial" | "paid" | "overdue" | "cancelled" | "disputed";
+            counterparty_id: string | null;
+            /** @description This version of the record. */
+            version_id: string;
+            version: number;
+            supersedes: string | null;
+            /** @description The Raw artifacts (raw_…) this record came from. */
+            source_ids: string[];
+            /** @description The parsed rows (rpr_…) this record came from. */
+            evidence_ids: string[];
+            /** @enum {string} */
+            provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+            confidence: number;
+            /** @description Source details; `scenario` is `ar` on receivable invoices and obligations and `ap` on payable ones. */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the entity was first recorded (system time).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When this version was recorded (system time).
+             */
+            updated_at: string;
+            superseded_at: string | null;
+        };
+        IssuedApiKey: {
+            api_key: components["schemas"]["ApiKey"];
+            /** @description The plaintext key. Shown only in this response (and its replays under the same Idempotency-Key); store it now. */
+            secret: string;
+        };
+        LedgerJob: {
+            job_id: string;
+            /** @enum {string} */
+            kind: "normalize" | "reconcile";
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            input: {
+                [key: string]: unknown;
+            };
+            result: {
+                [key: string]: unknown;
+            } | null;
+            error: string | null;
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+        };
+        Member: {
+            id: string;
+            /** @description Tenant id (UUID). */
+            tenant_id: string;
+            user_id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "approver" | "viewer";
+            /** @enum {string} */
+            status: "invited" | "active" | "deactivated";
+            approval_domains: string[];
+            approval_limit: {
+                /** @description ISO 4217 code, or USDC. */
+                currency: string;
+                /** @description Decimal string, at most 6 fractional digits; returned at its currency's scale, as an Amount ("2500.50" USD). */
+                value: string;
+            } | null;
+            invited_by: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            updated_at: string;
+            deactivated_at: string | null;
+        };
+        Obligation: {
+            id: string;
+            /** @enum {string} */
+            type: "bill" | "invoice" | "subscription" | "loan" | "rent" | "payroll" | "tax" | "card_statement" | "other";
+            direction: ("payable" | "receivable") | null;
+            reference: string;
+            description: string | null;
+            amount: components["schemas"]["Amount"];
+            currency: string;
+            due_date: string | null;
+            recurrence: ("weekly" | "monthly" | "quarterly" | "yearly") | null;
+            /** @enum {string} */
+            status: "open" | "settled" | "cancelled";
+            counterparty_id: string | null;
+            invoice_id: string | null;
+            /** @description This version of the record. */
+            version_id: string;
+            version: number;
+            supersedes: string | null;
+            /** @description The Raw artifacts (raw_…) this record came from. */
+            source_ids: string[];
+            /** @description The parsed rows (rpr_…) this record came from. */
+            evidence_ids: string[];
+            /** @enum {string} */
+            provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+            confidence: number;
+            /** @description Source details; `scenario` is `ar` on receivable invoices and obligations and `ap` on payable ones. */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the entity was first recorded (system time).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When this version was recorded (system time).
+             */
+            updated_at: string;
+            superseded_at: string | null;
+        };
+        ParsedRow: {
+            id: string;
+            raw_artifact_id: string;
+            parser: string;
+            parser_version: string;
+            row_index: number;
+            /** @description An ExtractedRecord (account, transaction, balance, invoice, obligation or wallet_transfer). */
+            extracted: {
+                [key: string]: unknown;
+            };
+            confidence: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            extracted_at: string;
+        };
+        PayrollProviderPayload: {
+            /** @enum {string} */
+            schema: "steward.payroll_provider.v1";
+            provider: {
+                id: string;
+                name?: string;
+            };
+            pay_runs: {
+                id: string;
+                /** @enum {string} */
+                status: "scheduled" | "approved" | "paid" | "cancelled";
+                period_start: string;
+                period_end: string;
+                pay_date: string;
+                funding_date?: string;
+                /** @description ISO 4217 */
+                currency: string;
+                net_pay: string;
+                gross_pay?: string;
+                employee_count?: number;
+                taxes: {
+                    id: string;
+                    tax_type: string;
+                    authority: string;
+                    /** @enum {string} */
+                    paid_by: "employee_withholding" | "employer";
+                    amount: string;
+                    due_date: string;
+                }[];
+            }[];
+        };
+        Policy: {
+            /** @description Policy version id (pol_…). */
+            id: string;
+            /** @description The tenant's sequential policy version (the default policy is 1). */
+            version: number;
+            /**
+             * @description pending_signatures → active at quorum; superseded once a later version is activated (an additive value: the spec names the first two).
+             * @enum {string}
+             */
+            state: "pending_signatures" | "active" | "superseded";
+            /** @description The policy content as composed (schema: GET /v1/schemas/policy-content.json). */
+            content: {
+                [key: string]: unknown;
+            };
+            /** @description keccak256 of the RFC 8785 canonical JSON of the content, 0x-prefixed. */
+            content_hash: string;
+            /** @description Addresses whose verified signatures are recorded, in signing order. */
+            signers: string[];
+            quorum_required: number;
+            activated_at: string | null;
+            deactivated_at: string | null;
+            /** @description The user that composed it, or `system` for the default policy. */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+        };
+        PolicyDecision: {
+            /** @enum {string} */
+            outcome: "allow" | "confirm" | "reject";
+            matched_rule_id: string | null;
+            required_approvers: string[];
+            /** @description Additive: whether the matched rule's signed autonomous cap covers this action; the gate's hard human-approval floor holds allowed money actions that it does not cover. */
+            covered_by_autonomous_cap: boolean;
+            trace: {
+                /** @description A rule id, or a pseudo-rule: [agent_actions], [autonomous_cap], [fallback], [default_deny]. */
+                rule_id: string;
+                matched: boolean;
+                checks: {
+                    key: string;
+                    passed: boolean;
+                    detail: string;
+                }[];
+            }[];
+        };
+        PolicyLintFinding: {
+            code: string;
+            /** @enum {string} */
+            severity: "error" | "warning" | "info";
+            rule_id: string | null;
+            message: string;
+        };
+        Principal: {
+            id: string;
+            /** @enum {string} */
+            type: "user" | "service" | "api_key";
+            /** @description Tenant id (UUID). */
+            tenantId: string;
+            scopes: ("ledger:read" | "ledger:write" | "wiki:read" | "raw:read" | "raw:write" | "policy:read" | "policy:write" | "policy:sign" | "audit:read" | "audit:write" | "execution:read" | "execution:admin" | "execution:propose" | "payment_intent:approve" | "payment_intent:propose" | "payment_intent:execute" | "surfaces:admin" | "governance:read")[];
+        };
+        ProviderWebhookAccepted: {
+            /** @enum {boolean} */
+            accepted: true;
+            /** @description The request id; it is in the audit record of the delivery. */
+            trace_id: string;
+            /** @description New artifacts: 1, or 0 when the tenant already had these bytes (a replay). */
+            artifacts: number;
+        };
+        /** @description The provider's JSON payload, stored byte for byte: the Steward envelope of its source type, named by its `schema` field (bank_provider: steward.bank_provider.v1, card_processor: steward.card_processor.v1, chain_indexer: steward.chain_indexer.v1, erp_provider: steward.erp_provider.v1; generic_hmac: steward.accounting_provider.v1, steward.payroll_provider.v1 or any other JSON object). The body is not checked here: one that fits no envelope is recorded and its extraction fails with the reason (docs/provider-payloads.md). */
+        ProviderWebhookPayload: components["schemas"]["BankProviderPayload"] | components["schemas"]["CardProcessorPayload"] | components["schemas"]["ChainIndexerPayload"] | components["schemas"]["ErpProviderPayload"] | components["schemas"]["AccountingProviderPayload"] | components["schemas"]["PayrollProviderPayload"] | {
+            [key: string]: unknown;
+        };
+        RawArtifact: {
+            raw_id: string;
+            sha256: string;
+            /** @description Serves the bytes as an attachment without a bearer until expires_at (10 minutes). With the filesystem blob store it is this service's GET /v1/raw/{raw_id}/content; with an S3-compatible store (BLOB_STORE=s3) it is a presigned GET on the store itself, which the store alone checks: a URL issued before a DELETE keeps working until it expires (the bytes are retained then anyway). */
+            signed_url: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            expires_at: string;
+            mime_type: string;
+            bytes: number;
+            source_type: string;
+            filename: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            ingested_at: string;
+            parent_raw_id: string | null;
+            /**
+             * @description pending (queued) → running → succeeded, failed (extraction_error says why) or skipped (no parser reads this artifact).
+             * @enum {string}
+             */
+            extraction_status: "pending" | "running" | "succeeded" | "failed" | "skipped";
+            extraction_error: string | null;
+            parser: string | null;
+            parser_version: string | null;
+            extracted_at: string | null;
+            parsed_rows: number | null;
+            /** @description Rows the import refused, with their reasons: the row extraction stopped at, then the first 20 parsed rows normalization refused (the rest are counted in refused_rows_total). */
+            refused_rows: {
+                /**
+                 * @description extraction: the data row the parser could not read, which stopped the file (a statement is read whole or not at all); normalization: a parsed row the Ledger refused.
+                 * @enum {string}
+                 */
+                stage: "extraction" | "normalization";
+                /** @description extraction: the file's data row, 1 being the first after the header; normalization: the parsed row's row_index. */
+                row: number;
+                parsed_row_id: string | null;
+                reason: string;
+            }[];
+            /** @description Every row refused, listed or not. */
+            refused_rows_total: number;
+            normalization: {
+                /** @description The Ledger's normalization job (also at GET /v1/ledger/jobs/{job_id}). */
+                job_id: string;
+                /**
+                 * @description A failure before the last retry goes back to queued.
+                 * @enum {string}
+                 */
+                status: "queued" | "running" | "succeeded" | "failed";
+                /** @description Parsed rows normalized so far (refused ones included), recorded with each batch as it commits. */
+                rows_done: number;
+                rows_total: number | null;
+                /** @description Ledger entities recorded for the first time, in the batches written so far. */
+                created: number;
+                /** @description Entities found again with the same content (nothing written): a re-import or an overlapping statement. */
+                unchanged: number;
+                /** @description Entities given a new version that superseded the current one (a pending transaction posted, an account gaining an identifier). */
+                superseded: number;
+                /** @description Parsed rows the Ledger refused (not a record it knows); listed in refused_rows. */
+                refused_rows: number;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+        };
+        ReconciliationMatch: {
+            id: string;
+            /** @enum {string} */
+            match_type: "transaction_receipt" | "invoice_payment" | "statement_balance" | "wallet_transfer" | "payroll_bank_debit" | "subscription_charge" | "card_charge" | "onchain_settlement" | "obligation_duplicate";
+            /** @enum {string} */
+            status: "unmatched" | "matched" | "partially_matched" | "duplicate_possible" | "disputed" | "cleared" | "failed" | "reversed";
+            /** @description What was matched: transaction:txn_…, invoice:inv_…, obligation:obl_…, balance:bal_…, account:acc_… */
+            subject_refs: string[];
+            amount: components["schemas"]["Amount"] | null;
+            currency: string | null;
+            difference: components["schemas"]["Amount"] | null;
+            explanation: string;
+            /** @description This version of the record. */
+            version_id: string;
+            version: number;
+            supersedes: string | null;
+            /** @description The Raw artifacts (raw_…) this record came from. */
+            source_ids: string[];
+            /** @description The parsed rows (rpr_…) this record came from. */
+            evidence_ids: string[];
+            /** @enum {string} */
+            provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+            confidence: number;
+            /** @description Source details; `scenario` is `ar` on receivable invoices and obligations and `ap` on payable ones. */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the entity was first recorded (system time).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When this version was recorded (system time).
+             */
+            updated_at: string;
+            superseded_at: string | null;
+        };
+        Tenant: {
+            /** @description Tenant id (UUID). */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "suspended";
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            org_id: string | null;
+            identity: {
+                issuer: string;
+                subject: string;
+            } | null;
+            /** @enum {string} */
+            rate_limit_tier: "free" | "developer" | "production" | "enterprise";
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            updated_at: string;
+        };
+        Token: {
+            access_token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            /** @description Seconds until the token expires. */
+            expires_in: number;
+            principal: components["schemas"]["Principal"];
+        };
+        Transaction: {
+            id: string;
+            account_id: string;
+            external_transaction_id: string | null;
+            amount: components["schemas"]["Amount"];
+            currency: string;
+            /**
+             * @description transfer when a source names another of your accounts as the counterparty (its IBAN, or its wallet on the same chain), otherwise inflow, outflow or adjustment by the sign. A transaction recorded before that account existed becomes a transfer (a new version) at the next reconciliation, so the result does not depend on the order files arrive in.
+             * @enum {string}
+             */
+            direction: "inflow" | "outflow" | "transfer" | "adjustment";
+            /**
+             * Format: date
+             * @description A calendar date, YYYY-MM-DD.
+             */
+            transaction_date: string;
+            posted_date: string | null;
+            counterparty_id: string | null;
+            category_id: string | null;
+            /** @enum {string} */
+            status: "pending" | "posted" | "cleared" | "failed" | "reversed" | "disputed";
+            /** @description As the source wrote it. */
+            description: string;
+            description_normalized: string;
+            /** @enum {string} */
+            reconciliation_status: "unmatched" | "matched" | "partially_matched" | "duplicate_possible" | "disputed" | "cleared" | "failed" | "reversed";
+            /** @description This version of the record. */
+            version_id: string;
+            version: number;
+            supersedes: string | null;
+            /** @description The Raw artifacts (raw_…) this record came from. */
+            source_ids: string[];
+            /** @description The parsed rows (rpr_…) this record came from. */
+            evidence_ids: string[];
+            /** @enum {string} */
+            provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+            confidence: number;
+            /** @description Source details; `scenario` is `ar` on receivable invoices and obligations and `ap` on payable ones. */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the entity was first recorded (system time).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When this version was recorded (system time).
+             */
+            updated_at: string;
+            superseded_at: string | null;
+        };
+        Wallet: {
+            id: string;
+            /** @description Tenant id (UUID). */
+            tenant_id: string;
+            address: string;
+            /** @enum {string} */
+            principal_type: "human" | "agent";
+            principal_id: string;
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+        };
+        WebhookDeadLetter: {
+            id: string;
+            event_id: string;
+            event_type: string;
+            last_error: string;
+            attempt_count: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            last_attempt_at: string;
+        };
+        WebhookEndpoint: {
+            id: string;
+            /** @description Tenant id (UUID). */
+            tenant_id: string;
+            url: string;
+            description: string | null;
+            /** @description Empty means every type. */
+            event_types: string[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            previous_secret_expires_at: string | null;
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            updated_at: string;
+        };
+        WebhookEndpointWithSecret: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description The signing secret (whsec_ + base64 of 32 bytes). Shown only in this response; store it now. */
+            secret: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        version: string;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready";
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        openapi: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listErrorCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            code: components["schemas"]["ErrorCode"];
+                            status: number;
+                            group: string;
+                            summary: string;
+                            docs_url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getErrorReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerAgentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error envelope of every non-2xx response. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    proposeAgentActionDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error envelope of every non-2xx response. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listActionsDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error envelope of every non-2xx response. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceActionsDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error envelope of every non-2xx response. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createActionDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error envelope of every non-2xx response. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteActionsDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error envelope of every non-2xx response. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateActionsDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error envelope of every non-2xx response. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @description 12 to 4096 bytes (UTF-8). */
+                    password: string;
+                    /** @description Display name of the new tenant (default "Sandbox tenant"). */
+                    tenant_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Tenant id (UUID). */
+                        tenant_id: string;
+                        user_id: string;
+                        /** @enum {string} */
+                        status: "pending";
+                        /** @description Outside production only: the email-verification token. */
+                        verification_token: string;
+                    } | {
+                        /** @description Tenant id (UUID). */
+                        tenant_id: string;
+                        user_id: string;
+                        /** @enum {string} */
+                        status: "pending";
+                        /**
+                         * @description Production only: the token was mailed.
+                         * @enum {boolean}
+                         */
+                        verification_sent: true;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tenant id (UUID). */
+                    tenant_id: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        verified: true;
+                        user_id: string;
+                        /** @enum {string} */
+                        status: "active";
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tenant id (UUID). */
+                    tenant_id: string;
+                    token: string;
+                    /** @description 12 to 4096 bytes (UTF-8). */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: string;
+                        member_id: string;
+                        /** @enum {string} */
+                        status: "active";
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    provisionTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description The platform identity to link; one identity links to at most one tenant. */
+                    identity?: {
+                        /** @description The identity provider or platform namespace. */
+                        issuer: string;
+                        /** @description The identity within the issuer. */
+                        subject: string;
+                    };
+                    /** Format: email */
+                    owner_email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenant: components["schemas"]["Tenant"];
+                        owner: {
+                            user_id: string;
+                            member_id: string;
+                            /** @description Outside production only: the invitation token. */
+                            invitation_token?: string;
+                            /**
+                             * @description Production only: the invitation was mailed.
+                             * @enum {boolean}
+                             */
+                            invitation_sent?: true;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    provisionOrgTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description The platform identity to link; one identity links to at most one tenant. */
+                    identity?: {
+                        /** @description The identity provider or platform namespace. */
+                        issuer: string;
+                        /** @description The identity within the issuer. */
+                        subject: string;
+                    };
+                    /** Format: email */
+                    owner_email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenant: components["schemas"]["Tenant"];
+                        owner: {
+                            user_id: string;
+                            member_id: string;
+                            /** @description Outside production only: the invitation token. */
+                            invitation_token?: string;
+                            /**
+                             * @description Production only: the invitation was mailed.
+                             * @enum {boolean}
+                             */
+                            invitation_sent?: true;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Tenant id (UUID). */
+                        tenantId: string;
+                        /** @description Rows removed per table. */
+                        deletedRows: {
+                            [key: string]: number;
+                        };
+                        totalRows: number;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: {
+                status?: "invited" | "active" | "deactivated";
+                role?: "owner" | "admin" | "approver" | "viewer";
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        members: components["schemas"]["Member"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inviteMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @enum {string} */
+                    role: "admin" | "approver" | "viewer";
+                    approval_domains?: ("*" | "ach_outbound" | "ach_inbound" | "wire" | "onchain_transfer" | "erp_writeback" | "card_payment" | "x402_settle" | "escrow_release" | "vendor_risk" | "payment" | "collections" | "treasury" | "cash_forecast" | "dispute" | "compliance" | "revenue_intel" | "reconciliation" | "subscription" | "fraud_anomaly" | "personal_budget" | "financial_health" | "purchase_advisor" | "tax_prep" | "travel_finance" | "bill_management" | "debt_optimization" | "savings")[];
+                    approval_limit?: {
+                        /** @description ISO 4217 code, or USDC. */
+                        currency: string;
+                        /** @description Decimal string, at most 6 fractional digits; returned at its currency's scale, as an Amount ("2500.50" USD). */
+                        value: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: components["schemas"]["Member"];
+                        /** @description Outside production only: the invitation token. */
+                        invitation_token?: string;
+                        /**
+                         * @description Production only: the invitation was mailed.
+                         * @enum {boolean}
+                         */
+                        invitation_sent?: true;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+                /** @description The member id (mem_…). An id that names nothing of your tenant, whatever its shape, is 404 member_not_found; over 255 characters is 400 request_params_invalid. */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+                /** @description The member id (mem_…). An id that names nothing of your tenant, whatever its shape, is 404 member_not_found; over 255 characters is 400 request_params_invalid. */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role?: "admin" | "approver" | "viewer";
+                    approval_domains?: ("*" | "ach_outbound" | "ach_inbound" | "wire" | "onchain_transfer" | "erp_writeback" | "card_payment" | "x402_settle" | "escrow_release" | "vendor_risk" | "payment" | "collections" | "treasury" | "cash_forecast" | "dispute" | "compliance" | "revenue_intel" | "reconciliation" | "subscription" | "fraud_anomaly" | "personal_budget" | "financial_health" | "purchase_advisor" | "tax_prep" | "travel_finance" | "bill_management" | "debt_optimization" | "savings")[];
+                    approval_limit?: {
+                        /** @description ISO 4217 code, or USDC. */
+                        currency: string;
+                        /** @description Decimal string, at most 6 fractional digits; returned at its currency's scale, as an Amount ("2500.50" USD). */
+                        value: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deactivateMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+                /** @description The member id (mem_…). An id that names nothing of your tenant, whatever its shape, is 404 member_not_found; over 255 characters is 400 request_params_invalid. */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reactivateMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+                /** @description The member id (mem_…). An id that names nothing of your tenant, whatever its shape, is 404 member_not_found; over 255 characters is 400 request_params_invalid. */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    logIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mintServiceToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tenant id (UUID). */
+                    tenant_id: string;
+                    /** @description Why break-glass access is needed; recorded in the audit chain. */
+                    reason: string;
+                    /** @description What the token acts as (for example an internal agent name); default "break-glass". */
+                    subject?: string;
+                    /** @description A subset of the service-token scopes; default all of them. */
+                    scopes?: ("ledger:read" | "ledger:write" | "wiki:read" | "raw:read" | "raw:write" | "policy:read" | "audit:read" | "audit:write" | "execution:read" | "execution:propose" | "payment_intent:propose" | "payment_intent:execute")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCurrentPrincipal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Principal"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                status?: "active" | "expired" | "revoked";
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_keys: components["schemas"]["ApiKey"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    issueApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Default: all three read scopes. */
+                    scopes?: ("ledger:read" | "audit:read" | "governance:read")[];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 timestamp, UTC.
+                     */
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedApiKey"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+                /** @description The API key id (key_…). An id that names nothing of your tenant, whatever its shape, is 404 api_key_not_found; over 255 characters is 400 request_params_invalid. */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+                /** @description The API key id (key_…). An id that names nothing of your tenant, whatever its shape, is 404 api_key_not_found; over 255 characters is 400 request_params_invalid. */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Keep the old secret working this long (default 0: it stops at once). */
+                    previous_secret_expires_in_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedApiKey"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+                /** @description The API key id (key_…). An id that names nothing of your tenant, whatever its shape, is 404 api_key_not_found; over 255 characters is 400 request_params_invalid. */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoints: components["schemas"]["WebhookEndpoint"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed. http or https (https only in production), no user name or password; in production the host must resolve only to public internet addresses (docs/webhooks.md). */
+                    url: string;
+                    /** @description Event types to deliver, from the fixed allowlist; empty means every type. */
+                    event_types?: ("agent.action.proposed" | "payment_intent.created" | "payment_intent.approved" | "payment_intent.awaiting_second_approval" | "proposal.awaiting_second_approval" | "proposal.decided" | "payment_intent.rejected" | "payment_intent.executed" | "payment_intent.failed" | "payment_intent.reconciling" | "member.changed" | "payment_intent.execute.after" | "ledger.counterparty.created" | "ledger.counterparty.updated" | "ledger.transaction.created" | "ledger.obligation.created" | "policy.evaluate" | "raw.ingest.new" | "raw.ingest.deduplicated" | "raw.extraction.status_changed" | "raw.source.status_changed")[];
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id (whe_…). An id that names nothing of your tenant, whatever its shape, is 404 webhook_endpoint_not_found; over 255 characters is 400 request_params_invalid. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The endpoint id (whe_…). An id that names nothing of your tenant, whatever its shape, is 404 webhook_endpoint_not_found; over 255 characters is 400 request_params_invalid. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoint_id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The endpoint id (whe_…). An id that names nothing of your tenant, whatever its shape, is 404 webhook_endpoint_not_found; over 255 characters is 400 request_params_invalid. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed. http or https (https only in production), no user name or password; in production the host must resolve only to public internet addresses (docs/webhooks.md). */
+                    url?: string;
+                    /** @description Event types to deliver, from the fixed allowlist; empty means every type. */
+                    event_types?: ("agent.action.proposed" | "payment_intent.created" | "payment_intent.approved" | "payment_intent.awaiting_second_approval" | "proposal.awaiting_second_approval" | "proposal.decided" | "payment_intent.rejected" | "payment_intent.executed" | "payment_intent.failed" | "payment_intent.reconciling" | "member.changed" | "payment_intent.execute.after" | "ledger.counterparty.created" | "ledger.counterparty.updated" | "ledger.transaction.created" | "ledger.obligation.created" | "policy.evaluate" | "raw.ingest.new" | "raw.ingest.deduplicated" | "raw.extraction.status_changed" | "raw.source.status_changed")[];
+                    description?: string | null;
+                    /** @enum {string} */
+                    status?: "enabled" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The endpoint id (whe_…). An id that names nothing of your tenant, whatever its shape, is 404 webhook_endpoint_not_found; over 255 characters is 400 request_params_invalid. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Keep signing with the old secret too for this long (default 0: it stops at once). Deliveries then carry two signatures. */
+                    previous_secret_expires_in_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeadLetters: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint id (whe_…). An id that names nothing of your tenant, whatever its shape, is 404 webhook_endpoint_not_found; over 255 characters is 400 request_params_invalid. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoint_id: string;
+                        dead_letters: components["schemas"]["WebhookDeadLetter"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWebhookDeadLetters: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The endpoint id (whe_…). An id that names nothing of your tenant, whatever its shape, is 404 webhook_endpoint_not_found; over 255 characters is 400 request_params_invalid. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoint_id: string;
+                        /** @description Dead letters re-attempted by this call (at most 50). */
+                        attempted: number;
+                        /** @description Of those, delivered now: their dead letters are gone. */
+                        redelivered: number;
+                        /** @description Of those, failed again: attempt_count went up by one. */
+                        still_failing: number;
+                        /** @description Dead letters under the cap of 20 attempts that this call did not reach; call again. */
+                        remaining: number;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events whose id sorts after this one: the id of the last event you handled. */
+                after?: string;
+                /** @description ISO 8601 timestamp, UTC. */
+                since?: string;
+                /** @description Only these event types, comma-separated (the allowlist of the webhook event types). */
+                types?: string;
+                /** @description Page size, 1 to 1000 (default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            /** @description The event type, one of the allowlist. */
+                            type: string;
+                            /** @description The event id (evt_…): the webhook-id of its deliveries. */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            created_at: string;
+                            /** @description Tenant id (UUID). */
+                            tenant_id: string;
+                            audit_event_id: string | null;
+                            /** @description The event's own fields (docs/webhooks.md). */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description More events follow: ask again with after = the id of the last event of this page. */
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLatestAuditAnchor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditAnchor"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEntityAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 1000 (default 100). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                entityType: "account" | "balance" | "transaction" | "counterparty" | "obligation" | "document" | "invoice" | "payment_intent" | "reconciliation_match" | "proposal" | "execution" | "tenant" | "user" | "member" | "api_key" | "service_token" | "webhook_endpoint" | "audit_anchor" | "audit_export";
+                /** @description The entity's id (a tenant's UUID, or an id such as mem_…, txn_…). An id that names nothing of your tenant, whatever its shape, is 404 audit_entity_not_found; over 255 characters is 400 request_params_invalid. */
+                entityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entity_type: string;
+                        entity_id: string;
+                        events: components["schemas"]["AuditEvent"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuditEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The audit event id (aev_…). An id that names nothing of your tenant, whatever its shape, is 404 audit_event_not_found; over 255 characters is 400 request_params_invalid. */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventWithProof"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                layer?: "raw" | "ledger" | "wiki" | "policy" | "agent" | "execution" | "audit";
+                /** @description An actor id, or type:id (for example user:usr_…). */
+                actor?: string;
+                /** @description ISO 8601 timestamp, UTC. */
+                since?: string;
+                /** @description ISO 8601 timestamp, UTC. */
+                until?: string;
+                /** @description Page size, 1 to 1000 (default 100). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: components["schemas"]["AuditEvent"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAuditExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    format: "jsonl" | "csv";
+                    /** @enum {string} */
+                    layer?: "raw" | "ledger" | "wiki" | "policy" | "agent" | "execution" | "audit";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 timestamp, UTC.
+                     */
+                    since?: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 timestamp, UTC.
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditExport"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuditExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The export id (aex_…). An id that names nothing of your tenant, whatever its shape, is 404 audit_export_not_found; over 255 characters is 400 request_params_invalid. */
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditExport"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadAuditExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The export id (aex_…). An id that names nothing of your tenant, whatever its shape, is 404 audit_export_not_found; over 255 characters is 400 request_params_invalid. */
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyAuditChain: {
+        parameters: {
+            query?: {
+                /** @description Also recompute every closed Merkle batch's root from its events and compare it with the stored root (default true). */
+                check_anchors?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Tenant id (UUID). */
+                        tenant_id: string;
+                        /** @description Every linked event recomputes and links to the one before, up to the chain's head (and every checked batch root matches). */
+                        ok: boolean;
+                        events_checked: number;
+                        anchors_checked: number;
+                        /** @description The seq of the chain's head when the walk ended. */
+                        head_seq: number;
+                        /** @description Events recorded but not linked yet (the sequencer links them within about a second): not part of this check. */
+                        unsequenced: number;
+                        first_break: {
+                            seq: number | null;
+                            event_id: string | null;
+                            anchor_id: string | null;
+                            /** @enum {string} */
+                            problem: "seq_gap" | "prev_hash_mismatch" | "hash_mismatch" | "head_mismatch" | "anchor_root_mismatch" | "anchor_range_mismatch";
+                            expected: string;
+                            found: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyPlatformAuditChain: {
+        parameters: {
+            query: {
+                /** @description Tenant id (UUID). */
+                tenant_id: string;
+                /** @description Also recompute every closed Merkle batch's root from its events and compare it with the stored root (default true). */
+                check_anchors?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Tenant id (UUID). */
+                        tenant_id: string;
+                        /** @description Every linked event recomputes and links to the one before, up to the chain's head (and every checked batch root matches). */
+                        ok: boolean;
+                        events_checked: number;
+                        anchors_checked: number;
+                        /** @description The seq of the chain's head when the walk ended. */
+                        head_seq: number;
+                        /** @description Events recorded but not linked yet (the sequencer links them within about a second): not part of this check. */
+                        unsequenced: number;
+                        first_break: {
+                            seq: number | null;
+                            event_id: string | null;
+                            anchor_id: string | null;
+                            /** @enum {string} */
+                            problem: "seq_gap" | "prev_hash_mismatch" | "hash_mismatch" | "head_mismatch" | "anchor_root_mismatch" | "anchor_range_mismatch";
+                            expected: string;
+                            found: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyAuditProof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 32 bytes of hex, with or without 0x. */
+                    event_hash: string;
+                    proof: string[];
+                    /** @description 32 bytes of hex, with or without 0x. */
+                    merkle_root: string;
+                    /** @description Tenant id (UUID). */
+                    tenant_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The proof leads from event_hash to merkle_root. */
+                        valid: boolean;
+                        /** @description 32 bytes, 0x-prefixed lowercase hex. */
+                        computed_root: string;
+                        /** @description 32 bytes, 0x-prefixed lowercase hex. */
+                        merkle_root: string;
+                        /** @description A Steward batch (of tenant_id, if given) has this root, or the contract holds it on chain. */
+                        anchored: boolean;
+                        anchors: components["schemas"]["AuditAnchor"][];
+                        onchain_published: boolean | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                account_id?: string;
+                counterparty_id?: string;
+                direction?: "inflow" | "outflow" | "transfer" | "adjustment";
+                status?: "pending" | "posted" | "cleared" | "failed" | "reversed" | "disputed";
+                /** @description A date (YYYY-MM-DD) or an ISO 8601 timestamp; only its calendar date, as written, is used. */
+                since?: string;
+                /** @description A date (YYYY-MM-DD) or an ISO 8601 timestamp; only its calendar date, as written, is used. */
+                until?: string;
+                /** @description Page size, 1 to 1000 (default 100). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+                /** @description System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transactions: components["schemas"]["Transaction"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTransaction: {
+        parameters: {
+            query?: {
+                /** @description System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The transaction id (txn_…). An id that names nothing of your tenant, whatever its shape, is 404 ledger_transaction_not_found; over 255 characters is 400 request_params_invalid. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: {
+                status?: "active" | "closed" | "frozen" | "pending";
+                account_type?: "bank_checking" | "bank_savings" | "card" | "loan" | "line_of_credit" | "onchain" | "payment_processor";
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+                /** @description System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: components["schemas"]["Account"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: {
+                /** @description System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The account id (acc_…). An id that names nothing of your tenant, whatever its shape, is 404 ledger_account_not_found; over 255 characters is 400 request_params_invalid. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountWithBalance"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBalances: {
+        parameters: {
+            query?: {
+                /** @description A date (YYYY-MM-DD) or an ISO 8601 timestamp; only its calendar date, as written, is used. */
+                as_of?: string;
+                account_id?: string;
+                /** @description System time: balances as recorded at this instant (statements imported later are not seen). Omitted: now. */
+                known_at?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        as_of: string | null;
+                        /** @description One per account: its latest balance dated on or before as_of (closing preferred over current, available, opening). */
+                        balances: components["schemas"]["Balance"][];
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCounterparties: {
+        parameters: {
+            query?: {
+                type?: "merchant" | "vendor" | "customer" | "employer" | "employee" | "bank" | "wallet" | "exchange" | "tax_authority" | "agent" | "other";
+                trust_state?: "unreviewed" | "trusted" | "paused" | "acknowledged";
+                verified_status?: "unverified" | "self_attested" | "document_verified" | "sanctions_cleared";
+                risk_level?: "low" | "medium" | "high" | "sanctioned";
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+                /** @description System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counterparties: components["schemas"]["Counterparty"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCounterparty: {
+        parameters: {
+            query?: {
+                /** @description System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The counterparty id (cpy_…). An id that names nothing of your tenant, whatever its shape, is 404 ledger_counterparty_not_found; over 255 characters is 400 request_params_invalid. */
+                counterparty_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counterparty"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    grantCounterpartyTrust: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The counterparty id (cpy_…). An id that names nothing of your tenant, whatever its shape, is 404 ledger_counterparty_not_found; over 255 characters is 400 request_params_invalid. */
+                counterparty_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The body may be omitted. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; kept on the counterparty version, digested in the audit event. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counterparty"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pauseCounterpartyTrust: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The counterparty id (cpy_…). An id that names nothing of your tenant, whatever its shape, is 404 ledger_counterparty_not_found; over 255 characters is 400 request_params_invalid. */
+                counterparty_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The body may be omitted. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; kept on the counterparty version, digested in the audit event. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counterparty"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreCounterpartyTrust: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The counterparty id (cpy_…). An id that names nothing of your tenant, whatever its shape, is 404 ledger_counterparty_not_found; over 255 characters is 400 request_params_invalid. */
+                counterparty_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The body may be omitted. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; kept on the counterparty version, digested in the audit event. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counterparty"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acknowledgeCounterpartyTrust: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The counterparty id (cpy_…). An id that names nothing of your tenant, whatever its shape, is 404 ledger_counterparty_not_found; over 255 characters is 400 request_params_invalid. */
+                counterparty_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The body may be omitted. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; kept on the counterparty version, digested in the audit event. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counterparty"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                /** @description Default receivable: the receivables inventory. */
+                direction?: "payable" | "receivable";
+                status?: "draft" | "sent" | "partial" | "paid" | "overdue" | "cancelled" | "disputed";
+                counterparty_id?: string;
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+                /** @description System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "payable" | "receivable";
+                        invoices: components["schemas"]["Invoice"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: {
+                /** @description System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The invoice id (inv_…). An id that names nothing of your tenant, whatever its shape, is 404 ledger_invoice_not_found; over 255 characters is 400 request_params_invalid. */
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listObligations: {
+        parameters: {
+            query?: {
+                /** @description ar selects receivable obligations, ap payable ones (unless direction is given). */
+                scenario?: "ap" | "ar";
+                direction?: "payable" | "receivable";
+                type?: "bill" | "invoice" | "subscription" | "loan" | "rent" | "payroll" | "tax" | "card_statement" | "other";
+                status?: "open" | "settled" | "cancelled";
+                counterparty_id?: string;
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+                /** @description System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        obligations: components["schemas"]["Obligation"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getObligation: {
+        parameters: {
+            query?: {
+                /** @description System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The obligation id (obl_…). An id that names nothing of your tenant, whatever its shape, is 404 obligation_not_found; over 255 characters is 400 request_params_invalid. */
+                obligation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Obligation"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    normalizeParsedRow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A parsed row id (rpr_…), from GET /v1/raw/{raw_id}/parsed. */
+                    raw_parsed_id: string;
+                    /** @description Accepted and ignored (spec). */
+                    target_entities?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        raw_parsed_id: string;
+                        raw_artifact_id: string;
+                        parser: string;
+                        parser_version: string;
+                        /** @description Every Ledger entity the row resolved to, with the version that now records it. */
+                        entities: {
+                            /** @enum {string} */
+                            kind: "account" | "balance" | "counterparty" | "transaction" | "invoice" | "obligation" | "reconciliation_match";
+                            id: string;
+                            version_id: string;
+                            version: number;
+                            /**
+                             * @description unchanged: normalizing this row again wrote nothing.
+                             * @enum {string}
+                             */
+                            outcome: "created" | "updated" | "unchanged";
+                        }[];
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestReconciliation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description No options: a run reconciles the tenant's whole current Ledger. The body may be omitted. */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerJob"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReconcileJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /**
+                         * @description queued → running → succeeded | failed (a failure before the last retry goes back to queued).
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "succeeded" | "failed";
+                        /** @description Who asked for the run: a member or key id, or ledger-normalize for the run after a normalization. */
+                        created_by: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp, UTC.
+                         */
+                        created_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                        error: string | null;
+                        outcome: {
+                            /** @description Reconciliation matches this run found; what earlier runs matched is settled and not found again. */
+                            matches: number;
+                            /** @description The same, by `match_type:status` (for example `invoice_payment:matched`). */
+                            matches_by_type: {
+                                [key: string]: number;
+                            };
+                            /** @description Statement balance checks retired because their period no longer exists. */
+                            retired: number;
+                            /** @description Entities the run recorded for the first time (matches). */
+                            created: number;
+                            /** @description Entities whose content the run left as it was. */
+                            unchanged: number;
+                            /** @description Entities the run gave a new version (a transaction's reconciliation status, an invoice's amount paid), superseding the current one. */
+                            superseded: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLedgerJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job id (ljb_…). An id that names nothing of your tenant, whatever its shape, is 404 ledger_job_not_found; over 255 characters is 400 request_params_invalid. */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerJob"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReconciliationMatches: {
+        parameters: {
+            query?: {
+                match_type?: "transaction_receipt" | "invoice_payment" | "statement_balance" | "wallet_transfer" | "payroll_bank_debit" | "subscription_charge" | "card_charge" | "onchain_settlement" | "obligation_duplicate";
+                status?: "unmatched" | "matched" | "partially_matched" | "duplicate_possible" | "disputed" | "cleared" | "failed" | "reversed";
+                /** @description Only matches involving this record, e.g. transaction:txn_…. */
+                subject?: string;
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+                /** @description System time: the Ledger as it was recorded at this instant (bitemporal read). Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        matches: components["schemas"]["ReconciliationMatch"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ingestRawArtifact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description One of email_inbound, csv_upload, pdf_upload, eth_address, agent_contributed, other. bank_provider, card_processor, erp_provider, accounting_provider, payroll_provider, chain_indexer_wallet, wiki_annotation are reserved (403 raw_source_reserved): they arrive only through provider webhooks or the Wiki. Any other value is 400 raw_source_unsupported. */
+                    source_type: string;
+                    /** @description As in the JSON form; absent: the file part's Content-Type. */
+                    mime_type?: string;
+                    /** @description A JSON object, as a string (at most 16384 bytes). */
+                    source_ref?: string;
+                    /**
+                     * Format: binary
+                     * @description The file, at most 52428800 bytes (413 raw_artifact_too_large above). It must be the last part.
+                     */
+                    file: string;
+                };
+                "application/json": {
+                    /** @description One of email_inbound, csv_upload, pdf_upload, eth_address, agent_contributed, other. bank_provider, card_processor, erp_provider, accounting_provider, payroll_provider, chain_indexer_wallet, wiki_annotation are reserved (403 raw_source_reserved): they arrive only through provider webhooks or the Wiki. Any other value is 400 raw_source_unsupported. */
+                    source_type: string;
+                    /** @description Fetched by the service: http or https (https in production); every resolved address, and every redirect (at most 5), must be public. 400 raw_fetch_refused or raw_fetch_failed with details.reason. */
+                    url: string;
+                    /** @description What the source is (free form, at most 16384 bytes as JSON). */
+                    source_ref?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Sent as the Authorization header (e.g. "Bearer abc") to the URL's origin only, never across a redirect to another origin. Never stored or logged. */
+                    auth_header?: string;
+                    /** @description The media type to store. Accepted: text/csv, application/csv, application/x-ofx, application/ofx, application/vnd.intu.qfx, application/x-qfx, application/xml, text/xml, application/x-mt940, text/x-mt940, application/pdf, message/rfc822, application/json, text/plain (415 request_media_type_unsupported otherwise). A generic type (application/octet-stream, text/plain) is refined by the file name's extension. */
+                    mime_type?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestResult"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestResult"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRawArtifacts: {
+        parameters: {
+            query?: {
+                /** @description Only artifacts of this source type. */
+                source_type?: "bank_provider" | "card_processor" | "erp_provider" | "accounting_provider" | "payroll_provider" | "email_inbound" | "csv_upload" | "pdf_upload" | "chain_indexer_wallet" | "eth_address" | "agent_contributed" | "wiki_annotation" | "other";
+                /** @description Only artifacts whose extraction is in this state. */
+                extraction_status?: "pending" | "running" | "succeeded" | "failed" | "skipped";
+                /** @description Only artifacts ingested at or after this instant (inclusive). */
+                since?: string;
+                /** @description Only artifacts ingested before this instant (exclusive), so consecutive windows do not overlap. */
+                until?: string;
+                /** @description Page size, 1 to 1000 (default 100). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        artifacts: components["schemas"]["RawArtifact"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRawArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The artifact id (raw_…). An id that names nothing of your tenant, whatever its shape, is 404 raw_artifact_not_found; over 255 characters is 400 request_params_invalid. */
+                raw_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RawArtifact"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tombstoneRawArtifact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The artifact id (raw_…). An id that names nothing of your tenant, whatever its shape, is 404 raw_artifact_not_found; over 255 characters is 400 request_params_invalid. */
+                raw_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tombstoned; the response has no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadRawArtifactContent: {
+        parameters: {
+            query: {
+                /** @description Tenant id (UUID). */
+                tenant_id: string;
+                /** @description Unix seconds. */
+                expires: number;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /** @description The artifact id (raw_…). An id that names nothing of your tenant, whatever its shape, is 404 raw_artifact_not_found; over 255 characters is 400 request_params_invalid. */
+                raw_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artifact's bytes, as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listParsedRows: {
+        parameters: {
+            query?: {
+                parser?: string;
+                parser_version?: string;
+                /** @description Page size, 1 to 1000 (default 100). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The artifact id (raw_…). An id that names nothing of your tenant, whatever its shape, is 404 raw_artifact_not_found; over 255 characters is 400 request_params_invalid. */
+                raw_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        raw_id: string;
+                        parsed: components["schemas"]["ParsedRow"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveProviderWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The provider account the delivery is for (the connection's account). */
+                "x-provider-account"?: string;
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA-256(secret, "<t>." + raw body)>; the timestamp must be within 300 s of ours. */
+                "x-provider-signature"?: string;
+            };
+            path: {
+                provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderWebhookAccepted"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPlatformConnectors: {
+        parameters: {
+            query: {
+                /** @description Tenant id (UUID). */
+                tenant_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connections: {
+                            /** @description pcn_… */
+                            connection_id: string;
+                            /** @description Tenant id (UUID). */
+                            tenant_id: string;
+                            /**
+                             * @description The provider whose webhooks the connection accepts (POST /v1/raw/webhooks/{provider}).
+                             * @enum {string}
+                             */
+                            provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+                            account_ref: string;
+                            /** @enum {string} */
+                            status: "active" | "paused" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addPlatformConnector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tenant id (UUID). */
+                    tenant_id: string;
+                    /**
+                     * @description The provider whose webhooks the connection accepts (POST /v1/raw/webhooks/{provider}).
+                     * @enum {string}
+                     */
+                    provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+                    /** @description The provider account: the X-Provider-Account header its webhooks carry. Unique per provider across tenants. */
+                    account_ref: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connection: {
+                            /** @description pcn_… */
+                            connection_id: string;
+                            /** @description Tenant id (UUID). */
+                            tenant_id: string;
+                            /**
+                             * @description The provider whose webhooks the connection accepts (POST /v1/raw/webhooks/{provider}).
+                             * @enum {string}
+                             */
+                            provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+                            account_ref: string;
+                            /** @enum {string} */
+                            status: "active" | "paused" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            updated_at: string;
+                        };
+                        /** @description The signing secret: X-Provider-Signature is t=<unix seconds>,v1=<hex HMAC-SHA-256(secret, "<t>." + body)>. Shown in this response (and its replays for the same Idempotency-Key) only. */
+                        secret: string;
+                        /** @description Where the provider POSTs: PUBLIC_BASE_URL/v1/raw/webhooks/{provider}, as this server is configured. */
+                        webhook_url: string;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pausePlatformConnector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tenant id (UUID). */
+                    tenant_id: string;
+                    /**
+                     * @description The provider whose webhooks the connection accepts (POST /v1/raw/webhooks/{provider}).
+                     * @enum {string}
+                     */
+                    provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+                    /** @description The provider account: the X-Provider-Account header its webhooks carry. Unique per provider across tenants. */
+                    account_ref: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connection: {
+                            /** @description pcn_… */
+                            connection_id: string;
+                            /** @description Tenant id (UUID). */
+                            tenant_id: string;
+                            /**
+                             * @description The provider whose webhooks the connection accepts (POST /v1/raw/webhooks/{provider}).
+                             * @enum {string}
+                             */
+                            provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+                            account_ref: string;
+                            /** @enum {string} */
+                            status: "active" | "paused" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            updated_at: string;
+                        };
+                        /** @description false when the connection already had the status asked for (nothing recorded). */
+                        changed: boolean;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumePlatformConnector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tenant id (UUID). */
+                    tenant_id: string;
+                    /**
+                     * @description The provider whose webhooks the connection accepts (POST /v1/raw/webhooks/{provider}).
+                     * @enum {string}
+                     */
+                    provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+                    /** @description The provider account: the X-Provider-Account header its webhooks carry. Unique per provider across tenants. */
+                    account_ref: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connection: {
+                            /** @description pcn_… */
+                            connection_id: string;
+                            /** @description Tenant id (UUID). */
+                            tenant_id: string;
+                            /**
+                             * @description The provider whose webhooks the connection accepts (POST /v1/raw/webhooks/{provider}).
+                             * @enum {string}
+                             */
+                            provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+                            account_ref: string;
+                            /** @enum {string} */
+                            status: "active" | "paused" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            updated_at: string;
+                        };
+                        /** @description false when the connection already had the status asked for (nothing recorded). */
+                        changed: boolean;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokePlatformConnector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tenant id (UUID). */
+                    tenant_id: string;
+                    /**
+                     * @description The provider whose webhooks the connection accepts (POST /v1/raw/webhooks/{provider}).
+                     * @enum {string}
+                     */
+                    provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+                    /** @description The provider account: the X-Provider-Account header its webhooks carry. Unique per provider across tenants. */
+                    account_ref: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connection: {
+                            /** @description pcn_… */
+                            connection_id: string;
+                            /** @description Tenant id (UUID). */
+                            tenant_id: string;
+                            /**
+                             * @description The provider whose webhooks the connection accepts (POST /v1/raw/webhooks/{provider}).
+                             * @enum {string}
+                             */
+                            provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+                            account_ref: string;
+                            /** @enum {string} */
+                            status: "active" | "paused" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            updated_at: string;
+                        };
+                        /** @description false when the connection already had the status asked for (nothing recorded). */
+                        changed: boolean;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotatePlatformConnectorSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tenant id (UUID). */
+                    tenant_id: string;
+                    /**
+                     * @description The provider whose webhooks the connection accepts (POST /v1/raw/webhooks/{provider}).
+                     * @enum {string}
+                     */
+                    provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+                    /** @description The provider account: the X-Provider-Account header its webhooks carry. Unique per provider across tenants. */
+                    account_ref: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connection: {
+                            /** @description pcn_… */
+                            connection_id: string;
+                            /** @description Tenant id (UUID). */
+                            tenant_id: string;
+                            /**
+                             * @description The provider whose webhooks the connection accepts (POST /v1/raw/webhooks/{provider}).
+                             * @enum {string}
+                             */
+                            provider: "bank_provider" | "card_processor" | "chain_indexer" | "erp_provider" | "generic_hmac";
+                            account_ref: string;
+                            /** @enum {string} */
+                            status: "active" | "paused" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            updated_at: string;
+                        };
+                        /** @description The signing secret: X-Provider-Signature is t=<unix seconds>,v1=<hex HMAC-SHA-256(secret, "<t>." + body)>. Shown in this response (and its replays for the same Idempotency-Key) only. */
+                        secret: string;
+                        /** @description Where the provider POSTs: PUBLIC_BASE_URL/v1/raw/webhooks/{provider}, as this server is configured. */
+                        webhook_url: string;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPolicyContentSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Schema (draft 2020-12 compatible). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getActivePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    composePolicyVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Steward policy content
+                     * @description The policy document (mandatory numeric version, rules (an auto rule may carry an autonomous_cap), optional lists, agent_actions, window_hours).
+                     */
+                    content: {
+                        /** @description The document's own version label (mandatory, numeric); covered by the content hash. */
+                        version: number;
+                        /** @description Up to 500 rules, matched first match in document order; an action no rule matches is rejected (deny by default). */
+                        rules: {
+                            /** @description Unique within the policy; 1 to 128 characters: letters, digits, _ . : - (not starting with a symbol). */
+                            id: string;
+                            /** @description The action kinds the rule applies to; `any` (valid only here) applies to every kind. */
+                            applies_to: ("outbound_payment" | "inbound_payment" | "ledger_write" | "onchain_tx" | "agent_action" | "any")[];
+                            /** @description Conditions, all of which must hold (AND); an empty object always holds. A key the caller did not populate does not hold. Unknown keys are refused. Gate-only keys are never populated by POST /evaluate. */
+                            when: {
+                                /** @description Holds when the action amount is at most this, in the same currency. */
+                                "amount.lte"?: {
+                                    /** @description ISO 4217 code (USD, JPY, KWD) or a token symbol (USDC, USDT, ETH): capital letters and digits, 2 to 10 characters. */
+                                    currency: string;
+                                    /** @description Non-negative decimal string (never a JSON number), with at most as many fraction digits as the currency has (USD 2, JPY 0, KWD 3, USDC 6, USDT 6, ETH 18; unknown token symbols keep the digits as written). Compared exactly in minor units. */
+                                    value: string;
+                                };
+                                /** @description Holds when the action amount is more than this, in the same currency. */
+                                "amount.gt"?: {
+                                    /** @description ISO 4217 code (USD, JPY, KWD) or a token symbol (USDC, USDT, ETH): capital letters and digits, 2 to 10 characters. */
+                                    currency: string;
+                                    /** @description Non-negative decimal string (never a JSON number), with at most as many fraction digits as the currency has (USD 2, JPY 0, KWD 3, USDC 6, USDT 6, ETH 18; unknown token symbols keep the digits as written). Compared exactly in minor units. */
+                                    value: string;
+                                };
+                                /** @description Holds when the action counterparty_id is in this list (a name in `lists`). */
+                                "counterparty.in"?: string;
+                                /** @description Holds when the action has a counterparty_id and it is not in this list (a name in `lists`). */
+                                "counterparty.not_in"?: string;
+                                /** @description Holds when the action agent_id equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                agent_id?: string | string[];
+                                /** @description Holds when the action agent_role equals it. One value, or a list of up to 100 distinct values any of which matches. */
+                                agent_role?: string | string[];
+                                /** @description Holds when the action tenant_category equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                tenant_category?: string | string[];
+                                /** @description Holds when the action behavior_hash equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                behavior_hash?: string | string[];
+                                /** @description Holds when the action action_id equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                action_id?: string | string[];
+                                /** @description Holds when the action action_type equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                action_type?: string | string[];
+                                /** @description Holds when the action risk_level equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                risk_level?: ("low" | "medium" | "high" | "sanctioned") | ("low" | "medium" | "high" | "sanctioned")[];
+                                /**
+                                 * @description Holds when the action risk_level is at most this (low < medium < high < sanctioned). Gate only.
+                                 * @enum {string}
+                                 */
+                                "risk_level.lte"?: "low" | "medium" | "high" | "sanctioned";
+                                /** @description Holds when the action confidence (0 to 1) is at least this. Gate only. */
+                                "confidence.gte"?: number;
+                                /** @description Holds when the action confidence (0 to 1) is below this. Gate only. */
+                                "confidence.lt"?: number;
+                                /** @description Holds when the action evidence_score (0 to 1) is at least this. Gate only. */
+                                "evidence_score.gte"?: number;
+                                /** @description Holds when the action evidence_score (0 to 1) is below this. Gate only. */
+                                "evidence_score.lt"?: number;
+                                /** @description Holds when the spend over the policy window, this action included, is at most this, in the same currency. Gate only. */
+                                "spend_in_window.lte"?: {
+                                    /** @description ISO 4217 code (USD, JPY, KWD) or a token symbol (USDC, USDT, ETH): capital letters and digits, 2 to 10 characters. */
+                                    currency: string;
+                                    /** @description Non-negative decimal string (never a JSON number), with at most as many fraction digits as the currency has (USD 2, JPY 0, KWD 3, USDC 6, USDT 6, ETH 18; unknown token symbols keep the digits as written). Compared exactly in minor units. */
+                                    value: string;
+                                };
+                                /** @description Holds when the number of actions over the policy window, this one included, is at most this. Gate only. */
+                                "tx_count_in_window.lte"?: number;
+                            };
+                            /** @description Approver label for a `confirm` rule (default `signer`); meaningless on auto and reject. */
+                            require?: string;
+                            /**
+                             * @description auto → allow (the gate's hard human-approval floor still holds an allowed money action for approval unless the rule's autonomous_cap covers it), confirm → needs approval, reject.
+                             * @enum {string}
+                             */
+                            execute: "auto" | "confirm" | "reject";
+                            /** @description Only on an `auto` rule: the signed amount up to which the actions this rule allows may execute without a human. An action in another currency, or above it, is not covered: the gate's human-approval floor holds it for approval. */
+                            autonomous_cap?: {
+                                /** @description ISO 4217 code (USD, JPY, KWD) or a token symbol (USDC, USDT, ETH): capital letters and digits, 2 to 10 characters. */
+                                currency: string;
+                                /** @description Non-negative decimal string (never a JSON number), with at most as many fraction digits as the currency has (USD 2, JPY 0, KWD 3, USDC 6, USDT 6, ETH 18; unknown token symbols keep the digits as written). Compared exactly in minor units. */
+                                value: string;
+                            };
+                        }[];
+                        /** @description Named counterparty lists for counterparty.in / not_in: up to 100 lists, 100000 ids in all. */
+                        lists?: {
+                            [key: string]: string[];
+                        };
+                        /** @description Signed per-agent allowlist: agent id → the action types it may resolve (up to 500 agents, 100 types each). When present, an action carrying an agent_id is rejected unless its action_type is listed for that agent. */
+                        agent_actions?: {
+                            [key: string]: string[];
+                        };
+                        /** @description The window of spend_in_window and tx_count_in_window, in hours (default 24). */
+                        window_hours?: number;
+                    };
+                    /** @description Distinct authorized signers needed to activate it: 1 (default) to 20. */
+                    quorum_required?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Policy version id (pol_…). */
+                        policy_id: string;
+                        /** @description The tenant's sequential policy version (the default policy is 1). */
+                        version: number;
+                        /** @enum {string} */
+                        state: "pending_signatures";
+                        /** @description keccak256 of the RFC 8785 canonical JSON of the content, 0x-prefixed. */
+                        content_hash: string;
+                        quorum_required: number;
+                        signing_payload: {
+                            /** @description { name: "Steward Policy", version: "1", chainId: 8453 }. */
+                            domain: {
+                                [key: string]: unknown;
+                            };
+                            types: {
+                                [key: string]: {
+                                    name: string;
+                                    type: string;
+                                }[];
+                            };
+                            /** @enum {string} */
+                            primaryType: "Policy";
+                            /** @description tenantId, policyId, version, contentHash, quorumRequired. */
+                            message: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @description Lint errors and warnings of the content, and quorum_exceeds_signers when fewer authorized signers are linked than the quorum. */
+                        warnings: components["schemas"]["PolicyLintFinding"][];
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signPolicyVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Policy version id (pol_…). */
+                    policy_id: string;
+                    signatures: {
+                        /** @description The signer's address (any case). */
+                        address: string;
+                        /** @description The EIP-712 signature of signing_payload, 0x-prefixed hex. */
+                        signature: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        policy: components["schemas"]["Policy"];
+                        /** @description True when this call brought the policy to quorum and activated it. */
+                        activated: boolean;
+                        warnings: components["schemas"]["PolicyLintFinding"][];
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPolicyVersions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 (default 100). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first, pending and superseded versions included. */
+                        versions: {
+                            /** @description Policy version id (pol_…). */
+                            id: string;
+                            /** @description The tenant's sequential policy version (the default policy is 1). */
+                            version: number;
+                            /** @enum {string} */
+                            state: "pending_signatures" | "active" | "superseded";
+                            /** @description keccak256 of the RFC 8785 canonical JSON of the content, 0x-prefixed. */
+                            content_hash: string;
+                            quorum_required: number;
+                            signers: string[];
+                            activated_at: string | null;
+                            deactivated_at: string | null;
+                            created_by: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            created_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    evaluatePolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only kind, counterparty_id, amount, agent_role and timestamp are accepted. */
+                    action: {
+                        /**
+                         * @description The action kind (any is valid only inside a rule).
+                         * @enum {string}
+                         */
+                        kind: "outbound_payment" | "inbound_payment" | "ledger_write" | "onchain_tx" | "agent_action";
+                        counterparty_id?: string | null;
+                        amount?: {
+                            /** @description ISO 4217 code or token symbol (USDC). */
+                            currency: string;
+                            /** @description Non-negative decimal string. */
+                            value: string;
+                        } | null;
+                        agent_role?: string | null;
+                        timestamp?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        outcome: "allow" | "confirm" | "reject";
+                        matched_rule_id: string | null;
+                        required_approvers: string[];
+                        /** @description Additive: whether the matched rule's signed autonomous cap covers this action; the gate's hard human-approval floor holds allowed money actions that it does not cover. */
+                        covered_by_autonomous_cap: boolean;
+                        trace: {
+                            /** @description A rule id, or a pseudo-rule: [agent_actions], [autonomous_cap], [fallback], [default_deny]. */
+                            rule_id: string;
+                            matched: boolean;
+                            checks: {
+                                key: string;
+                                passed: boolean;
+                                detail: string;
+                            }[];
+                        }[];
+                        /** @description Policy version id (pol_…). */
+                        policy_id: string;
+                        /** @description The tenant's sequential policy version (the default policy is 1). */
+                        policy_version: number;
+                        /** @description The policy.evaluate audit event this call recorded. */
+                        audit_event_id: string;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    lintPolicyContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Any JSON value: schema violations are reported as error findings, not refused. */
+                    policy_content: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Tenant id (UUID). */
+                        tenant_id: string;
+                        errors: number;
+                        warnings: number;
+                        findings: components["schemas"]["PolicyLintFinding"][];
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simulatePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The evaluated fields, plus the fields the gate populates (agent_id, action_type, tenant_category, confidence, evidence_score, risk_level, spend_in_window, tx_count_in_window, behavior_hash, action_id). */
+                    action: {
+                        /**
+                         * @description The action kind (any is valid only inside a rule).
+                         * @enum {string}
+                         */
+                        kind: "outbound_payment" | "inbound_payment" | "ledger_write" | "onchain_tx" | "agent_action";
+                        counterparty_id?: string | null;
+                        amount?: {
+                            /** @description ISO 4217 code or token symbol (USDC). */
+                            currency: string;
+                            /** @description Non-negative decimal string. */
+                            value: string;
+                        } | null;
+                        agent_role?: string | null;
+                        timestamp?: string | null;
+                        agent_id?: string | null;
+                        action_type?: string | null;
+                        tenant_category?: string | null;
+                        confidence?: number | null;
+                        evidence_score?: number | null;
+                        risk_level?: ("low" | "medium" | "high" | "sanctioned") | null;
+                        spend_in_window?: {
+                            /** @description ISO 4217 code or token symbol (USDC). */
+                            currency: string;
+                            /** @description Non-negative decimal string. */
+                            value: string;
+                        } | null;
+                        tx_count_in_window?: number | null;
+                        behavior_hash?: string | null;
+                        action_id?: string | null;
+                    };
+                    /** @description The tenant's sequential policy version (the default policy is 1). */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        decision: components["schemas"]["PolicyDecision"];
+                        /** @description The tenant's sequential policy version (the default policy is 1). */
+                        policy_version: number;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simulatePolicyHistorically: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Steward policy content
+                     * @description The candidate policy document (not stored).
+                     */
+                    policy_content: {
+                        /** @description The document's own version label (mandatory, numeric); covered by the content hash. */
+                        version: number;
+                        /** @description Up to 500 rules, matched first match in document order; an action no rule matches is rejected (deny by default). */
+                        rules: {
+                            /** @description Unique within the policy; 1 to 128 characters: letters, digits, _ . : - (not starting with a symbol). */
+                            id: string;
+                            /** @description The action kinds the rule applies to; `any` (valid only here) applies to every kind. */
+                            applies_to: ("outbound_payment" | "inbound_payment" | "ledger_write" | "onchain_tx" | "agent_action" | "any")[];
+                            /** @description Conditions, all of which must hold (AND); an empty object always holds. A key the caller did not populate does not hold. Unknown keys are refused. Gate-only keys are never populated by POST /evaluate. */
+                            when: {
+                                /** @description Holds when the action amount is at most this, in the same currency. */
+                                "amount.lte"?: {
+                                    /** @description ISO 4217 code (USD, JPY, KWD) or a token symbol (USDC, USDT, ETH): capital letters and digits, 2 to 10 characters. */
+                                    currency: string;
+                                    /** @description Non-negative decimal string (never a JSON number), with at most as many fraction digits as the currency has (USD 2, JPY 0, KWD 3, USDC 6, USDT 6, ETH 18; unknown token symbols keep the digits as written). Compared exactly in minor units. */
+                                    value: string;
+                                };
+                                /** @description Holds when the action amount is more than this, in the same currency. */
+                                "amount.gt"?: {
+                                    /** @description ISO 4217 code (USD, JPY, KWD) or a token symbol (USDC, USDT, ETH): capital letters and digits, 2 to 10 characters. */
+                                    currency: string;
+                                    /** @description Non-negative decimal string (never a JSON number), with at most as many fraction digits as the currency has (USD 2, JPY 0, KWD 3, USDC 6, USDT 6, ETH 18; unknown token symbols keep the digits as written). Compared exactly in minor units. */
+                                    value: string;
+                                };
+                                /** @description Holds when the action counterparty_id is in this list (a name in `lists`). */
+                                "counterparty.in"?: string;
+                                /** @description Holds when the action has a counterparty_id and it is not in this list (a name in `lists`). */
+                                "counterparty.not_in"?: string;
+                                /** @description Holds when the action agent_id equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                agent_id?: string | string[];
+                                /** @description Holds when the action agent_role equals it. One value, or a list of up to 100 distinct values any of which matches. */
+                                agent_role?: string | string[];
+                                /** @description Holds when the action tenant_category equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                tenant_category?: string | string[];
+                                /** @description Holds when the action behavior_hash equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                behavior_hash?: string | string[];
+                                /** @description Holds when the action action_id equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                action_id?: string | string[];
+                                /** @description Holds when the action action_type equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                action_type?: string | string[];
+                                /** @description Holds when the action risk_level equals it. Gate only. One value, or a list of up to 100 distinct values any of which matches. */
+                                risk_level?: ("low" | "medium" | "high" | "sanctioned") | ("low" | "medium" | "high" | "sanctioned")[];
+                                /**
+                                 * @description Holds when the action risk_level is at most this (low < medium < high < sanctioned). Gate only.
+                                 * @enum {string}
+                                 */
+                                "risk_level.lte"?: "low" | "medium" | "high" | "sanctioned";
+                                /** @description Holds when the action confidence (0 to 1) is at least this. Gate only. */
+                                "confidence.gte"?: number;
+                                /** @description Holds when the action confidence (0 to 1) is below this. Gate only. */
+                                "confidence.lt"?: number;
+                                /** @description Holds when the action evidence_score (0 to 1) is at least this. Gate only. */
+                                "evidence_score.gte"?: number;
+                                /** @description Holds when the action evidence_score (0 to 1) is below this. Gate only. */
+                                "evidence_score.lt"?: number;
+                                /** @description Holds when the spend over the policy window, this action included, is at most this, in the same currency. Gate only. */
+                                "spend_in_window.lte"?: {
+                                    /** @description ISO 4217 code (USD, JPY, KWD) or a token symbol (USDC, USDT, ETH): capital letters and digits, 2 to 10 characters. */
+                                    currency: string;
+                                    /** @description Non-negative decimal string (never a JSON number), with at most as many fraction digits as the currency has (USD 2, JPY 0, KWD 3, USDC 6, USDT 6, ETH 18; unknown token symbols keep the digits as written). Compared exactly in minor units. */
+                                    value: string;
+                                };
+                                /** @description Holds when the number of actions over the policy window, this one included, is at most this. Gate only. */
+                                "tx_count_in_window.lte"?: number;
+                            };
+                            /** @description Approver label for a `confirm` rule (default `signer`); meaningless on auto and reject. */
+                            require?: string;
+                            /**
+                             * @description auto → allow (the gate's hard human-approval floor still holds an allowed money action for approval unless the rule's autonomous_cap covers it), confirm → needs approval, reject.
+                             * @enum {string}
+                             */
+                            execute: "auto" | "confirm" | "reject";
+                            /** @description Only on an `auto` rule: the signed amount up to which the actions this rule allows may execute without a human. An action in another currency, or above it, is not covered: the gate's human-approval floor holds it for approval. */
+                            autonomous_cap?: {
+                                /** @description ISO 4217 code (USD, JPY, KWD) or a token symbol (USDC, USDT, ETH): capital letters and digits, 2 to 10 characters. */
+                                currency: string;
+                                /** @description Non-negative decimal string (never a JSON number), with at most as many fraction digits as the currency has (USD 2, JPY 0, KWD 3, USDC 6, USDT 6, ETH 18; unknown token symbols keep the digits as written). Compared exactly in minor units. */
+                                value: string;
+                            };
+                        }[];
+                        /** @description Named counterparty lists for counterparty.in / not_in: up to 100 lists, 100000 ids in all. */
+                        lists?: {
+                            [key: string]: string[];
+                        };
+                        /** @description Signed per-agent allowlist: agent id → the action types it may resolve (up to 500 agents, 100 types each). When present, an action carrying an agent_id is rejected unless its action_type is listed for that agent. */
+                        agent_actions?: {
+                            [key: string]: string[];
+                        };
+                        /** @description The window of spend_in_window and tx_count_in_window, in hours (default 24). */
+                        window_hours?: number;
+                    };
+                    /**
+                     * Format: date-or-date-time
+                     * @description A date (YYYY-MM-DD) or an ISO 8601 timestamp; its calendar date, as written, is used (inclusive).
+                     */
+                    period_start: string;
+                    /**
+                     * Format: date-or-date-time
+                     * @description A date (YYYY-MM-DD) or an ISO 8601 timestamp; its calendar date, as written, is used (inclusive).
+                     */
+                    period_end: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total: number;
+                        would_allow: number;
+                        would_confirm: number;
+                        would_reject: number;
+                        diff_vs_active: {
+                            /** @description allow under the candidate, not under the active policy. */
+                            newly_allowed: {
+                                transaction_id: string;
+                                /** Format: date */
+                                transaction_date: string;
+                                /** @description An amount: currency and decimal string. */
+                                amount: {
+                                    /** @description ISO 4217 code or token symbol (USDC). */
+                                    currency: string;
+                                    /** @description Non-negative decimal string. */
+                                    value: string;
+                                };
+                                counterparty_id: string | null;
+                                /**
+                                 * @description The outcome under the active policy.
+                                 * @enum {string}
+                                 */
+                                before: "allow" | "confirm" | "reject";
+                                /**
+                                 * @description The outcome under the candidate.
+                                 * @enum {string}
+                                 */
+                                after: "allow" | "confirm" | "reject";
+                                matched_rule_before: string | null;
+                                matched_rule_after: string | null;
+                            }[];
+                            /** @description reject under the candidate, not under the active policy. */
+                            newly_rejected: {
+                                transaction_id: string;
+                                /** Format: date */
+                                transaction_date: string;
+                                /** @description An amount: currency and decimal string. */
+                                amount: {
+                                    /** @description ISO 4217 code or token symbol (USDC). */
+                                    currency: string;
+                                    /** @description Non-negative decimal string. */
+                                    value: string;
+                                };
+                                counterparty_id: string | null;
+                                /**
+                                 * @description The outcome under the active policy.
+                                 * @enum {string}
+                                 */
+                                before: "allow" | "confirm" | "reject";
+                                /**
+                                 * @description The outcome under the candidate.
+                                 * @enum {string}
+                                 */
+                                after: "allow" | "confirm" | "reject";
+                                matched_rule_before: string | null;
+                                matched_rule_after: string | null;
+                            }[];
+                            /** @description Any other change of outcome (for example allow → confirm). */
+                            changed_other: {
+                                transaction_id: string;
+                                /** Format: date */
+                                transaction_date: string;
+                                /** @description An amount: currency and decimal string. */
+                                amount: {
+                                    /** @description ISO 4217 code or token symbol (USDC). */
+                                    currency: string;
+                                    /** @description Non-negative decimal string. */
+                                    value: string;
+                                };
+                                counterparty_id: string | null;
+                                /**
+                                 * @description The outcome under the active policy.
+                                 * @enum {string}
+                                 */
+                                before: "allow" | "confirm" | "reject";
+                                /**
+                                 * @description The outcome under the candidate.
+                                 * @enum {string}
+                                 */
+                                after: "allow" | "confirm" | "reject";
+                                matched_rule_before: string | null;
+                                matched_rule_after: string | null;
+                            }[];
+                            unchanged: number;
+                            /** @description True when a list was cut at its item limit (the counts above still cover every action). */
+                            items_truncated: boolean;
+                        };
+                        /**
+                         * @description Which recorded actions were replayed (payment intents take precedence once they exist).
+                         * @enum {string}
+                         */
+                        source: "ledger_outflows";
+                        /** @description The tenant's sequential policy version (the default policy is 1). */
+                        active_policy_version: number;
+                        /** Format: date */
+                        period_start: string;
+                        /** Format: date */
+                        period_end: string;
+                        /** @description True when the period holds more than 10000 actions; the oldest 10000 were replayed. */
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    diffPolicyVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The tenant's sequential policy version (the default policy is 1). */
+                    from_version: number;
+                    /** @description The tenant's sequential policy version (the default policy is 1). */
+                    to_version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The tenant's sequential policy version (the default policy is 1). */
+                        from_version: number;
+                        /** @description The tenant's sequential policy version (the default policy is 1). */
+                        to_version: number;
+                        added: {
+                            [key: string]: unknown;
+                        }[];
+                        removed: {
+                            [key: string]: unknown;
+                        }[];
+                        modified: {
+                            rule_id: string;
+                            field: string;
+                            before: unknown;
+                            after: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWallets: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        wallets: components["schemas"]["Wallet"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    linkWallet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Your tenant's id (UUID). Any other value, whatever its shape, is 403 auth_tenant_mismatch; over 255 characters is 400 request_params_invalid. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 0x + 40 hex digits, any case (a mixed-case address must have a valid EIP-55 checksum); stored lower-cased. */
+                    address: string;
+                    /**
+                     * @description human: a member's wallet (an authorized policy signer while the member is active); agent: an agent's wallet.
+                     * @enum {string}
+                     */
+                    principal_type: "human" | "agent";
+                    /** @description agent: the agent id (required). human: a user id of a member of this tenant (default: the caller). */
+                    principal_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Wallet"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}
