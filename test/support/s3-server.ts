@@ -9,7 +9,7 @@
  *
  * Together they cover what the S3 store relies on; a test names the server whose behaviour it needs.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -103,6 +103,14 @@ export async function startS3rver(): Promise<S3TestServer> {
 }
 
 const motoStartMs = 30_000
+
+/**
+ * Whether the versioned-bucket tests run: moto is a Python package, not an npm dependency, so a fresh
+ * clone with only Node and npm may lack it. Without it those tests are skipped, and `npm test` says so;
+ * CI sets TEST_REQUIRE_MOTO=true, so there they always run (and a missing moto fails them loudly).
+ */
+export const motoAvailable: boolean =
+  process.env.TEST_REQUIRE_MOTO === 'true' || spawnSync('python3', ['-c', 'import moto.server'], { stdio: 'ignore', timeout: 30_000 }).status === 0
 
 /** moto's S3 server as a child process (`python3 -m moto.server`), in memory. */
 export async function startMoto(): Promise<S3TestServer> {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tombstoneRetentionDays } from '../../../src/modules/raw/retention.job.ts'
 import { rawRetentionPurgeQueue } from '../../../src/modules/raw/raw.jobs.ts'
 import { createTestApp, expectError, fixedClock, login, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
-import { startMoto, startS3rver, type S3TestServer } from '../../support/s3-server.ts'
+import { motoAvailable, startMoto, startS3rver, type S3TestServer } from '../../support/s3-server.ts'
 import { artifactRow, ingestFile, uniqueCsv } from '../../fixtures/raw/ingest/raw-test-kit.ts'
 
 const prefix = 'steward/'
@@ -144,7 +144,7 @@ describe('Raw on an S3 bucket', () => {
   })
 })
 
-describe('Raw on a versioned S3 bucket (moto)', () => {
+describe.skipIf(!motoAvailable)('Raw on a versioned S3 bucket (moto)', () => {
   let moto: S3TestServer
   let versioned: string
   let app: TestApp
