@@ -8,13 +8,16 @@
  * - every other table is a *reference* table (one copy on every node), listed below with the reason; a
  *   new table must be classified here, and a reference table never references a distributed one.
  *
- * docs/scaling.md lists both kinds; the last test reads those lists back, so the page cannot drift.
+ * docs/scaling.md lists both kinds; a test reads those lists back, so the page cannot drift. And no query
+ * joins across tenants: every join (or correlated subquery) in src/ between tenant-scoped tables names the
+ * joined table's tenant (test/support/tenant-joins.ts), checked here against the same catalog.
  */
 import { readFileSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../src/platform/db/database.ts'
 import { createTestApp, type TestApp } from '../support/harness.ts'
+import { crossTenantJoins, readSource, relationIdentifiers, sourceFiles } from '../support/tenant-joins.ts'
 
 /** Tables without `tenant_id`: replicated to every node. Each says why it is not split by tenant. */
 const referenceTables: Readonly<Record<string, string>> = {
@@ -47,6 +50,8 @@ let test: TestApp
 let tables: CatalogTable[]
 let uniqueIndexes: CatalogIndex[]
 let foreignKeys: CatalogForeignKey[]
+/** Views over tenant-scoped tables (a join with one is a join with its tables). */
+let tenantScopedViews: string[]
 
 beforeAll(async () => {
   test = await createTestApp()
@@ -59,6 +64,15 @@ beforeAll(async () => {
          where n.nspname = 'public' and c.relkind in ('r', 'p')
          order by 1`,
   )
+  const views = await queryRows<CatalogTable>(
+    db,
+    sql`select c.relname::text as table_name,
+               exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'tenant_id' and not a.attisdropped) as tenant_scoped
+          from pg_class c join pg_namespace n on n.oid = c.relnamespace
+         where n.nspname = 'public' and c.relkind in ('v', 'm')
+         order by 1`,
+  )
+  tenantScopedViews = views.filter((view) => view.tenant_scoped).map((view) => view.table_name)
   // Unique indexes include the ones behind primary keys and unique constraints.
   uniqueIndexes = await queryRows<CatalogIndex>(
     db,
@@ -137,5 +151,55 @@ describe('tables distributable by tenant (the live catalog after migration)', ()
       .filter((key) => !distributed.has(key.table_name) && distributed.has(key.referenced_table))
       .map((key) => `${key.constraint_name}: ${key.table_name} → ${key.referenced_table}`)
     expect(wrong).toEqual([])
+  })
+})
+
+/** Backticked names between `<!-- name:start -->` and `<!-- name:end -->` in docs/scaling.md. */
+function documentedList(name: string): string[] {
+  const page = readFileSync(new URL('../../docs/scaling.md', import.meta.url), 'utf8')
+  const section = new RegExp(`<!-- ${name}:start -->([\\s\\S]*?)<!-- ${name}:end -->`).exec(page)
+  expect(section, `docs/scaling.md has a ${name} list`).not.toBeNull()
+  return [...section![1]!.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!).sort()
+}
+
+describe('docs/scaling.md', () => {
+  it('lists exactly the distributed tables of the catalog', () => {
+    expect(documentedList('distributed-tables')).toEqual(distributedNames())
+  })
+
+  it('lists exactly the reference tables of the catalog', () => {
+    expect(documentedList('reference-tables')).toEqual(referenceNames())
+  })
+})
+
+describe('no query joins across tenants (the joins of src/, read by the TypeScript parser)', () => {
+  const tenantScoped = () => new Set([...distributedNames(), ...tenantScopedViews])
+
+  it('pairs the tenants in every join between tenant-scoped tables', async () => {
+    const identifiers = await relationIdentifiers()
+    const scoped = tenantScoped()
+    const findings = sourceFiles().flatMap((file) => crossTenantJoins(file, readSource(file), identifiers, scoped))
+    expect(findings.map((finding) => `${finding.file}:${finding.line} joins ${finding.joined}: ${finding.text}`)).toEqual([])
+  })
+
+  it('sees the joins it is meant to see (planted joins with and without the tenant)', async () => {
+    const identifiers = await relationIdentifiers()
+    const scoped = tenantScoped()
+    const check = (text: string) => crossTenantJoins('planted.ts', text, identifiers, scoped).map((finding) => finding.joined)
+    // Drizzle joins, the condition inline or in a constant.
+    expect(check('db.select().from(members).innerJoin(users, eq(users.id, members.userId))')).toEqual(['users'])
+    expect(check('db.select().from(members).innerJoin(users, and(eq(users.tenantId, members.tenantId), eq(users.id, members.userId)))')).toEqual([])
+    expect(check('const on = eq(auditAnchorPublications.anchorId, auditAnchors.id)\ndb.select().from(auditAnchors).leftJoin(auditAnchorPublications, on)')).toEqual(['audit_anchor_publications'])
+    expect(check('db.select().from(users).innerJoin(tenants, eq(tenants.id, users.tenantId))')).toEqual([])
+    // SQL joins, by interpolated table or by name, and through a view.
+    expect(check('sql`select 1 from ${members} m join ${users} u on u.id = m.user_id where m.tenant_id = ${t}`')).toEqual(['users'])
+    expect(check('sql`select 1 from audit_chain_heads h join audit_events e on e.seq = h.seq`')).toEqual(['audit_events'])
+    expect(check('sql`select 1 from audit_chain_heads h join audit_events e on e.tenant_id = h.tenant_id and e.seq = h.seq`')).toEqual([])
+    expect(check('sql`select 1 from x left join audit_event_log l on l.id = x.id`')).toEqual(['audit_event_log'])
+    expect(check('sql`select 1 from unnest(${ids}::text[]) as s(id) join ${events} e on e.tenant_id = ${t} and e.id = s.id`')).toEqual([])
+    // Correlated subqueries.
+    expect(check('sql`exists (select 1 from ${policies} where ${policies.id} = ${policyVerdicts.policyId})`')).toEqual(['policies'])
+    expect(check('sql`exists (select 1 from ${policies} where ${policies.tenantId} = ${tenantId} and ${policies.id} = ${policyVerdicts.policyId})`')).toEqual([])
+    expect(check('sql`(select t.status from ${tenants} t where t.id = ${tenantId})`')).toEqual([])
   })
 })
