@@ -20,6 +20,9 @@ const anchorSummaryColumns = {
   createdAt: auditAnchors.createdAt,
 }
 
+/** An anchor's publication: the same tenant's row (a join between tenant-scoped tables names the tenant). */
+const publicationOfAnchor = and(eq(auditAnchorPublications.tenantId, auditAnchors.tenantId), eq(auditAnchorPublications.anchorId, auditAnchors.id))
+
 export function createAuditStore(): AuditStore {
   return {
     async lockHead(tx, tenantId) {
@@ -110,7 +113,7 @@ export function createAuditStore(): AuditStore {
       const [row] = await executor
         .select({ anchor: anchorSummaryColumns, publication: auditAnchorPublications })
         .from(auditAnchors)
-        .leftJoin(auditAnchorPublications, eq(auditAnchorPublications.anchorId, auditAnchors.id))
+        .leftJoin(auditAnchorPublications, publicationOfAnchor)
         .where(eq(auditAnchors.tenantId, tenantId))
         .orderBy(desc(auditAnchors.seqTo))
         .limit(1)
@@ -120,7 +123,7 @@ export function createAuditStore(): AuditStore {
       const [row] = await executor
         .select({ anchor: auditAnchors, publication: auditAnchorPublications })
         .from(auditAnchors)
-        .leftJoin(auditAnchorPublications, eq(auditAnchorPublications.anchorId, auditAnchors.id))
+        .leftJoin(auditAnchorPublications, publicationOfAnchor)
         .where(and(eq(auditAnchors.tenantId, tenantId), lte(auditAnchors.seqFrom, seq), gte(auditAnchors.seqTo, seq)))
         .limit(1)
       return row === undefined ? undefined : { ...row.anchor, publication: row.publication }
@@ -129,7 +132,7 @@ export function createAuditStore(): AuditStore {
       const rows = await executor
         .select({ anchor: anchorSummaryColumns, publication: auditAnchorPublications })
         .from(auditAnchors)
-        .leftJoin(auditAnchorPublications, eq(auditAnchorPublications.anchorId, auditAnchors.id))
+        .leftJoin(auditAnchorPublications, publicationOfAnchor)
         .where(eq(auditAnchors.merkleRoot, merkleRoot))
         .limit(10)
       return rows.map((row) => ({ ...row.anchor, publication: row.publication }))
@@ -138,7 +141,7 @@ export function createAuditStore(): AuditStore {
       return executor
         .select({ id: auditAnchors.id, tenantId: auditAnchors.tenantId, merkleRoot: auditAnchors.merkleRoot })
         .from(auditAnchors)
-        .leftJoin(auditAnchorPublications, eq(auditAnchorPublications.anchorId, auditAnchors.id))
+        .leftJoin(auditAnchorPublications, publicationOfAnchor)
         .where(and(eq(auditAnchors.anchoringMode, 'onchain_merkle_root'), isNull(auditAnchorPublications.anchorId)))
         .orderBy(asc(auditAnchors.createdAt), asc(auditAnchors.id))
         .limit(limit)
@@ -164,7 +167,7 @@ export function createAuditStore(): AuditStore {
           auditAnchors,
           and(eq(auditAnchors.tenantId, auditEventLog.tenantId), lte(auditAnchors.seqFrom, auditEventLog.seq), gte(auditAnchors.seqTo, auditEventLog.seq)),
         )
-        .leftJoin(auditAnchorPublications, eq(auditAnchorPublications.anchorId, auditAnchors.id))
+        .leftJoin(auditAnchorPublications, publicationOfAnchor)
         .where(and(eq(auditEventLog.tenantId, tenantId), eq(auditEventLog.id, eventId)))
         .limit(1)
       if (row === undefined) return undefined

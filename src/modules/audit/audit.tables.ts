@@ -11,7 +11,7 @@ import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 
 /** The content columns every audit event has, in the inbox and in the chain alike. */
 const auditEventContent = () => ({
-  id: text('id').primaryKey(),
+  id: text('id').notNull(),
   tenantId: uuid('tenant_id').notNull(),
   layer: text('layer', { enum: ['raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit'] }).notNull(),
   actorType: text('actor_type').notNull(),
@@ -36,6 +36,7 @@ export const auditInbox = pgTable(
   'audit_inbox',
   { ...auditEventContent(), recordedOrder: bigint('recorded_order', { mode: 'number' }).generatedAlwaysAsIdentity() },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
     check('audit_inbox_layer_check', sql`${table.layer} in ('raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit')`),
     // Recorded order alone: every insert lands at the index's right edge, whichever tenant writes; the
     // inbox is small (events leave within moments), so the sequencer filters it by tenant cheaply.
@@ -60,6 +61,7 @@ export const auditEvents = pgTable(
     sequencedAt: timestamptz('sequenced_at').notNull(),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
     check('audit_events_layer_check', sql`${table.layer} in ('raw', 'ledger', 'wiki', 'policy', 'agent', 'execution', 'audit')`),
     uniqueIndex('audit_events_tenant_seq_unique').on(table.tenantId, table.seq),
     index('audit_events_tenant_order_idx').on(table.tenantId, table.recordedOrder),
@@ -101,7 +103,7 @@ export const auditChainHeads = pgTable('audit_chain_heads', {
 export const auditAnchors = pgTable(
   'audit_anchors',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     seqFrom: bigint('seq_from', { mode: 'number' }).notNull(),
     seqTo: bigint('seq_to', { mode: 'number' }).notNull(),
@@ -114,6 +116,7 @@ export const auditAnchors = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
     check('audit_anchors_range_check', sql`${table.seqFrom} >= 1 and ${table.seqTo} >= ${table.seqFrom} and ${table.eventCount} = ${table.seqTo} - ${table.seqFrom} + 1`),
     uniqueIndex('audit_anchors_tenant_from_unique').on(table.tenantId, table.seqFrom),
     index('audit_anchors_tenant_to_idx').on(table.tenantId, table.seqTo),
@@ -125,7 +128,7 @@ export const auditAnchors = pgTable(
 export const auditAnchorPublications = pgTable(
   'audit_anchor_publications',
   {
-    anchorId: text('anchor_id').primaryKey(),
+    anchorId: text('anchor_id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     chainId: integer('chain_id').notNull(),
     contractAddress: text('contract_address').notNull(),
@@ -133,14 +136,14 @@ export const auditAnchorPublications = pgTable(
     blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
     publishedAt: timestamptz('published_at').notNull(),
   },
-  (table) => [index('audit_anchor_publications_tenant_idx').on(table.tenantId)],
+  (table) => [primaryKey({ columns: [table.tenantId, table.anchorId] })],
 )
 
 /** Audit exports: a durable job writes the file into the blob store; the status route reports progress. */
 export const auditExports = pgTable(
   'audit_exports',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     format: text('format', { enum: ['jsonl', 'csv'] }).notNull(),
     filters: jsonb('filters').notNull(),
@@ -155,7 +158,7 @@ export const auditExports = pgTable(
     completedAt: timestamptz('completed_at'),
     expiresAt: timestamptz('expires_at').notNull(),
   },
-  (table) => [index('audit_exports_tenant_idx').on(table.tenantId, table.id)],
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 )
 
 /** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order, the audit chain kept. */

@@ -13,7 +13,7 @@ import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id')
       .notNull()
       .references(() => tenants.id),
@@ -36,17 +36,39 @@ export const apiKeys = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
     check('api_keys_environment_check', sql`${table.environment} in ('test', 'live')`),
-    uniqueIndex('api_keys_secret_digest_unique').on(table.secretDigest),
-    uniqueIndex('api_keys_previous_secret_digest_unique').on(table.previousSecretDigest),
-    index('api_keys_tenant_idx').on(table.tenantId, table.id),
+    // Unique across the service through api_key_digests; here, the tenant's part of that.
+    uniqueIndex('api_keys_secret_digest_unique').on(table.tenantId, table.secretDigest),
+    uniqueIndex('api_keys_previous_secret_digest_unique').on(table.tenantId, table.previousSecretDigest),
   ],
+)
+
+/**
+ * A reference table (docs/scaling.md): a caller presents an API key's secret and names no tenant, so
+ * this maps the digest of every secret a key answers to (its current one and, during a rotation's
+ * overlap, its previous one) to the key and its tenant. Its key keeps a digest unique across the
+ * service. Kept in step with `api_keys` by the credentials store; `owner_tenant_id`, not `tenant_id`,
+ * because the table is not split by tenant.
+ */
+export const apiKeyDigests = pgTable(
+  'api_key_digests',
+  {
+    /** HMAC-SHA-256 of a secret, as in `api_keys`. */
+    secretDigest: text('secret_digest').primaryKey(),
+    ownerTenantId: uuid('owner_tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    apiKeyId: text('api_key_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('api_key_digests_owner_idx').on(table.ownerTenantId, table.apiKeyId)],
 )
 
 export const serviceTokens = pgTable(
   'service_tokens',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id')
       .notNull()
       .references(() => tenants.id),
@@ -56,12 +78,13 @@ export const serviceTokens = pgTable(
     expiresAt: timestamptz('expires_at').notNull(),
     createdAt: createdAt(),
   },
-  (table) => [index('service_tokens_tenant_idx').on(table.tenantId)],
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 )
 
 /** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */
 export const authTenantData: TenantDataPlan = {
   deleted: [
+    { table: apiKeyDigests, tenantColumn: apiKeyDigests.ownerTenantId },
     { table: apiKeys, tenantColumn: apiKeys.tenantId },
     { table: serviceTokens, tenantColumn: serviceTokens.tenantId },
   ],

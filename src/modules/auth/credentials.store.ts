@@ -2,7 +2,8 @@
  * What credential checks and the API-key and service-token services need from storage: the auth
  * module's own tables (users, members and tenants are read through the tenants module's directory).
  * Every lookup by id also takes the tenant id. One lookup is global by design: an API key by the digest
- * of its secret, because the caller names no tenant.
+ * of its secret, because the caller names no tenant; it goes through the api_key_digests directory (a
+ * reference table, docs/scaling.md), which insertApiKey and updateApiKey keep in step with the keys.
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { apiKeys, serviceTokens } from './auth.tables.ts'

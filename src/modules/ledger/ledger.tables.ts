@@ -22,7 +22,7 @@ import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 const ledgerProvenance = ['extracted', 'inferred', 'ambiguous', 'human_confirmed', 'agent_contributed'] as const
 
 const ledgerVersion = () => ({
-  versionId: text('version_id').primaryKey(),
+  versionId: text('version_id').notNull(),
   id: text('id').notNull(),
   tenantId: uuid('tenant_id').notNull(),
   version: integer('version').notNull(),
@@ -55,6 +55,7 @@ export const ledgerAccounts = pgTable(
     chainId: integer('chain_id'),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.versionId] }),
     uniqueIndex('ledger_accounts_version_unique').on(table.tenantId, table.id, table.version),
     uniqueIndex('ledger_accounts_current_unique').on(table.tenantId, table.id).where(sql`${table.supersededAt} is null`),
     index('ledger_accounts_list_idx').on(table.tenantId, table.id).where(sql`${table.supersededAt} is null`),
@@ -72,6 +73,7 @@ export const ledgerBalances = pgTable(
     currency: text('currency').notNull(),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.versionId] }),
     uniqueIndex('ledger_balances_version_unique').on(table.tenantId, table.id, table.version),
     uniqueIndex('ledger_balances_current_unique').on(table.tenantId, table.id).where(sql`${table.supersededAt} is null`),
     index('ledger_balances_account_idx').on(table.tenantId, table.accountId, table.asOf).where(sql`${table.supersededAt} is null`),
@@ -91,6 +93,7 @@ export const ledgerCounterparties = pgTable(
     linkedAccounts: text('linked_accounts').array().notNull(),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.versionId] }),
     uniqueIndex('ledger_counterparties_version_unique').on(table.tenantId, table.id, table.version),
     uniqueIndex('ledger_counterparties_current_unique').on(table.tenantId, table.id).where(sql`${table.supersededAt} is null`),
   ],
@@ -117,6 +120,7 @@ export const ledgerTransactions = pgTable(
     }).notNull(),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.versionId] }),
     uniqueIndex('ledger_transactions_version_unique').on(table.tenantId, table.id, table.version),
     uniqueIndex('ledger_transactions_current_unique').on(table.tenantId, table.id).where(sql`${table.supersededAt} is null`),
     index('ledger_transactions_date_idx').on(table.tenantId, table.transactionDate, table.id).where(sql`${table.supersededAt} is null`),
@@ -144,6 +148,7 @@ export const ledgerInvoices = pgTable(
     counterpartyId: text('counterparty_id'),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.versionId] }),
     uniqueIndex('ledger_invoices_version_unique').on(table.tenantId, table.id, table.version),
     uniqueIndex('ledger_invoices_current_unique').on(table.tenantId, table.id).where(sql`${table.supersededAt} is null`),
   ],
@@ -166,6 +171,7 @@ export const ledgerObligations = pgTable(
     invoiceId: text('invoice_id'),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.versionId] }),
     uniqueIndex('ledger_obligations_version_unique').on(table.tenantId, table.id, table.version),
     uniqueIndex('ledger_obligations_current_unique').on(table.tenantId, table.id).where(sql`${table.supersededAt} is null`),
   ],
@@ -199,6 +205,7 @@ export const ledgerReconciliationMatches = pgTable(
     explanation: text('explanation').notNull(),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.versionId] }),
     uniqueIndex('ledger_reconciliation_matches_version_unique').on(table.tenantId, table.id, table.version),
     uniqueIndex('ledger_reconciliation_matches_current_unique').on(table.tenantId, table.id).where(sql`${table.supersededAt} is null`),
   ],
@@ -225,7 +232,7 @@ export const ledgerEntityKeys = pgTable(
 export const ledgerJobs = pgTable(
   'ledger_jobs',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     kind: text('kind', { enum: ['normalize', 'reconcile'] }).notNull(),
     status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
@@ -244,7 +251,7 @@ export const ledgerJobs = pgTable(
     progress: jsonb('progress'),
   },
   (table) => [
-    index('ledger_jobs_tenant_idx').on(table.tenantId, table.id),
+    primaryKey({ columns: [table.tenantId, table.id] }),
     // Raw's artifact views ask for the latest normalization of each artifact (queries.ts `normalizationsOf`).
     index('ledger_jobs_artifact_idx')
       .on(table.tenantId, sql`(${table.input} ->> 'artifact_id')`, table.createdAt)

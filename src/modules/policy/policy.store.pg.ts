@@ -1,7 +1,7 @@
 /** The Drizzle implementation of PolicyStore (both engines). */
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
-import { policies, policySignatures, policyVerdicts, tenantWallets } from './policy.tables.ts'
+import { policies, policySignatures, policyVerdicts, tenantWallets, walletAddresses } from './policy.tables.ts'
 import type { PolicyStore } from './policy.store.ts'
 
 /** Advisory-lock class of a tenant's policy versions (the key is hashtext(tenant id)); distinct from the Ledger's. */
@@ -101,11 +101,20 @@ export function createPolicyStore(): PolicyStore {
     },
 
     async insertWallet(tx, row) {
+      // The directory row first: its key links the address to this one tenant across the service.
+      await tx.insert(walletAddresses).values({ address: row.address, ownerTenantId: row.tenantId, createdAt: row.createdAt })
       await tx.insert(tenantWallets).values(row)
     },
     async findWalletByAddress(executor, address) {
-      // Deliberately across tenants: an address is linked to at most one tenant in the service.
-      const [row] = await executor.select().from(tenantWallets).where(eq(tenantWallets.address, address)).limit(1)
+      // Deliberately across tenants: an address is linked to at most one tenant in the service. The
+      // wallet_addresses directory names that tenant, then the wallet is read from its rows.
+      const [entry] = await executor.select({ tenantId: walletAddresses.ownerTenantId }).from(walletAddresses).where(eq(walletAddresses.address, address)).limit(1)
+      if (entry === undefined) return undefined
+      const [row] = await executor
+        .select()
+        .from(tenantWallets)
+        .where(and(eq(tenantWallets.tenantId, entry.tenantId), eq(tenantWallets.address, address)))
+        .limit(1)
       return row
     },
     async listWallets(executor, tenantId, options) {

@@ -42,6 +42,7 @@ export interface PolicyStore {
   supersedePendingBefore(tx: Tx, tenantId: string, version: number): Promise<string[]>
 
   insertWallet(tx: Tx, row: WalletRow): Promise<void>
+  /** Across tenants, through the wallet_addresses directory: the one wallet linked to the address. */
   findWalletByAddress(executor: Executor, address: string): Promise<WalletRow | undefined>
   listWallets(executor: Executor, tenantId: string, options: { afterId?: string | undefined; limit: number }): Promise<WalletRow[]>
   /**
@@ -62,3 +63,6 @@ export interface PolicyStore {
   consumeVerdict(tx: Tx, tenantId: string, tokenDigest: string, actionHash: string, at: Date): Promise<VerdictRow | undefined>
   findVerdict(executor: Executor, tenantId: string, tokenDigest: string): Promise<VerdictRow | undefined>
 }
+
+/** The constraint a second link of a linked address violates: the wallet_addresses directory's key, unique across the service. */
+export const walletAddressTakenConstraint = 'wallet_addresses_pkey'

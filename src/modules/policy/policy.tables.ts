@@ -5,7 +5,7 @@
  * becomes the next forward-only migration under src/platform/db/migrations/ (`npm run db:generate`).
  */
 import { sql } from 'drizzle-orm'
-import { check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestamptz, createdAt } from '../../platform/db/columns.ts'
 import { tenants } from '../tenants/tenants.tables.ts'
 import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
@@ -25,7 +25,7 @@ export const policyStates = ['pending_signatures', 'active', 'superseded'] as co
 export const policies = pgTable(
   'policies',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id')
       .notNull()
       .references(() => tenants.id),
@@ -43,6 +43,7 @@ export const policies = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
     check('policies_state_check', sql`${table.state} in ('pending_signatures', 'active', 'superseded')`),
     check('policies_version_check', sql`${table.version} >= 1`),
     check('policies_quorum_check', sql`${table.quorumRequired} >= 1`),
@@ -63,9 +64,7 @@ export const policies = pgTable(
 export const policySignatures = pgTable(
   'policy_signatures',
   {
-    policyId: text('policy_id')
-      .notNull()
-      .references(() => policies.id),
+    policyId: text('policy_id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     /** Lower-cased. */
     address: text('address').notNull(),
@@ -74,17 +73,21 @@ export const policySignatures = pgTable(
     submittedBy: text('submitted_by').notNull(),
     signedAt: timestamptz('signed_at').notNull(),
   },
-  (table) => [primaryKey({ columns: [table.policyId, table.address] }), index('policy_signatures_tenant_idx').on(table.tenantId, table.policyId)],
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.policyId, table.address] }),
+    foreignKey({ name: 'policy_signatures_policy_fk', columns: [table.tenantId, table.policyId], foreignColumns: [policies.tenantId, policies.id] }),
+  ],
 )
 
 /**
  * Wallets linked to a tenant. An address is linked to at most one tenant in the whole service (a wallet
- * login must resolve to one tenant). A `human` wallet of an active member is an authorized policy signer.
+ * login must resolve to one tenant): `wallet_addresses` holds that. A `human` wallet of an active member
+ * is an authorized policy signer.
  */
 export const tenantWallets = pgTable(
   'tenant_wallets',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id')
       .notNull()
       .references(() => tenants.id),
@@ -97,11 +100,30 @@ export const tenantWallets = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
     check('tenant_wallets_principal_type_check', sql`${table.principalType} in ('human', 'agent')`),
     check('tenant_wallets_address_check', sql`${table.address} ~ '^0x[0-9a-f]{40}$'`),
-    uniqueIndex('tenant_wallets_address_unique').on(table.address),
-    index('tenant_wallets_tenant_idx').on(table.tenantId, table.id),
+    uniqueIndex('tenant_wallets_address_unique').on(table.tenantId, table.address),
   ],
+)
+
+/**
+ * A reference table (docs/scaling.md): an address is linked to at most one tenant in the whole service,
+ * and a wallet login names an address, not a tenant. Its key keeps the address unique across the
+ * service; written with the wallet. `owner_tenant_id`, not `tenant_id`, because the table is not split
+ * by tenant.
+ */
+export const walletAddresses = pgTable(
+  'wallet_addresses',
+  {
+    /** 0x + 40 hex digits, lower-cased, as in `tenant_wallets`. */
+    address: text('address').primaryKey(),
+    ownerTenantId: uuid('owner_tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    createdAt: createdAt(),
+  },
+  (table) => [index('wallet_addresses_owner_idx').on(table.ownerTenantId)],
 )
 
 /**
@@ -111,20 +133,23 @@ export const tenantWallets = pgTable(
 export const policyVerdicts = pgTable(
   'policy_verdicts',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     tokenDigest: text('token_digest').notNull(),
     decision: jsonb('decision').notNull(),
     actionHash: text('action_hash').notNull(),
-    policyId: text('policy_id')
-      .notNull()
-      .references(() => policies.id),
+    policyId: text('policy_id').notNull(),
     policyVersion: integer('policy_version').notNull(),
     expiresAt: timestamptz('expires_at').notNull(),
     consumedAt: timestamptz('consumed_at'),
     createdAt: createdAt(),
   },
-  (table) => [uniqueIndex('policy_verdicts_token_digest_unique').on(table.tokenDigest), index('policy_verdicts_tenant_idx').on(table.tenantId, table.id)],
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
+    foreignKey({ name: 'policy_verdicts_policy_fk', columns: [table.tenantId, table.policyId], foreignColumns: [policies.tenantId, policies.id] }),
+    // A verdict is presented by a principal of its tenant (the gate and the consume path name it).
+    uniqueIndex('policy_verdicts_token_digest_unique').on(table.tenantId, table.tokenDigest),
+  ],
 )
 
 /** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */
@@ -134,5 +159,6 @@ export const policyTenantData: TenantDataPlan = {
     { table: policySignatures, tenantColumn: policySignatures.tenantId },
     { table: policies, tenantColumn: policies.tenantId },
     { table: tenantWallets, tenantColumn: tenantWallets.tenantId },
+    { table: walletAddresses, tenantColumn: walletAddresses.ownerTenantId },
   ],
 }

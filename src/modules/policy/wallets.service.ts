@@ -15,7 +15,7 @@ import type { CommandResult, CommandRunner } from '../../platform/commands/comma
 import type { Database } from '../../platform/db/database.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { commandTenant } from './command-tenant.ts'
-import type { PolicyStore, WalletRow } from './policy.store.ts'
+import { walletAddressTakenConstraint, type PolicyStore, type WalletRow } from './policy.store.ts'
 import type { PolicyTenants } from './ports.ts'
 
 export const walletPageRows = { defaultRows: 50, maxRows: 500 } as const satisfies PageSizeBounds
@@ -121,7 +121,7 @@ export function createWalletsService(deps: {
           }
         })
       } catch (error) {
-        if (isUniqueViolation(error, 'tenant_wallets_address_unique')) throw alreadyLinked()
+        if (isUniqueViolation(error, walletAddressTakenConstraint)) throw alreadyLinked()
         throw error
       }
     },

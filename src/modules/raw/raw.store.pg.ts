@@ -1,7 +1,7 @@
 /** The Drizzle implementation of RawStore (both engines). */
 import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import { copyMany, insertMany } from '../../platform/db/bulk.ts'
-import { providerConnections, rawArtifacts, rawParsedRows } from './raw.tables.ts'
+import { providerAccounts, providerConnections, rawArtifacts, rawParsedRows } from './raw.tables.ts'
 import type { RawStore } from './raw.store.ts'
 
 export function createRawStore(): RawStore {
@@ -113,10 +113,18 @@ export function createRawStore(): RawStore {
 
 
     async findConnectionByAccount(executor, provider, accountRef, options = {}) {
+      // The webhook names no tenant: the provider_accounts directory names the account's tenant, then
+      // the connection is read from that tenant's rows.
+      const [entry] = await executor
+        .select({ tenantId: providerAccounts.ownerTenantId })
+        .from(providerAccounts)
+        .where(and(eq(providerAccounts.provider, provider), eq(providerAccounts.accountRef, accountRef)))
+        .limit(1)
+      if (entry === undefined) return undefined
       const query = executor
         .select()
         .from(providerConnections)
-        .where(and(eq(providerConnections.provider, provider), eq(providerConnections.accountRef, accountRef)))
+        .where(and(eq(providerConnections.tenantId, entry.tenantId), eq(providerConnections.provider, provider), eq(providerConnections.accountRef, accountRef)))
         .limit(1)
       const [row] = options.forUpdate ? await query.for('update') : await query
       return row
@@ -125,6 +133,8 @@ export function createRawStore(): RawStore {
       return executor.select().from(providerConnections).where(eq(providerConnections.tenantId, tenantId)).orderBy(asc(providerConnections.id))
     },
     async insertConnection(tx, connection) {
+      // The directory row first: its key binds the account to this one tenant across the service.
+      await tx.insert(providerAccounts).values({ provider: connection.provider, accountRef: connection.accountRef, ownerTenantId: connection.tenantId, createdAt: connection.createdAt })
       await tx.insert(providerConnections).values(connection)
     },
     async updateConnection(tx, tenantId, connectionId, changes) {

@@ -25,7 +25,7 @@ export const rawSourceTypes = sourceTypes
 export const rawArtifacts = pgTable(
   'raw_artifacts',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     sha256: text('sha256').notNull(),
     bytes: bigint('bytes', { mode: 'number' }).notNull(),
@@ -54,8 +54,8 @@ export const rawArtifacts = pgTable(
     bytesPurgedAt: timestamptz('bytes_purged_at'),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
     uniqueIndex('raw_artifacts_tenant_sha256_unique').on(table.tenantId, table.sha256),
-    index('raw_artifacts_tenant_idx').on(table.tenantId, table.id),
     index('raw_artifacts_parent_idx').on(table.tenantId, table.parentArtifactId),
     // GET /v1/raw: newest first, with the id as tie-breaker.
     index('raw_artifacts_ingested_idx').on(table.tenantId, table.ingestedAt, table.id),
@@ -71,7 +71,7 @@ export const rawArtifacts = pgTable(
 export const rawParsedRows = pgTable(
   'raw_parsed_rows',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     rawArtifactId: text('raw_artifact_id').notNull(),
     parser: text('parser').notNull(),
@@ -82,6 +82,7 @@ export const rawParsedRows = pgTable(
     extractedAt: timestamptz('extracted_at').notNull(),
   },
   (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
     check('raw_parsed_rows_confidence_check', sql`${table.confidence} >= 0 and ${table.confidence} <= 1`),
     // One index serves both uniqueness and reads (by tenant, artifact, parser version, in row order).
     uniqueIndex('raw_parsed_rows_unique').on(table.tenantId, table.rawArtifactId, table.parser, table.parserVersion, table.rowIndex),
@@ -92,12 +93,13 @@ export const providerNames = ['bank_provider', 'card_processor', 'chain_indexer'
 
 /**
  * A provider account bound to a tenant, configured out of band (`npm run connectors`): provider webhooks
- * name the account, and their HMAC is checked with its secret (kept in clear: verifying needs it).
+ * name the account, and their HMAC is checked with its secret (kept in clear: verifying needs it). The
+ * account is bound to one tenant in the whole service through `provider_accounts`.
  */
 export const providerConnections = pgTable(
   'provider_connections',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     provider: text('provider', { enum: providerNames }).notNull(),
     accountRef: text('account_ref').notNull(),
@@ -107,9 +109,26 @@ export const providerConnections = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
-    uniqueIndex('provider_connections_account_unique').on(table.provider, table.accountRef),
-    index('provider_connections_tenant_idx').on(table.tenantId),
+    primaryKey({ columns: [table.tenantId, table.id] }),
+    uniqueIndex('provider_connections_account_unique').on(table.tenantId, table.provider, table.accountRef),
   ],
+)
+
+/**
+ * A reference table (docs/scaling.md): a provider webhook names its account and no tenant, so this binds
+ * each (provider, account) to the one tenant that connected it; its key keeps that binding unique across
+ * the service (a revoked connection keeps it, as before). Written with the connection; `owner_tenant_id`,
+ * not `tenant_id`, because the table is not split by tenant.
+ */
+export const providerAccounts = pgTable(
+  'provider_accounts',
+  {
+    provider: text('provider', { enum: providerNames }).notNull(),
+    accountRef: text('account_ref').notNull(),
+    ownerTenantId: uuid('owner_tenant_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.accountRef] }), index('provider_accounts_owner_idx').on(table.ownerTenantId)],
 )
 
 /** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */
@@ -118,5 +137,6 @@ export const rawTenantData: TenantDataPlan = {
     { table: rawParsedRows, tenantColumn: rawParsedRows.tenantId },
     { table: rawArtifacts, tenantColumn: rawArtifacts.tenantId },
     { table: providerConnections, tenantColumn: providerConnections.tenantId },
+    { table: providerAccounts, tenantColumn: providerAccounts.ownerTenantId },
   ],
 }

@@ -10,7 +10,7 @@
 import { and, asc, eq, gt, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { Executor } from '../../platform/db/database.ts'
-import { members, tenants, users } from './tenants.tables.ts'
+import { loginEmails, members, tenants, users } from './tenants.tables.ts'
 import type { MemberRow, TenantRow, UserRow } from './tenants.store.ts'
 
 /** What a credential check needs to know of its tenant. */
@@ -82,7 +82,12 @@ export function createTenantDirectory(): TenantDirectory {
       return row
     },
     async findLoginRecord(executor, email) {
-      const [row] = await principalQuery(executor).where(eq(users.email, email)).limit(1)
+      // Login names no tenant: the login_emails directory names it, then one tenant's rows are read.
+      const [entry] = await executor.select({ tenantId: loginEmails.ownerTenantId }).from(loginEmails).where(eq(loginEmails.email, email)).limit(1)
+      if (entry === undefined) return undefined
+      const [row] = await principalQuery(executor)
+        .where(and(eq(users.tenantId, entry.tenantId), eq(users.email, email)))
+        .limit(1)
       return row
     },
     async activeMemberUserIds(executor, tenantId, userIds) {

@@ -18,7 +18,7 @@ import { mailSendQueue } from '../../platform/mail/mail.job.ts'
 import { assertMemberChangeAllowed, type ApprovalDomain, type AssignableRole } from './domain/members.ts'
 import { invitationMailText, normalizeEmail } from './onboarding.service.ts'
 import { newMember, newUser } from './records.ts'
-import type { MemberRow, MemberWithUser, TenantsStore } from './tenants.store.ts'
+import { emailTakenConstraint, type MemberRow, type MemberWithUser, type TenantsStore } from './tenants.store.ts'
 import type { TokenIssuer } from './verification-tokens.ts'
 
 export interface ApprovalLimit {
@@ -202,7 +202,7 @@ export function createMembersService(deps: {
           }
         })
       } catch (error) {
-        if (isUniqueViolation(error, 'users_email_unique')) throw new AppError('signup_email_taken')
+        if (isUniqueViolation(error, emailTakenConstraint)) throw new AppError('signup_email_taken')
         throw error
       }
       const { outcome } = result

@@ -17,7 +17,7 @@ import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { mailSendQueue } from '../../platform/mail/mail.job.ts'
 import type { DefaultPolicyProvisioner } from './ports.ts'
 import { newMember, newTenant, newUser } from './records.ts'
-import type { TenantsStore } from './tenants.store.ts'
+import { emailTakenConstraint, type TenantsStore } from './tenants.store.ts'
 import type { TokenIssuer } from './verification-tokens.ts'
 
 const defaultTenantName = 'Sandbox tenant'
@@ -131,7 +131,7 @@ export function createOnboardingService(deps: {
         })
         return outcome
       } catch (error) {
-        if (isUniqueViolation(error, 'users_email_unique')) throw new AppError('signup_email_taken')
+        if (isUniqueViolation(error, emailTakenConstraint)) throw new AppError('signup_email_taken')
         throw error
       }
     },

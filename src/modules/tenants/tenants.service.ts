@@ -16,7 +16,7 @@ import type { DefaultPolicyProvisioner } from './ports.ts'
 import { tenantBlobPurgeQueue } from './blob-purge.job.ts'
 import { invitationMailText, normalizeEmail } from './onboarding.service.ts'
 import { newMember, newTenant, newUser } from './records.ts'
-import type { TenantRow, TenantsStore } from './tenants.store.ts'
+import { emailTakenConstraint, type TenantRow, type TenantsStore } from './tenants.store.ts'
 import type { TokenIssuer } from './verification-tokens.ts'
 
 /**
@@ -172,7 +172,7 @@ export function createTenantsService(deps: {
           const existing = await store.findTenantByIdentity(db.orm, input.identity.issuer, input.identity.subject)
           if (existing !== undefined) throw identityConflict(existing.id)
         }
-        if (isUniqueViolation(error, 'users_email_unique')) throw new AppError('signup_email_taken')
+        if (isUniqueViolation(error, emailTakenConstraint)) throw new AppError('signup_email_taken')
         throw error
       }
       const { owner } = result.outcome

@@ -1,12 +1,15 @@
 /** The Drizzle implementation of TenantsStore (both engines). */
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
-import { members, tenants, users, verificationTokens } from './tenants.tables.ts'
+import { loginEmails, members, tenants, users, verificationTokens } from './tenants.tables.ts'
 import type { MemberWithUser, TenantsStore } from './tenants.store.ts'
 
 export function createTenantsStore(): TenantsStore {
   const memberQuery = (executor: Parameters<TenantsStore['findMember']>[0]) =>
-    executor.select({ member: members, user: users }).from(members).innerJoin(users, eq(users.id, members.userId))
+    executor
+      .select({ member: members, user: users })
+      .from(members)
+      .innerJoin(users, and(eq(users.tenantId, members.tenantId), eq(users.id, members.userId)))
 
   return {
     async insertTenant(tx, tenant) {
@@ -26,11 +29,19 @@ export function createTenantsStore(): TenantsStore {
     },
 
     async insertUser(tx, user) {
+      // The directory row first: its key is what keeps the email unique across the service.
+      await tx.insert(loginEmails).values({ email: user.email, ownerTenantId: user.tenantId, createdAt: user.createdAt })
       await tx.insert(users).values(user)
     },
     async findUserByEmail(executor, email) {
-      // Login names no tenant: email is unique across the service, so this lookup is global by design.
-      const [row] = await executor.select().from(users).where(eq(users.email, email)).limit(1)
+      // Login names no tenant: the directory names the email's tenant, then the tenant's users are read.
+      const [entry] = await executor.select({ tenantId: loginEmails.ownerTenantId }).from(loginEmails).where(eq(loginEmails.email, email)).limit(1)
+      if (entry === undefined) return undefined
+      const [row] = await executor
+        .select()
+        .from(users)
+        .where(and(eq(users.tenantId, entry.tenantId), eq(users.email, email)))
+        .limit(1)
       return row
     },
     async activateUser(tx, tenantId, userId, values) {

@@ -31,6 +31,7 @@ export interface TenantsStore {
   findTenantByIdentity(executor: Executor, issuer: string, subject: string): Promise<TenantRow | undefined>
 
   insertUser(tx: Tx, user: UserRow): Promise<void>
+  /** Through the login_emails directory: the email's tenant, then its user. */
   findUserByEmail(executor: Executor, email: string): Promise<UserRow | undefined>
   activateUser(tx: Tx, tenantId: string, userId: string, values: { passwordHash?: string; at: Date }): Promise<void>
 
@@ -47,3 +48,6 @@ export interface TenantsStore {
    */
   consumeVerificationToken(tx: Tx, tenantId: string, purpose: VerificationPurpose, tokenDigest: string, at: Date): Promise<VerificationTokenRow | undefined>
 }
+
+/** The constraint a second user with a taken email violates: the login_emails directory's key, unique across the service. */
+export const emailTakenConstraint = 'login_emails_pkey'

@@ -77,7 +77,7 @@ export function createWebhooksStore(): WebhooksStore {
         const inserted = await tx
           .insert(webhookDeliveries)
           .values(deliveries.slice(offset, offset + 1_000))
-          .onConflictDoNothing({ target: [webhookDeliveries.endpointId, webhookDeliveries.eventId] })
+          .onConflictDoNothing({ target: [webhookDeliveries.tenantId, webhookDeliveries.endpointId, webhookDeliveries.eventId] })
           .returning({ id: webhookDeliveries.id })
         ids.push(...inserted.map((row) => row.id))
       }
@@ -101,7 +101,7 @@ export function createWebhooksStore(): WebhooksStore {
     },
 
     async insertDeadLetter(tx, deadLetter) {
-      await tx.insert(webhookDeadLetters).values(deadLetter).onConflictDoNothing({ target: webhookDeadLetters.deliveryId })
+      await tx.insert(webhookDeadLetters).values(deadLetter).onConflictDoNothing({ target: [webhookDeadLetters.tenantId, webhookDeadLetters.deliveryId] })
     },
     async listDeadLetters(executor, tenantId, endpointId, page) {
       return executor

@@ -12,7 +12,7 @@ import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     url: text('url').notNull(),
     description: text('description'),
@@ -26,14 +26,14 @@ export const webhookEndpoints = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index('webhook_endpoints_tenant_idx').on(table.tenantId, table.id)],
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 )
 
 /** One delivery of one event to one endpoint, with its attempts. */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     endpointId: text('endpoint_id').notNull(),
     eventId: text('event_id').notNull(),
@@ -48,7 +48,8 @@ export const webhookDeliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
-    uniqueIndex('webhook_deliveries_endpoint_event_unique').on(table.endpointId, table.eventId),
+    primaryKey({ columns: [table.tenantId, table.id] }),
+    uniqueIndex('webhook_deliveries_endpoint_event_unique').on(table.tenantId, table.endpointId, table.eventId),
     index('webhook_deliveries_tenant_idx').on(table.tenantId, table.endpointId, table.id),
   ],
 )
@@ -57,7 +58,7 @@ export const webhookDeliveries = pgTable(
 export const webhookDeadLetters = pgTable(
   'webhook_dead_letters',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     endpointId: text('endpoint_id').notNull(),
     deliveryId: text('delivery_id').notNull(),
@@ -76,7 +77,8 @@ export const webhookDeadLetters = pgTable(
     claimedUntil: timestamptz('claimed_until'),
   },
   (table) => [
-    uniqueIndex('webhook_dead_letters_delivery_unique').on(table.deliveryId),
+    primaryKey({ columns: [table.tenantId, table.id] }),
+    uniqueIndex('webhook_dead_letters_delivery_unique').on(table.tenantId, table.deliveryId),
     index('webhook_dead_letters_tenant_idx').on(table.tenantId, table.endpointId, table.id),
   ],
 )

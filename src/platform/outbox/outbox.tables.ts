@@ -4,7 +4,7 @@
  * Part of the one schema of both engines (drizzle.config.ts collects every `*.tables.ts`): a change here
  * becomes the next forward-only migration under src/platform/db/migrations/ (`npm run db:generate`).
  */
-import { index, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core'
+import { jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core'
 import { createdAt } from '../db/columns.ts'
 import type { TenantDataPlan } from '../db/tenant-data.ts'
 
@@ -15,14 +15,14 @@ import type { TenantDataPlan } from '../db/tenant-data.ts'
 export const events = pgTable(
   'events',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
     eventType: text('event_type').notNull(),
     payload: jsonb('payload').notNull(),
     auditEventId: text('audit_event_id'),
     createdAt: createdAt(),
   },
-  (table) => [index('events_tenant_idx').on(table.tenantId, table.id)],
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 )
 
 /** This module's part of tenant deletion (platform/db/tenant-data.ts): emptied in this order. */

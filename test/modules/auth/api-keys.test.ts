@@ -143,8 +143,9 @@ describe('POST /v1/tenants/{tenant_id}/api-keys (issue)', () => {
     expect(row!.secret_last_four).toBe(key.secret.slice(-4))
 
     expect(await tablesContaining(test, secretBody(key.secret))).toEqual([])
-    // The scan itself works: it finds the digest where it is stored.
-    expect(await tablesContaining(test, row!.secret_digest)).toEqual(['public.api_keys'])
+    // The scan itself works: it finds the digest where it is stored (the key, and the directory that maps
+    // the digest to its tenant, docs/scaling.md).
+    expect(await tablesContaining(test, row!.secret_digest)).toEqual(['public.api_key_digests', 'public.api_keys'])
   })
 
   it('honours a subset of the read scopes', async () => {
@@ -349,6 +350,31 @@ describe('POST /v1/tenants/{tenant_id}/api-keys/{key_id}/rotate', () => {
       expectError(await whoami(key.secret), 'auth_invalid_key')
       expect((await whoami(rotated.secret)).statusCode).toBe(200)
     })
+  })
+
+  it('keeps the digest directory to the secrets the key answers to: current, and previous during an overlap', async () => {
+    const owner = await signupOwner(test)
+    const key = await issueApiKey(test, owner)
+    const digestOf = (secret: string) => hmacSha256Hex(test.config.apiKeyPepper, secret)
+    const directory = async () =>
+      (
+        await queryRows<{ secret_digest: string; owner_tenant_id: string; api_key_id: string }>(
+          test.runtime.db.orm,
+          sql`select secret_digest, owner_tenant_id, api_key_id from api_key_digests where api_key_id = ${key.id} order by secret_digest`,
+        )
+      ).map((row) => ({ ...row }))
+    const entry = (secret: string) => ({ secret_digest: digestOf(secret), owner_tenant_id: owner.tenantId, api_key_id: key.id })
+    const sorted = (entries: Array<ReturnType<typeof entry>>) => entries.sort((a, b) => a.secret_digest.localeCompare(b.secret_digest))
+    expect(await directory()).toEqual([entry(key.secret)])
+
+    const overlapping = (await rotate(owner, key.id, { previous_secret_expires_in_seconds: 3600 })).json().secret as string
+    expect(await directory()).toEqual(sorted([entry(key.secret), entry(overlapping)]))
+    // A second rotation without overlap: the first secret's digest and the overlap's both leave.
+    const latest = (await rotate(owner, key.id)).json().secret as string
+    expect(await directory()).toEqual([entry(latest)])
+    expectError(await whoami(key.secret), 'auth_invalid_key')
+    expectError(await whoami(overlapping), 'auth_invalid_key')
+    expect((await whoami(latest)).statusCode).toBe(200)
   })
 
   it('refuses an overlap beyond seven days or below zero (400 request_body_invalid)', async () => {

@@ -99,6 +99,24 @@ describe('POST /v1/raw/webhooks/{provider}', () => {
     expect(Buffer.concat(chunks).toString()).toBe(body)
   })
 
+  it('binds a provider account to one tenant across the service, revoked or not, and files its deliveries there', async () => {
+    const { account, secret } = await connect('erp_provider')
+    const other = await signupOwner(test)
+    const addElsewhere = () => test.runtime.services.connectors.add(cliContext, { tenantId: other.tenantId, provider: 'erp_provider', accountRef: account })
+    await expect(addElsewhere()).rejects.toThrow(/already connected .*another tenant/)
+    await test.runtime.services.connectors.change(cliContext, { tenantId: owner.tenantId, provider: 'erp_provider', accountRef: account, move: 'revoke' })
+    await expect(addElsewhere()).rejects.toThrow(/already connected .*another tenant/)
+    // The same account name under another provider is another account.
+    await expect(test.runtime.services.connectors.add(cliContext, { tenantId: other.tenantId, provider: 'generic_hmac', accountRef: account })).resolves.toBeDefined()
+    // Revived by its own tenant, the account's deliveries land in that tenant only.
+    const revived = (await test.runtime.services.connectors.add(cliContext, { tenantId: owner.tenantId, provider: 'erp_provider', accountRef: account })).outcome.secret
+    expect(revived).not.toBe(secret)
+    const body = payload()
+    expect((await deliver(test, 'erp_provider', { account, secret: revived, body })).json().artifacts).toBe(1)
+    const filed = await queryRows<{ tenant_id: string }>(test.runtime.db.orm, sql`select tenant_id from raw_artifacts where sha256 = ${sha256(body)}`)
+    expect(filed).toEqual([{ tenant_id: owner.tenantId }])
+  })
+
   it('answers an idempotent replay of the same body with artifacts 0 (a fresh signature, the same bytes)', async () => {
     const { account, secret } = await connect('card_processor')
     const body = payload()

@@ -118,12 +118,14 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
       raw_parsed_rows: 2,
       raw_artifacts: 1,
       provider_connections: 0,
+      provider_accounts: 0,
       webhook_dead_letters: 0,
       webhook_deliveries: 0,
       webhook_endpoints: 1,
       idempotency_keys: 0,
       audit_exports: 1,
       verification_tokens: 2,
+      api_key_digests: 1,
       api_keys: 1,
       service_tokens: 0,
       events: 6, // 3 member and key events, and ledger.counterparty.created, ledger.transaction.created, ledger.obligation.created
@@ -131,11 +133,13 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
       policy_signatures: 0,
       policies: 1, // the default policy
       tenant_wallets: 0,
+      wallet_addresses: 0,
       members: 2,
       users: 2,
+      login_emails: 2,
       tenants: 1,
     })
-    expect(body.totalRows).toBe(32)
+    expect(body.totalRows).toBe(35)
 
     for (const { table, tenantColumn } of tenantTablesInDeletionOrder) {
       const [row] = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from ${table} where ${tenantColumn} = ${owner.tenantId}`)
@@ -146,7 +150,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const deleted = audit.find((row) => row.action === 'tenant.deleted')
     expect(deleted?.outputs).toMatchObject({
       'deleted_rows.members': 2,
-      total_rows: 32,
+      total_rows: 35,
       preserved: ['audit_inbox', 'audit_events', 'audit_chain_heads', 'audit_anchors', 'audit_anchor_publications'],
     })
     expect(audit.map((row) => row.action)).toContain('tenant_blob.purge_requested')
@@ -193,7 +197,8 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
   it('covers every tenant-scoped table of the schema: each is deleted or deliberately preserved', async () => {
     const listed = new Set([...tenantTablesInDeletionOrder.map(({ table }) => table), ...preservedTenantTables])
     const tables = await allTables()
-    const tenantScoped = tables.filter((table) => 'tenantId' in getTableColumns(table) || tableName(table) === 'tenants')
+    // Tenant-scoped tables, and the reference tables that map a global key to its tenant (docs/scaling.md).
+    const tenantScoped = tables.filter((table) => 'tenantId' in getTableColumns(table) || 'ownerTenantId' in getTableColumns(table) || tableName(table) === 'tenants')
     expect(tenantScoped.filter((table) => !listed.has(table)).map(tableName)).toEqual([])
   })
 })
