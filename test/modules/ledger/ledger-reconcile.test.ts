@@ -3,7 +3,9 @@
  * transfers between own wallets, subscription charges, possible duplicates; determinism (a second run
  * writes nothing); the job route; consequences on transactions, invoices and obligations.
  */
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '../../../src/platform/db/database.ts'
 import { auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, getOk, normalize, normalizerActor, seedArtifact } from '../../support/ledger.ts'
@@ -73,6 +75,98 @@ describe('invoices and their payments', () => {
     // Filter by subject.
     const paid = transactions.find((row) => row.amount === '1200.00')!
     expect((await matchesOf(owner, `&subject=transaction:${paid.id}`)).map((row) => row.match_type)).toEqual(['invoice_payment'])
+  })
+})
+
+describe("an obligation's payments, decided as one set (issue 15, item 4)", () => {
+  const bill = { kind: 'invoice', direction: 'payable', invoice_number: 'JF-2026-004', issue_date: '2026-02-01', due_date: '2026-03-01', currency: 'EUR', total: '3413.30', counterparty: { name: 'Jansen Fabriek' } } as const
+  const parts = [
+    bankTransaction({ amount: '-1500.00', transaction_date: '2026-02-10', description: 'JANSEN FABRIEK JF-2026-004 DEEL 1' }),
+    bankTransaction({ amount: '-1913.30', transaction_date: '2026-03-03', description: 'JANSEN FABRIEK JF-2026-004 REST' }),
+  ]
+
+  /** The tenant's Ledger as far as payments go, named by description rather than by id. */
+  async function paymentsView(owner: TenantOwner) {
+    const transactions = (await get(owner, '/v1/ledger/transactions?limit=500')).transactions as Array<Record<string, any>>
+    const described = new Map(transactions.map((row) => [`transaction:${row.id}`, row.description as string]))
+    const matches = (await matchesOf(owner, '&match_type=invoice_payment')).map((match) => ({
+      status: match.status,
+      amount: match.amount,
+      difference: match.difference,
+      explanation: match.explanation,
+      paid_by: match.subject_refs.filter((subject: string) => subject.startsWith('transaction:')).map((subject: string) => described.get(subject)),
+    }))
+    const invoice = ((await get(owner, '/v1/ledger/invoices?direction=payable')).invoices as Array<Record<string, any>>).map((row) => ({ status: row.status, amount_paid: row.amount_paid }))
+    const obligations = ((await get(owner, '/v1/ledger/obligations')).obligations as Array<Record<string, any>>).map((row) => ({ status: row.status, outstanding: row.metadata.outstanding }))
+    return {
+      matches: matches.sort((left, right) => String(left.paid_by).localeCompare(String(right.paid_by))),
+      transactions: transactions.map((row) => ({ description: row.description, reconciliation_status: row.reconciliation_status })).sort((left, right) => left.description.localeCompare(right.description)),
+      invoice,
+      obligations,
+    }
+  }
+
+  it('gives the same matches, statuses and amounts whichever part payment is normalized and reconciled first', async () => {
+    const views = []
+    for (const order of [[0, 1], [1, 0]]) {
+      const owner = await signupOwner(test)
+      await seedAndNormalize(owner, [bill], 'pdf_upload')
+      for (const index of order) {
+        await seedAndNormalize(owner, [parts[index]!])
+        await reconcile(owner.tenantId)
+      }
+      views.push(await paymentsView(owner))
+    }
+    expect(views[1]).toEqual(views[0])
+    expect(views[0]).toMatchObject({
+      matches: [
+        { status: 'partially_matched', amount: '1500.00', difference: '1913.30', paid_by: ['JANSEN FABRIEK JF-2026-004 DEEL 1'] },
+        { status: 'matched', amount: '1913.30', difference: '0.00', paid_by: ['JANSEN FABRIEK JF-2026-004 REST'] },
+      ],
+      transactions: [
+        { description: 'JANSEN FABRIEK JF-2026-004 DEEL 1', reconciliation_status: 'partially_matched' },
+        { description: 'JANSEN FABRIEK JF-2026-004 REST', reconciliation_status: 'matched' },
+      ],
+      invoice: [{ status: 'paid', amount_paid: '3413.30' }],
+      obligations: [{ status: 'settled', outstanding: '0' }],
+    })
+  })
+
+  it('retires a part payment when a payment of the whole amount arrives, and the part payment is unmatched again', async () => {
+    const owner = await signupOwner(test)
+    await seedAndNormalize(owner, [bill], 'pdf_upload')
+    await seedAndNormalize(owner, [parts[0]!])
+    await reconcile(owner.tenantId)
+    expect(await paymentsView(owner)).toMatchObject({ matches: [{ status: 'partially_matched' }], obligations: [{ status: 'open', outstanding: '1913.30' }], invoice: [{ status: 'partial', amount_paid: '1500.00' }] })
+
+    await seedAndNormalize(owner, [bankTransaction({ amount: '-3413.30', transaction_date: '2026-02-28', description: 'JANSEN FABRIEK SEPA' })])
+    const summary = await reconcile(owner.tenantId)
+    expect(summary.retired).toBe(1)
+    const view = await paymentsView(owner)
+    expect(view.matches).toEqual([{ status: 'matched', amount: '3413.30', difference: '0.00', explanation: expect.stringContaining('in full'), paid_by: ['JANSEN FABRIEK SEPA'] }])
+    expect(view.transactions).toEqual([
+      { description: 'JANSEN FABRIEK JF-2026-004 DEEL 1', reconciliation_status: 'unmatched' },
+      { description: 'JANSEN FABRIEK SEPA', reconciliation_status: 'matched' },
+    ])
+    expect(view.obligations).toEqual([{ status: 'settled', outstanding: '0' }])
+    // The retired match is history: its versions stay, superseded.
+    const [retired] = await queryRows<{ status: string; superseded: boolean }>(
+      test.runtime.db.orm,
+      sql`select status, superseded_at is not null as superseded from ledger_reconciliation_matches where tenant_id = ${owner.tenantId} and amount = 1500 order by version desc limit 1`,
+    )
+    expect(retired).toEqual({ status: 'partially_matched', superseded: true })
+  })
+
+  it('decides payments against what the source did not already record as paid', async () => {
+    const owner = await signupOwner(test)
+    await seedAndNormalize(owner, [{ ...bill, amount_paid: '1500.00' }], 'pdf_upload')
+    await seedAndNormalize(owner, [parts[1]!])
+    await reconcile(owner.tenantId)
+    expect(await paymentsView(owner)).toMatchObject({
+      matches: [{ status: 'matched', amount: '1913.30', difference: '0.00', explanation: expect.stringContaining('in full') }],
+      invoice: [{ status: 'paid', amount_paid: '3413.30' }],
+      obligations: [{ status: 'settled', outstanding: '0' }],
+    })
   })
 })
 

@@ -21,6 +21,7 @@ import {
   newTransaction,
   ruleMergeConfidence,
   transactionDirection,
+  sourcePaidOf,
 } from './merge.ts'
 import type { CounterpartyMention, TransactionFacts } from './records.ts'
 import { contentHash } from './versions.ts'
@@ -312,6 +313,19 @@ describe('invoices', () => {
         }
       }),
     )
+  })
+
+  it("records on the obligation what the sources said was paid, the most any copy said, for reconciliation's base (payments.ts)", () => {
+    const ids = { invoiceId: 'inv_1', obligationId: 'obl_1' }
+    const unpaid = applyInvoice(undefined, undefined, context, ids, row('prw_1'), invoice({}), undefined)
+    expect(unpaid.obligation.metadata).not.toHaveProperty('source_paid')
+    expect(sourcePaidOf(unpaid.obligation)).toBe('0')
+    const part = applyInvoice(undefined, undefined, context, ids, row('prw_1'), invoice({ amount_paid: '40' }), undefined)
+    expect(part.obligation.metadata).toMatchObject({ source_paid: '40.00', outstanding: '60.00' })
+    const older = applyInvoice(part.invoice, part.obligation, context, ids, row('prw_2'), invoice({ amount_paid: '10' }), undefined)
+    expect(sourcePaidOf(older.obligation)).toBe('40.00')
+    const newer = applyInvoice(older.invoice, older.obligation, context, ids, row('prw_3'), invoice({ amount_paid: '55' }), undefined)
+    expect(sourcePaidOf(newer.obligation)).toBe('55.00')
   })
 
   it('makes every invoice an obligation that follows it', () => {

@@ -433,7 +433,14 @@ export function applyInvoice(
     counterpartyId: counterpartyId ?? null,
     invoiceId: ids.invoiceId,
   }
-  const obligationMetadata = { scenario, outstanding: decimalSign(outstanding) < 0 ? '0' : ledgerAmount(outstanding, currency) }
+  // What the sources themselves say was paid (the most any copy said), apart from what reconciliation
+  // finds: reconciliation decides the obligation's payments against the rest (payments.ts).
+  const sourcePaid = [invoicePayment(record, undefined).amountPaid, sourcePaidOf(existingObligation)].reduce((most, paid) => (decimalCompare(paid, most) > 0 ? paid : most))
+  const obligationMetadata = {
+    scenario,
+    outstanding: decimalSign(outstanding) < 0 ? '0' : ledgerAmount(outstanding, currency),
+    ...(decimalSign(sourcePaid) > 0 ? { source_paid: ledgerAmount(sourcePaid, currency) } : {}),
+  }
   let obligation: Obligation
   if (existingObligation === undefined) {
     obligation = { ...firstDraft(context, ids.obligationId, evidence, 'extracted', evidence.confidence, obligationMetadata), ...obligationFields } satisfies Obligation
@@ -444,6 +451,12 @@ export function applyInvoice(
     cite(obligation, evidence)
   }
   return { invoice, obligation }
+}
+
+/** What the sources of an invoice's obligation said was paid (`metadata.source_paid`; `0` when none did). */
+export function sourcePaidOf(obligation: { readonly metadata: unknown } | undefined): string {
+  const stated = (obligation?.metadata as Record<string, unknown> | undefined)?.source_paid
+  return typeof stated === 'string' ? stated : '0'
 }
 
 /**

@@ -7,6 +7,8 @@
 import { decimalAbs, decimalCompare, decimalNegate, decimalSign, decimalSubtract, decimalSum } from '../../../kernel/money.ts'
 import { addDays, daysBetween } from '../../../kernel/dates.ts'
 import { ledgerAmount, normalizeCounterpartyName, normalizeText } from '../domain/keys.ts'
+import { sourcePaidOf } from '../domain/merge.ts'
+import { decidePayments } from '../domain/payments.ts'
 import type { AccountRow, BalanceRow, CounterpartyRow, InvoiceRow, MatchRow, ObligationRow, TransactionRow } from '../ledger.store.ts'
 
 export type MatchType = MatchRow['matchType']
@@ -51,18 +53,52 @@ export const obligationMatchType: Readonly<Partial<Record<ObligationRow['obligat
 }
 
 const ref = (kind: string, id: string) => `${kind}:${id}`
+/** Match types of one-off obligations' payments (a recurring obligation's charges are subscription_charge). */
+const oneOffMatchTypes: ReadonlySet<MatchType> = new Set(['invoice_payment', 'payroll_bank_debit', 'card_charge'])
 /** An unsigned amount as the Ledger writes money in this currency (`1200` → `1200.00`). */
 const money = (value: string, currency: string) => ledgerAmount(decimalAbs(value), currency)
 
-/** Transactions that a match has already settled; matched again by nothing. */
-export function settledTransactionIds(matches: readonly MatchRow[]): Set<string> {
+/**
+ * Transactions that a match has already settled; matched again by nothing. The matches of obligations
+ * decided again this run (`redecided`) settle nothing: their payments are decided afresh.
+ */
+export function settledTransactionIds(matches: readonly MatchRow[], redecided: ReadonlySet<string> = new Set()): Set<string> {
   const settled = new Set<string>()
   for (const match of matches) {
     if (match.status !== 'matched' && match.status !== 'partially_matched') continue
-    if (match.matchType === 'statement_balance') continue
+    if (match.matchType === 'statement_balance' || paysRedecided(match, redecided)) continue
     for (const subject of match.subjectRefs) if (subject.startsWith('transaction:')) settled.add(subject.slice('transaction:'.length))
   }
   return settled
+}
+
+/** Whether a match is a payment of one of the obligations decided again this run. */
+export function paysRedecided(match: Pick<MatchRow, 'matchType' | 'subjectRefs'>, redecided: ReadonlySet<string>): boolean {
+  return oneOffMatchTypes.has(match.matchType) && match.subjectRefs.some((subject) => subject.startsWith('obligation:') && redecided.has(subject.slice('obligation:'.length)))
+}
+
+/**
+ * One-off obligations whose payments every run decides again as one set (domain/payments.ts): the open
+ * ones with a direction and a payment match type that do not recur.
+ */
+export function redecidedObligations(snapshot: Pick<Snapshot, 'obligations'>): ObligationRow[] {
+  return snapshot.obligations.filter((obligation) => obligation.status === 'open' && obligation.direction !== null && obligationMatchType[obligation.obligationType] !== undefined && !isRecurring(obligation))
+}
+
+/** A subscription, or an obligation that recurs: every charge of its amount is one of its charges. */
+export function isRecurring(obligation: ObligationRow): boolean {
+  return obligation.recurrence !== null || obligationMatchType[obligation.obligationType] === 'subscription_charge'
+}
+
+/** What a one-off obligation's payments must come to, unsigned: its amount less what its sources said was paid. */
+export function amountDue(obligation: ObligationRow): string {
+  const due = decimalSubtract(obligation.amount, sourcePaidOf(obligation))
+  return decimalSign(due) < 0 ? '0' : due
+}
+
+/** An obligation's recurring (or whole) amount, signed from the tenant's accounts' point of view. */
+export function signedAmount(obligation: ObligationRow, amount: string = obligation.amount): string {
+  return obligation.direction === 'receivable' ? amount : decimalNegate(amount)
 }
 
 /** Words of a counterparty's names, to recognise it in a bank description. */
@@ -88,12 +124,6 @@ export function citesReference(transaction: TransactionRow, reference: string): 
   return normalizeText(transaction.description).replace(/ /g, '').includes(wanted)
 }
 
-/** What an obligation still expects to be paid, signed from the tenant's accounts' point of view. */
-export function expectedPayment(obligation: ObligationRow): string {
-  const outstanding = typeof (obligation.metadata as Record<string, unknown>).outstanding === 'string' ? String((obligation.metadata as Record<string, unknown>).outstanding) : obligation.amount
-  return obligation.direction === 'receivable' ? outstanding : decimalNegate(outstanding)
-}
-
 /**
  * The window in which a payment of this obligation may be dated: from 45 days before its due date (or
  * its invoice's issue date) to 60 days after. A recurring obligation's charges may be dated any time.
@@ -112,9 +142,11 @@ export function paymentWindowOf(obligation: ObligationRow, invoice: InvoiceRow |
  *
  * A transaction pays an obligation when it is in the obligation's currency, dated in its window, of
  * the expected sign, and evidently with its counterparty (same counterparty, or its name in the
- * description) or citing its reference. Exactly the outstanding amount is `matched`; less, when it
- * cites the reference, is `partially_matched`. Obligations are taken by due date, transactions by date
- * then id, and a transaction pays at most one obligation.
+ * description) or citing its reference. A recurring obligation takes every charge of its amount; a
+ * one-off obligation's payments are decided as one set (domain/payments.ts: the whole amount due in one
+ * payment is `matched`; otherwise part payments citing the reference are `partially_matched`, in date
+ * order, and the one that pays the rest is `matched`). Obligations are taken by due date, transactions
+ * by date then id, and a transaction pays at most one obligation.
  */
 export function matchObligationPayments(
   snapshot: Snapshot,
@@ -132,16 +164,16 @@ export function matchObligationPayments(
     const invoice = obligation.invoiceId === null ? undefined : snapshot.invoices.get(obligation.invoiceId)
     const window = paymentWindowOf(obligation, invoice)
     if (window === undefined) continue
-    const expected = expectedPayment(obligation)
-    const recurring = obligation.recurrence !== null || matchType === 'subscription_charge'
+    const recurring = isRecurring(obligation)
     const reference = invoice?.invoiceNumber ?? obligation.reference
+    const sign = decimalSign(signedAmount(obligation))
     const eligible = ordered.filter(
       (transaction) =>
         !taken.has(transaction.id) &&
         transaction.currency === obligation.currency &&
         transaction.transactionDate >= window.from &&
         transaction.transactionDate <= window.to &&
-        decimalSign(transaction.amount) === decimalSign(expected) &&
+        decimalSign(transaction.amount) === sign &&
         transaction.status !== 'failed' &&
         transaction.status !== 'reversed' &&
         (sameCounterparty(transaction, obligation.counterpartyId, snapshot.counterparties) || citesReference(transaction, reference)),
@@ -150,7 +182,7 @@ export function matchObligationPayments(
 
     if (recurring) {
       // Every charge of the recurring amount is one charge of the subscription (or payroll run).
-      const recurringAmount = obligation.direction === 'receivable' ? obligation.amount : decimalNegate(obligation.amount)
+      const recurringAmount = signedAmount(obligation)
       for (const transaction of eligible.filter((candidate) => decimalCompare(candidate.amount, recurringAmount) === 0)) {
         taken.add(transaction.id)
         proposed.push({
@@ -168,41 +200,28 @@ export function matchObligationPayments(
       continue
     }
 
-    const exact = eligible.find((transaction) => decimalCompare(transaction.amount, expected) === 0)
-    if (exact !== undefined) {
-      taken.add(exact.id)
-      proposed.push({
-        matchType,
-        status: 'matched',
-        subjectRefs: subjects(exact),
-        amount: money(exact.amount, exact.currency),
-        currency: exact.currency,
-        difference: '0',
-        explanation: `${exact.transactionDate}: ${money(exact.amount, exact.currency)} ${exact.currency} pays ${obligation.obligationType} ${reference} in full.`,
-        confidence: citesReference(exact, reference) ? 0.98 : 0.9,
-        metadata: { obligation_type: obligation.obligationType, paid_in_full: true },
-      })
-      continue
-    }
-    // Part payments: smaller amounts that cite the reference, in date order, up to the outstanding amount.
-    let remaining = decimalAbs(expected)
-    for (const transaction of eligible) {
-      if (!citesReference(transaction, reference) || decimalCompare(decimalAbs(transaction.amount), remaining) > 0) continue
+    const byId = new Map(eligible.map((transaction) => [transaction.id, transaction]))
+    const decisions = decidePayments(
+      amountDue(obligation),
+      eligible.map((transaction) => ({ id: transaction.id, date: transaction.transactionDate, amount: decimalAbs(transaction.amount), citesReference: citesReference(transaction, reference) })),
+    )
+    for (const decision of decisions) {
+      const transaction = byId.get(decision.id)!
       taken.add(transaction.id)
-      remaining = decimalSubtract(remaining, decimalAbs(transaction.amount))
-      const settles = decimalSign(remaining) === 0
+      const paid = `${money(transaction.amount, transaction.currency)} ${transaction.currency}`
       proposed.push({
         matchType,
-        status: settles ? 'matched' : 'partially_matched',
+        status: decision.settles ? 'matched' : 'partially_matched',
         subjectRefs: subjects(transaction),
         amount: money(transaction.amount, transaction.currency),
         currency: transaction.currency,
-        difference: ledgerAmount(remaining, transaction.currency),
-        explanation: `${transaction.transactionDate}: ${money(transaction.amount, transaction.currency)} ${transaction.currency} towards ${obligation.obligationType} ${reference}; ${ledgerAmount(remaining, transaction.currency)} ${transaction.currency} outstanding after it.`,
-        confidence: 0.85,
-        metadata: { obligation_type: obligation.obligationType, paid_in_full: settles },
+        difference: decision.paidInFull ? '0' : ledgerAmount(decision.remaining, transaction.currency),
+        explanation: decision.paidInFull
+          ? `${transaction.transactionDate}: ${paid} pays ${obligation.obligationType} ${reference} in full.`
+          : `${transaction.transactionDate}: ${paid} towards ${obligation.obligationType} ${reference}; ${ledgerAmount(decision.remaining, transaction.currency)} ${transaction.currency} outstanding after it.`,
+        confidence: decision.paidInFull ? (citesReference(transaction, reference) ? 0.98 : 0.9) : 0.85,
+        metadata: { obligation_type: obligation.obligationType, paid_in_full: decision.settles },
       })
-      if (settles) break
     }
   }
   return proposed

@@ -20,16 +20,19 @@ import type { AuditActor } from '../../../kernel/audit-record.ts'
 import type { CommandRunner } from '../../../platform/commands/command.ts'
 import type { Database, Tx } from '../../../platform/db/database.ts'
 import type { Clock } from '../../../kernel/clock.ts'
-import { decimalCompare, decimalNegate, decimalSign, decimalSubtract, decimalSum } from '../../../kernel/money.ts'
+import { decimalAbs, decimalCompare, decimalNegate, decimalSign, decimalSubtract, decimalSum } from '../../../kernel/money.ts'
 import { deterministicId } from '../../../kernel/ids.ts'
 import { addDays } from '../../../kernel/dates.ts'
 import { ledgerAmount, normalizeText } from '../domain/keys.ts'
+import { sourcePaidOf } from '../domain/merge.ts'
 import { ContentFields, nextVersion } from '../domain/versions.ts'
 import type { InvoiceRow, LedgerKind, LedgerRowByKind, LedgerStore, MatchRow, ObligationRow, TransactionRow } from '../ledger.store.ts'
 import { flatCounts, type KindCounts } from '../domain/outcomes.ts'
 import {
+  amountDue,
   balancePeriods,
-  expectedPayment,
+  citesReference,
+  isRecurring,
   matchDuplicateObligations,
   matchObligationPayments,
   matchPossibleDuplicates,
@@ -38,14 +41,18 @@ import {
   matchWalletTransfers,
   obligationMatchType,
   paymentWindowOf,
+  paysRedecided,
   payoutWindowDays,
+  redecidedObligations,
   receiptWindowDays,
   settledTransactionIds,
+  signedAmount,
   statementBalanceMatch,
   type ProposedMatch,
   type Snapshot,
 } from './matchers.ts'
 import { ownAccountTransfers } from './transfers.ts'
+import { settlingAmounts } from '../domain/payments.ts'
 
 export interface ReconcileDeps {
   readonly db: Database
@@ -60,11 +67,14 @@ export interface ReconcileSummary {
   readonly matches: Record<string, number>
   /** Entities written, per kind: created, updated (a new version), unchanged. */
   readonly counts: Partial<Record<LedgerKind, KindCounts>>
-  /** Statement balance checks retired because their period no longer exists. */
+  /** Matches retired: statement balance checks whose period no longer exists, payments an obligation's new decision no longer names. */
   readonly retired: number
   /** Transactions recorded as transfers between own accounts this run (they were inflows or outflows). */
   readonly transfers: number
 }
+
+/** The reconciliation statuses reconciliation itself gives (the others come from a source). */
+const reconciliationGiven: ReadonlySet<TransactionRow['reconciliationStatus']> = new Set(['unmatched', 'duplicate_possible', 'partially_matched', 'matched'])
 
 const statusPrecedence: Readonly<Record<TransactionRow['reconciliationStatus'], number>> = {
   unmatched: 0,
@@ -85,11 +95,14 @@ export async function reconcileTenant(deps: ReconcileDeps, tenantId: string, opt
     const snapshot = await loadSnapshot(tx, store, tenantId)
     const transfers = await ownAccountTransfers(tx, store, tenantId, snapshot)
 
-    const taken = settledTransactionIds(snapshot.existingMatches)
+    // Open one-off obligations are decided again, from every payment, including those matched before.
+    const redecided = new Set(redecidedObligations(snapshot).map((obligation) => obligation.id))
+    const released = snapshot.existingMatches.filter((match) => paysRedecided(match, redecided))
+    const taken = settledTransactionIds(snapshot.existingMatches, redecided)
     const proposed: ProposedMatch[] = []
 
     // Obligations and receipts, over the transactions that could pay them.
-    const candidates = await paymentCandidates(tx, store, tenantId, snapshot)
+    const candidates = await paymentCandidates(tx, store, tenantId, snapshot, released)
     proposed.push(...matchObligationPayments(snapshot, candidates, taken))
     const matchedInvoices = new Set(
       [...snapshot.existingMatches, ...proposed.map((match) => ({ subjectRefs: match.subjectRefs }))].flatMap((match) =>
@@ -119,9 +132,11 @@ export async function reconcileTenant(deps: ReconcileDeps, tenantId: string, opt
     proposed.push(...matchDuplicateObligations(snapshot.obligations))
 
     const counts: Partial<Record<LedgerKind, KindCounts>> = {}
-    const { current: matchRows, retired } = await writeMatches(tx, store, tenantId, snapshot, proposed, at, counts)
-    await applyToTransactions(tx, store, tenantId, matchRows, transfers, at, counts)
-    await applyToInvoicesAndObligations(tx, store, tenantId, snapshot, matchRows, at, counts)
+    const { current: matchRows, retired } = await writeMatches(tx, store, tenantId, snapshot, proposed, released, at, counts)
+    const redecidedPayments = new Set(released.flatMap((match) => transactionIdsOf(match)))
+    await applyToTransactions(tx, store, tenantId, matchRows, transfers, redecidedPayments, at, counts)
+    const hadPayments = new Set(released.flatMap((match) => match.subjectRefs.filter((subject) => subject.startsWith('obligation:'))))
+    await applyToInvoicesAndObligations(tx, store, tenantId, snapshot, matchRows, hadPayments, at, counts)
 
     const matches: Record<string, number> = {}
     for (const match of proposed) matches[`${match.matchType}:${match.status}`] = (matches[`${match.matchType}:${match.status}`] ?? 0) + 1
@@ -169,20 +184,36 @@ async function loadSnapshot(tx: Tx, store: LedgerStore, tenantId: string): Promi
   }
 }
 
-/** Transactions that could pay an open obligation or be documented by a receipt: by amount, or citing the reference. */
-async function paymentCandidates(tx: Tx, store: LedgerStore, tenantId: string, snapshot: Snapshot): Promise<TransactionRow[]> {
-  const amountProbes: Array<{ currency: string; amount: string; from: string; to: string }> = []
-  const citingProbes: Array<{ text: string; from: string; to: string }> = []
+/**
+ * Transactions that could pay an open obligation or be documented by a receipt: by amount (a recurring
+ * amount, or any amount that could settle a one-off obligation: payments.ts `settlingAmounts`), citing
+ * the reference, or already matched to an obligation decided again this run (`released`).
+ */
+async function paymentCandidates(tx: Tx, store: LedgerStore, tenantId: string, snapshot: Snapshot, released: readonly MatchRow[]): Promise<TransactionRow[]> {
+  const open: Array<{ obligation: ObligationRow; window: { from: string; to: string }; reference: string }> = []
   for (const obligation of snapshot.obligations) {
     if (obligation.status !== 'open' || obligation.direction === null || obligationMatchType[obligation.obligationType] === undefined) continue
     const invoice = obligation.invoiceId === null ? undefined : snapshot.invoices.get(obligation.invoiceId)
     const window = paymentWindowOf(obligation, invoice)
-    if (window === undefined) continue
-    const recurringAmount = obligation.direction === 'receivable' ? obligation.amount : decimalNegate(obligation.amount)
-    amountProbes.push({ currency: obligation.currency, amount: expectedPayment(obligation), ...window })
-    if (decimalCompare(recurringAmount, expectedPayment(obligation)) !== 0) amountProbes.push({ currency: obligation.currency, amount: recurringAmount, ...window })
-    const text = normalizeText(invoice?.invoiceNumber ?? obligation.reference).replace(/ /g, '')
-    if (text.length >= 3) citingProbes.push({ text, ...window })
+    if (window !== undefined) open.push({ obligation, window, reference: invoice?.invoiceNumber ?? obligation.reference })
+  }
+  const citingProbes = open.flatMap(({ window, reference }) => {
+    const text = normalizeText(reference).replace(/ /g, '')
+    return text.length >= 3 ? [{ text, ...window }] : []
+  })
+  const citing = await store.transactionsCiting(tx, tenantId, citingProbes)
+
+  const amountProbes: Array<{ currency: string; amount: string; from: string; to: string }> = []
+  for (const { obligation, window, reference } of open) {
+    if (isRecurring(obligation)) {
+      amountProbes.push({ currency: obligation.currency, amount: signedAmount(obligation), ...window })
+      continue
+    }
+    const sign = decimalSign(signedAmount(obligation))
+    const cited = citing
+      .filter((transaction) => transaction.currency === obligation.currency && transaction.transactionDate >= window.from && transaction.transactionDate <= window.to && decimalSign(transaction.amount) === sign && citesReference(transaction, reference))
+      .map((transaction) => ({ id: transaction.id, date: transaction.transactionDate, amount: decimalAbs(transaction.amount), citesReference: true }))
+    for (const amount of settlingAmounts(amountDue(obligation), cited)) amountProbes.push({ currency: obligation.currency, amount: signedAmount(obligation, amount), ...window })
   }
   for (const invoice of snapshot.invoices.values()) {
     if (invoice.direction !== 'payable' || invoice.status !== 'paid' || invoice.issueDate === null) continue
@@ -193,8 +224,14 @@ async function paymentCandidates(tx: Tx, store: LedgerStore, tenantId: string, s
       to: addDays(invoice.issueDate, receiptWindowDays.after),
     })
   }
-  const rows = [...(await store.transactionsByAmount(tx, tenantId, amountProbes)), ...(await store.transactionsCiting(tx, tenantId, citingProbes))]
+  const matched = await store.currentVersions(tx, 'transaction', tenantId, [...new Set(released.flatMap((match) => transactionIdsOf(match)))].sort())
+  const rows = [...(await store.transactionsByAmount(tx, tenantId, amountProbes)), ...citing, ...matched.values()]
   return [...new Map(rows.map((row) => [row.id, row])).values()]
+}
+
+/** The transactions a match names. */
+function transactionIdsOf(match: Pick<MatchRow, 'subjectRefs'>): string[] {
+  return match.subjectRefs.filter((subject) => subject.startsWith('transaction:')).map((subject) => subject.slice('transaction:'.length))
 }
 
 function tally(counts: Partial<Record<LedgerKind, KindCounts>>, kind: LedgerKind): KindCounts {
@@ -238,6 +275,7 @@ async function writeMatches(
   tenantId: string,
   snapshot: Snapshot,
   proposed: readonly ProposedMatch[],
+  released: readonly MatchRow[],
   at: Date,
   counts: Partial<Record<LedgerKind, KindCounts>>,
 ): Promise<{ current: MatchRow[]; retired: number }> {
@@ -274,8 +312,9 @@ async function writeMatches(
     })
   }
   const written = await writeDrafts(tx, store, 'reconciliation_match', tenantId, [...entries.values()], at, counts)
-  // This run checked every period the current balances make; a check of any other period is stale.
-  const stale = snapshot.existingMatches.filter((row) => row.matchType === 'statement_balance' && !entries.has(row.id))
+  // This run checked every period the current balances make; a check of any other period is stale. And
+  // it decided again the payments of the obligations it released; a payment it no longer names is stale.
+  const stale = [...snapshot.existingMatches.filter((row) => row.matchType === 'statement_balance'), ...released].filter((row) => !entries.has(row.id))
   await store.supersede(tx, 'reconciliation_match', tenantId, stale.map((row) => row.versionId), at)
   // Every current match counts for the consequences, including those of earlier runs.
   const all = new Map(snapshot.existingMatches.map((row) => [row.id, row]))
@@ -286,7 +325,11 @@ async function writeMatches(
 
 /**
  * A transaction's reconciliation status (the strongest status among the matches that name it) and, for
- * `transfers`, its direction: one new version per transaction that changes.
+ * `transfers`, its direction: one new version per transaction that changes. A status only rises, except
+ * for the payments of obligations decided again this run (`redecided`), whose status is what the
+ * current matches say now (a part payment that was taken as the full one, a payment no longer taken),
+ * among the statuses reconciliation gives; a status a source gave (cleared, disputed, failed, reversed)
+ * stays.
  */
 async function applyToTransactions(
   tx: Tx,
@@ -294,6 +337,7 @@ async function applyToTransactions(
   tenantId: string,
   matches: readonly MatchRow[],
   transfers: readonly TransactionRow[],
+  redecided: ReadonlySet<string>,
   at: Date,
   counts: Partial<Record<LedgerKind, KindCounts>>,
 ) {
@@ -311,11 +355,12 @@ async function applyToTransactions(
     }
   }
   const transferIds = new Set(transfers.map((transaction) => transaction.id))
-  const currents = await store.currentVersions(tx, 'transaction', tenantId, [...new Set([...wanted.keys(), ...transferIds])].sort())
+  const currents = await store.currentVersions(tx, 'transaction', tenantId, [...new Set([...wanted.keys(), ...transferIds, ...redecided])].sort())
   const entries: Array<{ current: TransactionRow; draft: TransactionRow }> = []
   for (const current of [...currents.values()].sort((left, right) => (left.id < right.id ? -1 : 1))) {
-    const status = wanted.get(current.id)
-    const raised = status !== undefined && statusPrecedence[status] > statusPrecedence[current.reconciliationStatus]
+    const decidedAgain = redecided.has(current.id) && reconciliationGiven.has(current.reconciliationStatus)
+    const status = decidedAgain ? (wanted.get(current.id) ?? 'unmatched') : wanted.get(current.id)
+    const raised = status !== undefined && (decidedAgain ? status !== current.reconciliationStatus : statusPrecedence[status] > statusPrecedence[current.reconciliationStatus])
     const redirected = transferIds.has(current.id) && current.direction !== 'transfer'
     if (!raised && !redirected) continue
     entries.push({
@@ -333,6 +378,7 @@ async function applyToInvoicesAndObligations(
   tenantId: string,
   snapshot: Snapshot,
   matches: readonly MatchRow[],
+  hadPayments: ReadonlySet<string>,
   at: Date,
   counts: Partial<Record<LedgerKind, KindCounts>>,
 ) {
@@ -349,7 +395,9 @@ async function applyToInvoicesAndObligations(
   for (const invoice of snapshot.invoices.values()) {
     const payments = paidTo.get(`invoice:${invoice.id}`)
     if (payments === undefined) continue
-    const paid = ledgerAmount(decimalSum(payments), invoice.currency)
+    // What the sources said was paid, and what reconciliation found paid since.
+    const sourcePaid = snapshot.obligations.filter((obligation) => obligation.invoiceId === invoice.id).map(sourcePaidOf).reduce((most, value) => (decimalCompare(value, most) > 0 ? value : most), '0')
+    const paid = ledgerAmount(decimalSum([sourcePaid, ...payments]), invoice.currency)
     if (decimalCompare(paid, invoice.amountPaid) <= 0) continue // paid amounts only grow
     const full = decimalCompare(paid, invoice.total) >= 0
     const status: InvoiceRow['status'] = invoice.status === 'cancelled' || invoice.status === 'disputed' ? invoice.status : full ? 'paid' : 'partial'
@@ -360,9 +408,10 @@ async function applyToInvoicesAndObligations(
   const obligationEntries: Array<{ current: ObligationRow; draft: ObligationRow }> = []
   for (const obligation of snapshot.obligations) {
     const payments = paidTo.get(`obligation:${obligation.id}`)
-    if (payments === undefined || obligation.recurrence !== null || obligation.status !== 'open') continue
-    const paid = decimalSum(payments)
-    const outstanding = decimalSubtract(obligation.amount, paid)
+    if (obligation.recurrence !== null || obligation.status !== 'open') continue
+    // Written when it has payments, or had some that its new decision no longer names.
+    if (payments === undefined && !hadPayments.has(`obligation:${obligation.id}`)) continue
+    const outstanding = decimalSubtract(amountDue(obligation), decimalSum(payments ?? []))
     const settled = decimalSign(outstanding) <= 0
     obligationEntries.push({
       current: obligation,
