@@ -16,26 +16,13 @@ import { seedParsedArtifact } from '../../src/modules/raw/raw.testing.ts'
 import type { ExtractedRecord } from '../../src/modules/raw/domain/extracted.ts'
 import { loadDemoBusiness } from '../../src/main/sandbox/demo-business.ts'
 import { createTestApp, signupOwner, type TestApp } from '../support/harness.ts'
-import { normalizerActor } from '../support/ledger.ts'
+import { normalizerActor, settledPipeline } from '../support/ledger.ts'
 
 let test: TestApp
 let defaultOrder: string
 let reverseOrder: string
 
-/** Waits until no artifact is being extracted and no Ledger job is queued or running. */
-async function settled(tenantId: string) {
-  const deadline = Date.now() + 120_000
-  for (;;) {
-    const [pending] = await queryRows<{ artifacts: number; jobs: number }>(
-      test.runtime.db.orm,
-      sql`select (select count(*)::int from raw_artifacts where tenant_id = ${tenantId} and extraction_status in ('pending', 'running')) as artifacts,
-                 (select count(*)::int from ledger_jobs where tenant_id = ${tenantId} and status in ('queued', 'running')) as jobs`,
-    )
-    if (pending!.artifacts + pending!.jobs === 0) return
-    if (Date.now() > deadline) throw new Error(`the demo business did not settle: ${JSON.stringify(pending)}`)
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-}
+const settled = (tenantId: string) => settledPipeline(test, tenantId, 120_000)
 
 /**
  * Copies every artifact's parsed rows (the real parsers' output) from one tenant into another, as

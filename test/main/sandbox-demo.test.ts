@@ -13,26 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../src/platform/db/database.ts'
 import { demoCredentialsFile, loadDemoBusiness, type DemoLoad } from '../../src/main/sandbox/demo-business.ts'
 import { createTestApp, login, type TestApp } from '../support/harness.ts'
-import { getOk } from '../support/ledger.ts'
+import { getOk, settledPipeline } from '../support/ledger.ts'
 
 let test: TestApp
 let load: DemoLoad
 let token: string
 
-/** Waits until no artifact is being extracted and no Ledger job is queued or running. */
-async function settled(tenantId: string) {
-  const deadline = Date.now() + 120_000
-  for (;;) {
-    const [pending] = await queryRows<{ artifacts: number; jobs: number }>(
-      test.runtime.db.orm,
-      sql`select (select count(*)::int from raw_artifacts where tenant_id = ${tenantId} and extraction_status in ('pending', 'running')) as artifacts,
-                 (select count(*)::int from ledger_jobs where tenant_id = ${tenantId} and status in ('queued', 'running')) as jobs`,
-    )
-    if (pending!.artifacts + pending!.jobs === 0) return
-    if (Date.now() > deadline) throw new Error(`the demo business did not settle: ${JSON.stringify(pending)}`)
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-}
+const settled = (tenantId: string) => settledPipeline(test, tenantId, 120_000)
 
 beforeAll(async () => {
   test = await createTestApp({ workers: true })

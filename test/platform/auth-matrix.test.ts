@@ -21,6 +21,7 @@ import type { ErrorCode } from '../../src/kernel/errors.ts'
 import { auditEvents } from '../support/audit-log.ts'
 import { addMember, createTestApp, expectError, issueApiKey, signupOwner, testPlatformSecret, type TenantOwner, type TestApp } from '../support/harness.ts'
 import { bankTransaction, normalize, seedArtifact } from '../support/ledger.ts'
+import { ingestFile, uniqueCsv } from '../fixtures/raw/ingest/raw-test-kit.ts'
 
 /** Every public route. Adding a public route means adding it here, on purpose. */
 const expectedPublicRoutes = new Set([
@@ -125,27 +126,7 @@ const resourceFixtures: Record<string, ResourceFixture> = {
   // Raw: an artifact of tenant A, uploaded as a small CSV (unique bytes, so never deduplicated into another's).
   raw_id: {
     create: async (test, owner) => {
-      const boundary = `auth-matrix-${randomBytes(6).toString('hex')}`
-      const payload = [
-        `--${boundary}`,
-        'Content-Disposition: form-data; name="source_type"',
-        '',
-        'csv_upload',
-        `--${boundary}`,
-        'Content-Disposition: form-data; name="file"; filename="matrix.csv"',
-        'Content-Type: text/csv',
-        '',
-        `date,amount,reference\n2024-01-01,1.00,${randomBytes(8).toString('hex')}`,
-        `--${boundary}--`,
-        '',
-      ].join('\r\n')
-      const response = await test.request({
-        method: 'POST',
-        url: '/v1/raw/ingest',
-        token: owner.token,
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-        payload,
-      })
+      const response = await ingestFile(test, owner.token, { sourceType: 'csv_upload', file: { filename: 'matrix.csv', content: uniqueCsv(1), contentType: 'text/csv' } })
       expect(response.statusCode, response.body).toBe(201)
       return { raw_id: response.json().raw_id as string }
     },

@@ -7,7 +7,7 @@
  *
  * On PostgreSQL this also proves that no shape reaches a `uuid` column (that would be a 500).
  */
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createIdSource, type IdKind } from '../../src/kernel/ids.ts'
 import type { ErrorCode } from '../../src/kernel/errors.ts'
@@ -18,6 +18,7 @@ import type { RegisteredRoute } from '../../src/platform/http/guard.ts'
 import type { RateLimitStore } from '../../src/platform/http/rate-limit/stores.ts'
 import type { RouteAuth } from '../../src/platform/http/route-auth.ts'
 import { addMember, createTestApp, expectError, issueApiKey, signupOwner, type TenantOwner, type TestApp } from '../support/harness.ts'
+import { ingestFile, uniqueCsv } from '../fixtures/raw/ingest/raw-test-kit.ts'
 
 /** The not-found code of each path parameter that names a resource. A new one fails the coverage test below. */
 const notFoundOf: Record<string, ErrorCode> = {
@@ -144,21 +145,7 @@ function send(route: RegisteredRoute, url: string, headers: Record<string, strin
 
 /** A real artifact's signed content query: the credential of GET /v1/raw/{raw_id}/content. */
 async function signedContentQuery(): Promise<string> {
-  const boundary = `path-ids-${randomBytes(6).toString('hex')}`
-  const payload = [
-    `--${boundary}`,
-    'Content-Disposition: form-data; name="source_type"',
-    '',
-    'csv_upload',
-    `--${boundary}`,
-    'Content-Disposition: form-data; name="file"; filename="ids.csv"',
-    'Content-Type: text/csv',
-    '',
-    `date,amount,reference\n2024-01-01,1.00,${randomBytes(8).toString('hex')}`,
-    `--${boundary}--`,
-    '',
-  ].join('\r\n')
-  const ingested = await test.request({ method: 'POST', url: '/v1/raw/ingest', token: owner.token, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload })
+  const ingested = await ingestFile(test, owner.token, { sourceType: 'csv_upload', file: { filename: 'ids.csv', content: uniqueCsv(1), contentType: 'text/csv' } })
   expect(ingested.statusCode, ingested.body).toBe(201)
   const read = await test.request({ method: 'GET', url: `/v1/raw/${ingested.json().raw_id as string}`, token: owner.token })
   expect(read.statusCode, read.body).toBe(200)

@@ -6,7 +6,9 @@
 import { seedParsedArtifact, type SeededArtifact } from '../../src/modules/raw/raw.testing.ts'
 import { deterministicId } from '../../src/kernel/ids.ts'
 import type { ExtractedRecord } from '../../src/modules/raw/domain/extracted.ts'
+import { sql } from 'drizzle-orm'
 import { expect } from 'vitest'
+import { queryRows } from '../../src/platform/db/database.ts'
 import type { TestApp } from './harness.ts'
 
 export type { SeededArtifact }
@@ -43,4 +45,22 @@ export async function getOk(test: TestApp, token: string, url: string) {
   const response = await test.request({ method: 'GET', url, token })
   expect(response.statusCode, response.body).toBe(200)
   return response.json()
+}
+
+/**
+ * Waits until the tenant has nothing left to extract, normalize or reconcile: no artifact pending or
+ * running extraction, no Ledger job queued or running. Throws after `timeoutMs`, saying what was pending.
+ */
+export async function settledPipeline(test: TestApp, tenantId: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const [pending] = await queryRows<{ artifacts: number; jobs: number }>(
+      test.runtime.db.orm,
+      sql`select (select count(*)::int from raw_artifacts where tenant_id = ${tenantId} and extraction_status in ('pending', 'running')) as artifacts,
+                 (select count(*)::int from ledger_jobs where tenant_id = ${tenantId} and status in ('queued', 'running')) as jobs`,
+    )
+    if (pending!.artifacts + pending!.jobs === 0) return
+    if (Date.now() > deadline) throw new Error(`the pipeline did not settle: ${JSON.stringify(pending)}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
 }

@@ -13,7 +13,7 @@ import { queryRows } from '../../../src/platform/db/database.ts'
 import { providerSignatureHeader } from '../../../src/modules/raw/domain/provider-signature.ts'
 import type { Provider } from '../../../src/modules/raw/domain/source-types.ts'
 import { addMember, createTestApp, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
-import { getOk } from '../../support/ledger.ts'
+import { getOk, settledPipeline } from '../../support/ledger.ts'
 import { ingestFile } from '../../fixtures/raw/ingest/raw-test-kit.ts'
 
 const fixtures = fileURLToPath(new URL('../../fixtures/raw/', import.meta.url))
@@ -27,20 +27,7 @@ afterAll(async () => test?.close())
 
 type Row = Record<string, any>
 
-/** Waits until the tenant has nothing left to extract, normalize or reconcile. */
-async function settled(tenantId: string) {
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    const [pending] = await queryRows<{ n: number }>(
-      test.runtime.db.orm,
-      sql`select (select count(*)::int from raw_artifacts where tenant_id = ${tenantId} and extraction_status in ('pending', 'running'))
-               + (select count(*)::int from ledger_jobs where tenant_id = ${tenantId} and status in ('queued', 'running')) as n`,
-    )
-    if (pending!.n === 0) return
-    if (Date.now() > deadline) throw new Error('the pipeline did not settle')
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+const settled = (tenantId: string) => settledPipeline(test, tenantId)
 
 async function upload(owner: TenantOwner, path: string, options: { sourceType?: string; mimeType?: string; sourceRef?: Record<string, unknown> } = {}) {
   const response = await ingestFile(test, owner.token, {

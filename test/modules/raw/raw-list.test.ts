@@ -24,7 +24,7 @@ import { queryRows, type Database } from '../../../src/platform/db/database.ts'
 import { createEventRecorder } from '../../../src/platform/outbox/events.ts'
 import { ingestFile, uniqueCsv } from '../../fixtures/raw/ingest/raw-test-kit.ts'
 import { createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
-import { bankTransaction, getOk, seedArtifact } from '../../support/ledger.ts'
+import { bankTransaction, getOk, seedArtifact, settledPipeline } from '../../support/ledger.ts'
 
 const fixtures = fileURLToPath(new URL('../../fixtures/raw/', import.meta.url))
 const fixture = (path: string) => readFileSync(join(fixtures, path))
@@ -37,20 +37,7 @@ afterAll(async () => test?.close())
 
 type Artifact = Record<string, any>
 
-/** Waits until the tenant has nothing left to extract, normalize or reconcile. */
-async function settled(tenantId: string) {
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    const [pending] = await queryRows<{ n: number }>(
-      test.runtime.db.orm,
-      sql`select (select count(*)::int from raw_artifacts where tenant_id = ${tenantId} and extraction_status in ('pending', 'running'))
-               + (select count(*)::int from ledger_jobs where tenant_id = ${tenantId} and status in ('queued', 'running')) as n`,
-    )
-    if (pending!.n === 0) return
-    if (Date.now() > deadline) throw new Error('the pipeline did not settle')
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+const settled = (tenantId: string) => settledPipeline(test, tenantId)
 
 /** Uploads a file; waits first for the clock to move on, so every artifact has its own ingest time. */
 async function upload(owner: TenantOwner, content: Buffer | string, filename: string, options: { sourceType: string; mimeType?: string; sourceRef?: Record<string, unknown> }) {
