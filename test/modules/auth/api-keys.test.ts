@@ -406,6 +406,8 @@ describe('POST /v1/tenants/{tenant_id}/api-keys/{key_id}/revoke', () => {
     const owner = await signupOwner(test)
     const key = await issueApiKey(test, owner)
     expect((await whoami(key.secret)).statusCode).toBe(200)
+    // The use is recorded off the request path: let it land, so both revocations see the same key.
+    expect(await pollLastUsed(owner, key.id)).not.toBeNull()
     const revokedAt = clock.now().toISOString()
     const first = await revoke(owner, key.id)
     expect(first.statusCode, first.body).toBe(200)
