@@ -1680,6 +1680,147 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payment-intents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment intents
+         * @description Newest first; filters by status, action type, proposing agent and creation time; a cursor is bound to its filters.
+         */
+        get: operations["listPaymentIntents"];
+        put?: never;
+        /**
+         * Propose a payment
+         * @description Checks the proposal against the Ledger, evaluates the active policy with every gate-populated key (agent, action type, confidence, evidence score, counterparty risk, spend and count in the window) and answers 201 with the PolicyDecision attached and the status it leads to: approved, pending_approval (the policy said confirm, or the hard human-approval floor holds it) or rejected. 400 validation_failed (currency and amount rules), 404 for an account, counterparty, invoice, obligation or evidence row that is not the tenant's, 409 invoice_already_paid, 409 agent_proposal_duplicate (the same agent proposed the same action within 24 hours), 409 policy_not_active, 422 obligation_direction_invalid. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["createPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-intents/{payment_intent_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a payment intent */
+        get: operations["getPaymentIntent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-intents/{payment_intent_id}/replay-investigation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Investigate a payment intent
+         * @description The intent, its rail executions, its policy decision id and its evidence.
+         */
+        get: operations["getPaymentIntentReplayInvestigation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-intents/{payment_intent_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a payment intent
+         * @description No body. Approved once the distinct approvals reach approvals_required, else awaiting_second_approval (a distinct second member must approve). 403 payment_intent_approval_invalid with details.reason (actor_unresolved, actor_inactive, domain_not_authorized, actor_limit_exceeded, self_approval_blocked, second_approval_required) when the member may not; 409 payment_intent_invalid_state from a status that does not allow it. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["approvePaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-intents/{payment_intent_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a payment intent
+         * @description Optional reason (at most 500 characters). From pending_approval or awaiting_second_approval. 403 payment_intent_approval_invalid with details.reason (actor_unresolved, actor_inactive, domain_not_authorized, actor_limit_exceeded, self_approval_blocked, second_approval_required) when the member may not; 409 payment_intent_invalid_state from a status that does not allow it. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["rejectPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-intents/{payment_intent_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an approved payment intent
+         * @description No body. approved → paused. 403 payment_intent_approval_invalid with details.reason (actor_unresolved, actor_inactive, domain_not_authorized, actor_limit_exceeded, self_approval_blocked, second_approval_required) when the member may not; 409 payment_intent_invalid_state from a status that does not allow it. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["pausePaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-intents/{payment_intent_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment intent
+         * @description No body. From proposed, pending_approval, awaiting_second_approval or paused → cancelled (the spec leaves this HTTP route unshown; the agent protocol's payment_intent.cancel calls the same command for the proposing agent). 403 payment_intent_approval_invalid with details.reason (actor_unresolved, actor_inactive, domain_not_authorized, actor_limit_exceeded, self_approval_blocked, second_approval_required) when the member may not; 409 payment_intent_invalid_state from a status that does not allow it. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["cancelPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2303,7 +2444,7 @@ export interface components {
          * @description Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.
          * @enum {string}
          */
-        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
         IngestResult: {
             raw_id: string;
             sha256: string;
@@ -2478,6 +2619,111 @@ export interface components {
              * @description ISO 8601 timestamp, UTC.
              */
             extracted_at: string;
+        };
+        PaymentIntent: {
+            /** @description pi_… */
+            id: string;
+            /** @description Tenant id (UUID). */
+            owner_id: string;
+            created_by_agent_id: string | null;
+            /**
+             * @description What kind of money movement (spec, "PaymentIntent").
+             * @enum {string}
+             */
+            action_type: "ach_outbound" | "ach_inbound" | "wire" | "onchain_transfer" | "erp_writeback" | "card_payment" | "x402_settle" | "escrow_release";
+            source_account_id: string;
+            destination_counterparty_id: string;
+            /** @description At the currency's scale. */
+            amount: string;
+            currency: string;
+            invoice_id: string | null;
+            obligation_id: string | null;
+            evidence_ids: string[];
+            /** @enum {string} */
+            status: "proposed" | "pending_approval" | "awaiting_second_approval" | "approved" | "rejected" | "paused" | "cancelled" | "dispatching" | "executed" | "failed" | "reconciling" | "shadow_completed";
+            /** @description Read-only SDK alias: auto (proposed, approved), needs_approval (pending_approval, awaiting_second_approval); other statuses as they are. */
+            sdk_status: string;
+            policy_decision_id: string;
+            policy_decision: components["schemas"]["PaymentPolicyDecision"];
+            /** @description Distinct members who must approve (0 when decided without a person). */
+            approvals_required: number;
+            held_by: ("policy" | "floor") | null;
+            approval_ids: string[];
+            /** @description Approvals and the rejection people recorded, oldest first. */
+            approvals: {
+                /** @description apv_… */
+                id: string;
+                /** @enum {string} */
+                decision: "approve" | "reject";
+                member_id: string;
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 timestamp, UTC.
+                 */
+                created_at: string;
+            }[];
+            rejection_reason: string | null;
+            execution_receipt_ids: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            updated_at: string;
+            agent?: {
+                id: string;
+                /** @enum {string} */
+                kind: "internal" | "external";
+                display_name: string;
+            } | null;
+        };
+        PaymentIntentList: {
+            payment_intents: components["schemas"]["PaymentIntent"][];
+            next_cursor: string | null;
+        };
+        PaymentIntentReplayInvestigation: {
+            payment_intent: components["schemas"]["PaymentIntent"];
+            /** @description Rail executions (the execution module records them). */
+            executions: {
+                id: string;
+                rail: string;
+                rail_receipt: unknown;
+            }[];
+            policy_decision_id: string;
+            evidence_ids: string[];
+        };
+        PaymentPolicyDecision: {
+            /** @description pdc_… */
+            id: string;
+            /** @enum {string} */
+            outcome: "allow" | "confirm" | "reject";
+            matched_rule_id: string | null;
+            /** @description One approver label per distinct approval the decision needs. */
+            required_approvers: string[];
+            covered_by_autonomous_cap: boolean;
+            trace: {
+                rule_id: string;
+                matched: boolean;
+                checks: {
+                    key: string;
+                    passed: boolean;
+                    detail: string;
+                }[];
+            }[];
+            policy_id: string;
+            policy_version: number;
+            /** @description sha256: of the evaluated action's canonical JSON (gate-populated keys included). */
+            action_hash: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
         };
         PayrollProviderPayload: {
             /** @enum {string} */
@@ -8302,6 +8548,411 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Wallet"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPaymentIntents: {
+        parameters: {
+            query?: {
+                status?: "proposed" | "pending_approval" | "awaiting_second_approval" | "approved" | "rejected" | "paused" | "cancelled" | "dispatching" | "executed" | "failed" | "reconciling" | "shadow_completed";
+                /** @description What kind of money movement (spec, "PaymentIntent"). */
+                action_type?: "ach_outbound" | "ach_inbound" | "wire" | "onchain_transfer" | "erp_writeback" | "card_payment" | "x402_settle" | "escrow_release";
+                /** @description Only intents this agent proposed. */
+                agent_id?: string;
+                /** @description ISO 8601 timestamp, UTC. */
+                created_from?: string;
+                /** @description ISO 8601 timestamp, UTC. */
+                created_to?: string;
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntentList"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A proposal with every field, or the pay_invoice shortcut (amount = what is outstanding, currency, counterparty and evidence from the Ledger invoice). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What kind of money movement (spec, "PaymentIntent").
+                     * @enum {string}
+                     */
+                    action_type: "ach_outbound" | "ach_inbound" | "wire" | "onchain_transfer" | "erp_writeback" | "card_payment" | "x402_settle" | "escrow_release";
+                    /** @description The Ledger account the money leaves (or, for ach_inbound, arrives in); 404 ledger_account_not_found when not the tenant's. */
+                    source_account_id: string;
+                    /** @description The Ledger counterparty paid; 404 ledger_counterparty_not_found when not the tenant's. */
+                    destination_counterparty_id: string;
+                    /** @description A positive decimal string with at most the currency's fraction digits (USDC 6), such as "125.00". No sign, exponent or grouping. */
+                    amount: string;
+                    /** @description USDC for x402_settle and escrow_release (and only for them); every other action type takes a three-letter code (^[A-Z]{3}$) other than USDC. */
+                    currency: string;
+                    /** @description A Ledger invoice this payment is for; 404 ledger_invoice_not_found when not the tenant's. */
+                    invoice_id?: string;
+                    /** @description A Ledger obligation this payment settles: 404 obligation_not_found, 422 obligation_direction_invalid unless payable. */
+                    obligation_id?: string;
+                    /** @description Raw parsed rows supporting the proposal, at most 50; 404 ledger_parsed_row_not_found names any that is not the tenant's. */
+                    evidence_ids?: string[];
+                    /** @description The proposer's confidence in the proposal, 0..1: the policy's confidence key. */
+                    confidence?: number;
+                } | {
+                    /**
+                     * @description The invoice shortcut.
+                     * @enum {string}
+                     */
+                    type: "pay_invoice";
+                    /** @description A payable Ledger invoice: 404 ledger_invoice_not_found, 409 invoice_already_paid, 422 obligation_direction_invalid for a receivable. */
+                    invoice_id: string;
+                    /**
+                     * @description What kind of money movement (spec, "PaymentIntent").
+                     * @enum {string}
+                     */
+                    action_type?: "ach_outbound" | "ach_inbound" | "wire" | "onchain_transfer" | "erp_writeback" | "card_payment" | "x402_settle" | "escrow_release";
+                    /** @description Default: the tenant's one active account in the invoice's currency (400 validation_failed when there is none or several). */
+                    source_account_id?: string;
+                    /** @description The proposer's confidence in the proposal, 0..1: the policy's confidence key. */
+                    confidence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentIntent: {
+        parameters: {
+            query?: {
+                /** @description agent adds the proposing agent. */
+                expand?: "agent";
+            };
+            header?: never;
+            path: {
+                /** @description The payment intent id (pi_…). An id that names nothing of your tenant, whatever its shape, is 404 payment_intent_not_found; over 255 characters is 400 request_params_invalid. */
+                payment_intent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentIntentReplayInvestigation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment intent id (pi_…). An id that names nothing of your tenant, whatever its shape, is 404 payment_intent_not_found; over 255 characters is 400 request_params_invalid. */
+                payment_intent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntentReplayInvestigation"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approvePaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The payment intent id (pi_…). An id that names nothing of your tenant, whatever its shape, is 404 payment_intent_not_found; over 255 characters is 400 request_params_invalid. */
+                payment_intent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rejectPaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The payment intent id (pi_…). An id that names nothing of your tenant, whatever its shape, is 404 payment_intent_not_found; over 255 characters is 400 request_params_invalid. */
+                payment_intent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why, at most 500 characters. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pausePaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The payment intent id (pi_…). An id that names nothing of your tenant, whatever its shape, is 404 payment_intent_not_found; over 255 characters is 400 request_params_invalid. */
+                payment_intent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The payment intent id (pi_…). An id that names nothing of your tenant, whatever its shape, is 404 payment_intent_not_found; over 255 characters is 400 request_params_invalid. */
+                payment_intent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
             /** @description The error envelope of every non-2xx response. */

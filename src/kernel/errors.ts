@@ -122,6 +122,8 @@ export const errorCatalogue = {
   obligation_not_found: entry(404, 'PaymentIntent', 'No such obligation.'),
   obligation_direction_invalid: entry(422, 'PaymentIntent', 'The obligation is not payable.'),
   action_already_executed: entry(409, 'PaymentIntent', 'The action was already executed.'),
+  invoice_already_paid: entry(409, 'PaymentIntent', 'The invoice is already paid in full; there is nothing left to pay.'),
+  invoice_not_payable: entry(409, 'PaymentIntent', 'The invoice cannot be paid: it is cancelled or names no counterparty.'),
 
   // Proposal
   execution_proposal_not_found: entry(404, 'Proposal', 'No such proposal.'),

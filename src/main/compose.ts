@@ -58,6 +58,7 @@ import { authTenantData } from '../modules/auth/auth.tables.ts'
 import { outboxTenantData } from '../platform/outbox/outbox.tables.ts'
 import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
+import { createPayments, paymentRoutes, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
@@ -68,6 +69,7 @@ export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...web
  * reference in another module (policies, keys and members reference their tenant, which goes last).
  */
 export const tenantDataPlans: readonly TenantDataPlan[] = [
+  paymentsTenantData,
   ledgerTenantData,
   rawTenantData,
   webhooksTenantData,
@@ -141,6 +143,8 @@ export interface Runtime {
   readonly ledger: Ledger
   /** The Policy slice: verdicts for the gate, the default policy, its store (tools, tests, benchmarks). */
   readonly policy: Policy
+  /** The payments module: proposals, decisions, reads (and the agents module's halt). */
+  readonly payments: Payments
   buildApp(): Promise<FastifyInstance>
   startWorkers(): Promise<void>
   /**
@@ -228,6 +232,44 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     tenantData: tenantDataPlans,
     blobs,
   })
+  const payments = createPayments({
+    db,
+    commands,
+    cursors,
+    ids,
+    clock,
+    ledger: ledger.queries,
+    evidence: createRawRecords(),
+    members: {
+      async findMemberOfUser(executor, tenantId, userId) {
+        const record = await tenantDirectory.findUserPrincipal(executor, tenantId, userId)
+        if (record === undefined) return undefined
+        const { member, user } = record
+        return {
+          memberId: member.id,
+          userId: user.id,
+          status: member.status === 'active' ? 'active' : 'deactivated',
+          role: member.role,
+          approvalDomains: member.approvalDomains,
+          approvalLimit: member.approvalLimitValue === null || member.approvalLimitCurrency === null ? null : { currency: member.approvalLimitCurrency, value: member.approvalLimitValue },
+          email: user.email,
+        }
+      },
+      async humanWalletsOf(executor, tenantId, userId) {
+        return (await policy.store.humanWallets(executor, tenantId)).filter((wallet) => wallet.principalId === userId).map((wallet) => wallet.address)
+      },
+    },
+    policy: {
+      evaluateActive: (tx, tenantId, action) => policy.verdicts.evaluateActive(tx, tenantId, action),
+      async activeWindowHours(tx, tenantId) {
+        const active = await policy.store.findActivePolicy(tx, tenantId)
+        if (active === undefined) return undefined
+        const hours = (active.content as { window_hours?: unknown }).window_hours
+        return typeof hours === 'number' ? hours : 24
+      },
+    },
+    floor: { fiatFloorEnabled: config.paymentsFiatFloor },
+  })
   const services = {
     apiKeys: auth.apiKeys,
     auth: auth.service,
@@ -272,6 +314,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       stop: async () => raw.stop(),
     },
     { name: 'policy', routes: routesOf(policyRoutes, { policy: policy.service, wallets: policy.wallets, publicBaseUrl: config.publicBaseUrl }) },
+    { name: 'payments', routes: routesOf(paymentRoutes, { propose: payments.propose, decide: payments.decide, read: payments.read }) },
   ]
 
   let closed = false
@@ -285,6 +328,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     services,
     ledger,
     policy,
+    payments,
     buildApp: () =>
       buildApp({
         logger,

@@ -50,6 +50,8 @@ export interface Config {
   readonly auditBatchWaitSeconds: number
   /** Where batch roots are published; unset keeps anchoring in the database (`database_hash_chain`). */
   readonly anchorChain: AnchorChainConfig | undefined
+  /** Payments: while on, every wire needs a human approval whatever the policy's autonomous cap (the spec's fiat floor). */
+  readonly paymentsFiatFloor: boolean
   /** Raw: let fetch-by-URL reach loopback addresses (sandbox tests serving files locally); refused in production. */
   readonly rawFetchAllowLoopback: boolean
   /** Sandbox: create the demo business (sandbox/demo) on the first start; never in production. */
@@ -197,6 +199,7 @@ export function loadConfig(env: Env): Config {
     auditBatchWaitSeconds: read.integer('AUDIT_BATCH_WAIT_SECONDS', 60, { min: 1, max: 86_400 }),
     anchorChain: readAnchorChain(read, problems),
     rawFetchAllowLoopback,
+    paymentsFiatFloor: read.boolean('PAYMENTS_FIAT_FLOOR', true),
     sandboxDemoData,
     blobStore: readBlobStore(read, problems, production),
   }

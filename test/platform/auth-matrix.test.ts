@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { roleScopes } from '../../src/modules/auth/scopes.ts'
+import { roleScopes, serviceTokenScopes } from '../../src/modules/auth/scopes.ts'
 import { type Scope } from '../../src/kernel/principal.ts'
 import { createTokenSigner, tokenIssuer } from '../../src/modules/auth/tokens.ts'
 import { queryRows } from '../../src/platform/db/database.ts'
@@ -19,7 +19,7 @@ import type { RegisteredRoute } from '../../src/platform/http/guard.ts'
 import type { RouteAuth } from '../../src/platform/http/route-auth.ts'
 import type { ErrorCode } from '../../src/kernel/errors.ts'
 import { auditEvents } from '../support/audit-log.ts'
-import { addMember, createTestApp, expectError, issueApiKey, signupOwner, testPlatformSecret, type TenantOwner, type TestApp } from '../support/harness.ts'
+import { addMember, createTestApp, expectError, issueApiKey, mintServiceToken, signupOwner, testPlatformSecret, type TenantOwner, type TestApp } from '../support/harness.ts'
 import { bankTransaction, normalize, seedArtifact } from '../support/ledger.ts'
 import { ingestFile, uniqueCsv } from '../fixtures/raw/ingest/raw-test-kit.ts'
 
@@ -69,8 +69,22 @@ async function ledgerOf(test: TestApp, owner: TenantOwner) {
   return { transaction: transaction!, invoiceId: invoice!.id, obligationId: obligation!.id }
 }
 
+/** A payment intent in `owner`'s tenant, proposed by its service token to the matrix ledger's counterparty. */
+async function paymentIntentOf(test: TestApp, owner: TenantOwner): Promise<string> {
+  const { transaction } = await ledgerOf(test, owner)
+  const response = await test.request({
+    method: 'POST',
+    url: '/v1/payment-intents',
+    token: await mintServiceToken(test, owner.tenantId),
+    payload: { action_type: 'ach_outbound', source_account_id: transaction.account_id, destination_counterparty_id: transaction.counterparty_id, amount: '1.00', currency: 'EUR' },
+  })
+  expect(response.statusCode, response.body).toBe(201)
+  return response.json().id as string
+}
+
 /** How to make a resource of tenant A for each route that names one; routes without an entry fail. */
 const resourceFixtures: Record<string, ResourceFixture> = {
+  payment_intent_id: { create: async (test, owner) => ({ payment_intent_id: await paymentIntentOf(test, owner) }), notFound: 'payment_intent_not_found' },
   transaction_id: {
     create: async (test, owner) => ({ transaction_id: (await ledgerOf(test, owner)).transaction.id }),
     notFound: 'ledger_transaction_not_found',
@@ -146,6 +160,7 @@ let tenantA: TenantOwner
 let tenantB: TenantOwner
 let adminB: string
 let apiKeyB: string
+let serviceB: string
 let routes: RegisteredRoute[]
 
 beforeAll(async () => {
@@ -154,6 +169,7 @@ beforeAll(async () => {
   tenantB = await signupOwner(test)
   adminB = (await addMember(test, tenantB, 'admin')).token
   apiKeyB = (await issueApiKey(test, tenantB)).secret
+  serviceB = await mintServiceToken(test, tenantB.tenantId)
   routes = test.app.registeredRoutes.filter((route) => route.documented)
 })
 afterAll(async () => test?.close())
@@ -181,10 +197,11 @@ async function signed(claims: { sub: string; tenantId: string; scopes: readonly 
 
 /** A token of tenant B that passes the route's type, role and scope checks, or undefined if none can. */
 function authorizedTokenOfB(auth: Extract<RouteAuth, { kind: 'bearer' }>): string | undefined {
-  const candidates: Array<{ token: string; type: 'user' | 'api_key'; role?: 'owner' | 'admin'; scopes: readonly Scope[] }> = [
+  const candidates: Array<{ token: string; type: 'user' | 'api_key' | 'service'; role?: 'owner' | 'admin'; scopes: readonly Scope[] }> = [
     { token: tenantB.token, type: 'user', role: 'owner', scopes: roleScopes.owner },
     { token: adminB, type: 'user', role: 'admin', scopes: roleScopes.admin },
     { token: apiKeyB, type: 'api_key', scopes: ['ledger:read', 'audit:read', 'governance:read'] },
+    { token: serviceB, type: 'service', scopes: serviceTokenScopes },
   ]
   return candidates.find(
     (candidate) =>

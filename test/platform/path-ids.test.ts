@@ -11,13 +11,13 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createIdSource, type IdKind } from '../../src/kernel/ids.ts'
 import type { ErrorCode } from '../../src/kernel/errors.ts'
-import { roleScopes } from '../../src/modules/auth/scopes.ts'
+import { roleScopes, serviceTokenScopes } from '../../src/modules/auth/scopes.ts'
 import type { Scope } from '../../src/kernel/principal.ts'
 import { pathParameterCharactersMax } from '../../src/platform/http/schemas.ts'
 import type { RegisteredRoute } from '../../src/platform/http/guard.ts'
 import type { RateLimitStore } from '../../src/platform/http/rate-limit/stores.ts'
 import type { RouteAuth } from '../../src/platform/http/route-auth.ts'
-import { addMember, createTestApp, expectError, issueApiKey, signupOwner, type TenantOwner, type TestApp } from '../support/harness.ts'
+import { addMember, createTestApp, expectError, issueApiKey, mintServiceToken, signupOwner, type TenantOwner, type TestApp } from '../support/harness.ts'
 import { ingestFile, uniqueCsv } from '../fixtures/raw/ingest/raw-test-kit.ts'
 
 /** The not-found code of each path parameter that names a resource. A new one fails the coverage test below. */
@@ -35,6 +35,7 @@ const notFoundOf: Record<string, ErrorCode> = {
   entityId: 'audit_entity_not_found',
   export_id: 'audit_export_not_found',
   raw_id: 'raw_artifact_not_found',
+  payment_intent_id: 'payment_intent_not_found',
   // The spec's deprecated route: 404 whatever it names.
   agent_id: 'route_not_found',
 }
@@ -95,6 +96,7 @@ let owner: TenantOwner
 let other: TenantOwner
 let admin: string
 let apiKey: string
+let service: string
 let routes: RegisteredRoute[]
 
 beforeAll(async () => {
@@ -103,6 +105,7 @@ beforeAll(async () => {
   other = await signupOwner(test)
   admin = (await addMember(test, owner, 'admin')).token
   apiKey = (await issueApiKey(test, owner)).secret
+  service = await mintServiceToken(test, owner.tenantId)
   routes = test.app.registeredRoutes.filter((route) => route.documented)
 })
 afterAll(async () => test?.close())
@@ -113,10 +116,11 @@ const tenantParamOf = (auth: RouteAuth) => (auth.kind === 'bearer' ? auth.tenant
 
 /** A token of the caller's tenant that passes the route's type, role and scope checks. */
 function authorizedToken(auth: Extract<RouteAuth, { kind: 'bearer' }>): string {
-  const candidates: Array<{ token: string; type: 'user' | 'api_key'; role?: 'owner' | 'admin'; scopes: readonly Scope[] }> = [
+  const candidates: Array<{ token: string; type: 'user' | 'api_key' | 'service'; role?: 'owner' | 'admin'; scopes: readonly Scope[] }> = [
     { token: owner.token, type: 'user', role: 'owner', scopes: roleScopes.owner },
     { token: admin, type: 'user', role: 'admin', scopes: roleScopes.admin },
     { token: apiKey, type: 'api_key', scopes: ['ledger:read', 'audit:read', 'governance:read'] },
+    { token: service, type: 'service', scopes: serviceTokenScopes },
   ]
   const found = candidates.find(
     (candidate) =>

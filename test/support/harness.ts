@@ -214,3 +214,10 @@ export function expectError(response: LightMyRequestResponse, code: ErrorCode): 
   for (const key of Object.keys(body.error)) expect(['code', 'message', 'details', 'request_id', 'docs_url']).toContain(key)
   return body.error
 }
+
+/** Mints a break-glass service token for the tenant (the stand-in for Steward's internal agents: it proposes payments). */
+export async function mintServiceToken(test: TestApp, tenantId: string, reason = 'test'): Promise<string> {
+  const minted = await test.request({ method: 'POST', url: '/v1/auth/service-token', token: testServiceTokenSecret, payload: { tenant_id: tenantId, reason } })
+  expect(minted.statusCode, minted.body).toBe(200)
+  return minted.json().access_token as string
+}

@@ -1,10 +1,54 @@
 /**
  * Questions other modules ask of the Ledger (its query port): they read the Ledger through these, never
- * its tables. Policy replays a period's outflows through simulate-historical.
+ * its tables. Policy replays a period's outflows through simulate-historical; Payments reads the
+ * accounts, counterparties, invoices and obligations a PaymentIntent names.
  */
-import { and, asc, eq, gt, gte, isNull, lte, or } from 'drizzle-orm'
+import { and, asc, eq, gt, gte, inArray, isNull, lte, or } from 'drizzle-orm'
 import type { Executor } from '../../platform/db/database.ts'
-import { ledgerTransactions } from './ledger.tables.ts'
+import { entityIdOf } from './domain/keys.ts'
+import { ledgerAccounts, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerObligations, ledgerTransactions } from './ledger.tables.ts'
+
+/** An account as a payment needs it (its current version). */
+export interface PaymentAccount {
+  readonly id: string
+  readonly status: 'active' | 'closed' | 'frozen' | 'pending'
+  readonly currency: string
+  readonly accountType: string
+}
+
+/** A counterparty as a payment needs it (its current version). */
+export interface PaymentCounterparty {
+  readonly id: string
+  readonly name: string
+  readonly verifiedStatus: 'unverified' | 'self_attested' | 'document_verified' | 'sanctions_cleared'
+  readonly riskLevel: 'low' | 'medium' | 'high' | 'sanctioned'
+  readonly trustState: 'unreviewed' | 'trusted' | 'paused' | 'acknowledged'
+}
+
+/** An invoice as a payment needs it (its current version). */
+export interface PaymentInvoice {
+  readonly id: string
+  readonly direction: 'payable' | 'receivable'
+  readonly invoiceNumber: string
+  readonly currency: string
+  readonly total: string
+  readonly amountPaid: string
+  readonly status: 'draft' | 'sent' | 'partial' | 'paid' | 'overdue' | 'cancelled' | 'disputed'
+  readonly counterpartyId: string | null
+  /** The parsed rows it was read from. */
+  readonly evidenceIds: readonly string[]
+}
+
+/** An obligation as a payment needs it (its current version). */
+export interface PaymentObligation {
+  readonly id: string
+  readonly direction: 'payable' | 'receivable' | null
+  readonly status: 'open' | 'settled' | 'cancelled'
+  readonly currency: string
+  readonly amount: string
+  readonly counterpartyId: string | null
+  readonly invoiceId: string | null
+}
 
 export interface OutflowRecord {
   readonly id: string
@@ -25,10 +69,97 @@ export interface LedgerQueries {
     tenantId: string,
     options: { from: string; to: string; after?: { transactionDate: string; id: string } | undefined; limit: number },
   ): Promise<OutflowRecord[]>
+  /** The account's current version; undefined when the tenant has none of that id. */
+  findAccount(executor: Executor, tenantId: string, accountId: string): Promise<PaymentAccount | undefined>
+  /** The tenant's accounts in this currency that are active, in id order. */
+  activeAccountsIn(executor: Executor, tenantId: string, currency: string): Promise<PaymentAccount[]>
+  findCounterparty(executor: Executor, tenantId: string, counterpartyId: string): Promise<PaymentCounterparty | undefined>
+  findInvoice(executor: Executor, tenantId: string, invoiceId: string): Promise<PaymentInvoice | undefined>
+  findObligation(executor: Executor, tenantId: string, obligationId: string): Promise<PaymentObligation | undefined>
+  /**
+   * The counterparties these identity keys name (`email:<address>`, `wallet:<address>`, `iban:<IBAN>`, as
+   * normalization keys them): a stored key, or the counterparty whose id derives from the key.
+   */
+  counterpartiesNamedBy(executor: Executor, tenantId: string, keys: readonly string[]): Promise<Set<string>>
 }
+
+const accountFields = { id: ledgerAccounts.id, status: ledgerAccounts.status, currency: ledgerAccounts.currency, accountType: ledgerAccounts.accountType }
 
 export function createLedgerQueries(): LedgerQueries {
   return {
+    async findAccount(executor, tenantId, accountId) {
+      const a = ledgerAccounts
+      const [row] = await executor.select(accountFields).from(a).where(and(eq(a.tenantId, tenantId), eq(a.id, accountId), isNull(a.supersededAt))).limit(1)
+      return row
+    },
+
+    async activeAccountsIn(executor, tenantId, currency) {
+      const a = ledgerAccounts
+      return executor
+        .select(accountFields)
+        .from(a)
+        .where(and(eq(a.tenantId, tenantId), eq(a.currency, currency), eq(a.status, 'active'), isNull(a.supersededAt)))
+        .orderBy(asc(a.id))
+        .limit(100)
+    },
+
+    async findCounterparty(executor, tenantId, counterpartyId) {
+      const c = ledgerCounterparties
+      const [row] = await executor
+        .select({ id: c.id, name: c.name, verifiedStatus: c.verifiedStatus, riskLevel: c.riskLevel, trustState: c.trustState })
+        .from(c)
+        .where(and(eq(c.tenantId, tenantId), eq(c.id, counterpartyId), isNull(c.supersededAt)))
+        .limit(1)
+      return row
+    },
+
+    async findInvoice(executor, tenantId, invoiceId) {
+      const i = ledgerInvoices
+      const [row] = await executor
+        .select({
+          id: i.id,
+          direction: i.direction,
+          invoiceNumber: i.invoiceNumber,
+          currency: i.currency,
+          total: i.total,
+          amountPaid: i.amountPaid,
+          status: i.status,
+          counterpartyId: i.counterpartyId,
+          evidenceIds: i.evidenceIds,
+        })
+        .from(i)
+        .where(and(eq(i.tenantId, tenantId), eq(i.id, invoiceId), isNull(i.supersededAt)))
+        .limit(1)
+      return row
+    },
+
+    async findObligation(executor, tenantId, obligationId) {
+      const o = ledgerObligations
+      const [row] = await executor
+        .select({ id: o.id, direction: o.direction, status: o.status, currency: o.currency, amount: o.amount, counterpartyId: o.counterpartyId, invoiceId: o.invoiceId })
+        .from(o)
+        .where(and(eq(o.tenantId, tenantId), eq(o.id, obligationId), isNull(o.supersededAt)))
+        .limit(1)
+      return row
+    },
+
+    async counterpartiesNamedBy(executor, tenantId, keys) {
+      if (keys.length === 0) return new Set()
+      const k = ledgerEntityKeys
+      const stored = await executor
+        .select({ entityId: k.entityId })
+        .from(k)
+        .where(and(eq(k.tenantId, tenantId), eq(k.kind, 'counterparty'), inArray(k.key, [...keys])))
+      // A counterparty's first key needs no row: its id derives from it.
+      const derived = keys.map((key) => entityIdOf('counterparty', tenantId, key))
+      const c = ledgerCounterparties
+      const existing = await executor
+        .select({ id: c.id })
+        .from(c)
+        .where(and(eq(c.tenantId, tenantId), inArray(c.id, derived), isNull(c.supersededAt)))
+      return new Set([...stored.map((row) => row.entityId), ...existing.map((row) => row.id)])
+    },
+
     async outflowsInPeriod(executor, tenantId, options) {
       const t = ledgerTransactions
       return executor

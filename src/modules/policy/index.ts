@@ -22,6 +22,7 @@ export type { WalletsService } from './wallets.service.ts'
 export type { DefaultPolicyProvisioner } from './default-policy.ts'
 export type { EvaluatedDecision, IssuedVerdict, PolicyVerdicts, VerdictConsumption, VerdictFailure } from './verdicts.ts'
 export { actionHash, verdictLifetimeSeconds } from './verdicts.ts'
+export type { PolicyAction, PolicyDecision, TraceEntry } from './domain/index.ts'
 
 export interface Policy {
   readonly service: PolicyService

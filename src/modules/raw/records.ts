@@ -23,6 +23,8 @@ export interface RawRecords {
   findParsedRow(executor: Executor, tenantId: string, parsedRowId: string): Promise<ParsedRow | undefined>
   /** The `extracted` records of these parsed rows (those of the tenant that exist), in no particular order. */
   parsedRecords(executor: Executor, tenantId: string, parsedRowIds: readonly string[]): Promise<Array<{ id: string; extracted: unknown }>>
+  /** The extraction confidence of these parsed rows (those of the tenant that exist): evidence a payment cites. */
+  parsedRowConfidences(executor: Executor, tenantId: string, parsedRowIds: readonly string[]): Promise<Array<{ id: string; confidence: number }>>
 }
 
 export function createRawRecords(): RawRecords {
@@ -74,6 +76,13 @@ export function createRawRecords(): RawRecords {
       if (parsedRowIds.length === 0) return []
       return executor
         .select({ id: rawParsedRows.id, extracted: rawParsedRows.extracted })
+        .from(rawParsedRows)
+        .where(and(eq(rawParsedRows.tenantId, tenantId), inArray(rawParsedRows.id, [...parsedRowIds])))
+    },
+    async parsedRowConfidences(executor, tenantId, parsedRowIds) {
+      if (parsedRowIds.length === 0) return []
+      return executor
+        .select({ id: rawParsedRows.id, confidence: rawParsedRows.confidence })
         .from(rawParsedRows)
         .where(and(eq(rawParsedRows.tenantId, tenantId), inArray(rawParsedRows.id, [...parsedRowIds])))
     },

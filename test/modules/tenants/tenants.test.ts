@@ -106,6 +106,9 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const body = response.json()
     expect(body.tenantId).toBe(owner.tenantId)
     expect(body.deletedRows).toEqual({
+      payment_approvals: 0,
+      payment_policy_decisions: 0,
+      payment_intents: 0,
       ledger_reconciliation_matches: 1,
       ledger_transactions: 2, // the payment's first version and the one reconciliation marked matched
       ledger_balances: 0,

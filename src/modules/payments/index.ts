@@ -1,0 +1,53 @@
+/**
+ * The payments module as the composition root sees it: PaymentIntents proposed with their policy
+ * decision, decided on by members, paused, cancelled and read (issue 16). The gate and execution come
+ * next (docs/payments.md says what is built).
+ */
+import type { Clock } from '../../kernel/clock.ts'
+import type { CursorCodec } from '../../kernel/cursor.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
+import type { Database } from '../../platform/db/database.ts'
+import { createDecideService, type DecideService } from './decide.service.ts'
+import type { FloorSettings } from './domain/intents.ts'
+import { createPaymentsStore } from './payments.store.pg.ts'
+import type { PaymentsEvidence, PaymentsLedger, PaymentsMembers, PaymentsPolicy } from './ports.ts'
+import { createProposeService, type ProposeService } from './propose.service.ts'
+import { createReadService, type ReadService } from './read.service.ts'
+
+export { paymentRoutes } from './payments.routes.ts'
+export { paymentsTenantData } from './payments.tables.ts'
+export type { DecideService } from './decide.service.ts'
+export type { ProposeService } from './propose.service.ts'
+export type { ReadService } from './read.service.ts'
+export type { PaymentsEvidence, PaymentsLedger, PaymentsMembers, PaymentsPolicy, MemberIdentity } from './ports.ts'
+
+export interface Payments {
+  readonly propose: ProposeService
+  readonly decide: DecideService
+  readonly read: ReadService
+}
+
+export interface PaymentsDeps {
+  readonly db: Database
+  readonly commands: CommandRunner
+  readonly cursors: CursorCodec
+  readonly ids: IdSource
+  readonly clock: Clock
+  readonly ledger: PaymentsLedger
+  readonly evidence: PaymentsEvidence
+  readonly members: PaymentsMembers
+  readonly policy: PaymentsPolicy
+  /** The hard human-approval floor's setting (PAYMENTS_FIAT_FLOOR; on unless turned off). */
+  readonly floor: FloorSettings
+}
+
+export function createPayments(deps: PaymentsDeps): Payments {
+  const { db, commands, cursors, ids, clock, ledger, evidence, members, policy, floor } = deps
+  const store = createPaymentsStore()
+  return {
+    propose: createProposeService({ commands, store, ledger, evidence, policy, ids, clock, floor }),
+    decide: createDecideService({ commands, store, ledger, members, ids, clock }),
+    read: createReadService({ db, store, cursors }),
+  }
+}

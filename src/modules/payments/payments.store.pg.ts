@@ -1,0 +1,92 @@
+/** The payments store on Drizzle: this module's tables only, every statement scoped by tenant. */
+import { and, asc, desc, eq, gte, inArray, lt, lte, notInArray, or, sql } from 'drizzle-orm'
+import { paymentApprovals, paymentIntents, paymentPolicyDecisions } from './payments.tables.ts'
+import type { PaymentsStore } from './payments.store.ts'
+
+export function createPaymentsStore(): PaymentsStore {
+  const i = paymentIntents
+  return {
+    async insertIntent(tx, row) {
+      await tx.insert(i).values(row)
+    },
+
+    async insertDecision(tx, row) {
+      await tx.insert(paymentPolicyDecisions).values(row)
+    },
+
+    async findIntent(executor, tenantId, id, options = {}) {
+      const query = executor.select().from(i).where(and(eq(i.tenantId, tenantId), eq(i.id, id))).limit(1)
+      const [row] = options.forUpdate === true ? await query.for('update') : await query
+      return row
+    },
+
+    async findDecision(executor, tenantId, id) {
+      const d = paymentPolicyDecisions
+      const [row] = await executor.select().from(d).where(and(eq(d.tenantId, tenantId), eq(d.id, id))).limit(1)
+      return row
+    },
+
+    async listIntents(executor, tenantId, filter) {
+      return executor
+        .select()
+        .from(i)
+        .where(
+          and(
+            eq(i.tenantId, tenantId),
+            filter.status === undefined ? undefined : eq(i.status, filter.status),
+            filter.actionType === undefined ? undefined : eq(i.actionType, filter.actionType),
+            filter.agentId === undefined ? undefined : eq(i.createdByAgentId, filter.agentId),
+            filter.createdFrom === undefined ? undefined : gte(i.createdAt, filter.createdFrom),
+            filter.createdTo === undefined ? undefined : lte(i.createdAt, filter.createdTo),
+            filter.before === undefined ? undefined : or(lt(i.createdAt, filter.before.createdAt), and(eq(i.createdAt, filter.before.createdAt), lt(i.id, filter.before.id))),
+          ),
+        )
+        .orderBy(desc(i.createdAt), desc(i.id))
+        .limit(filter.limit)
+    },
+
+    async findSameProposal(executor, tenantId, proposalKey, since, ignoring) {
+      const [row] = await executor
+        .select()
+        .from(i)
+        .where(and(eq(i.tenantId, tenantId), eq(i.proposalKey, proposalKey), gte(i.createdAt, since), ignoring.length === 0 ? undefined : notInArray(i.status, [...ignoring])))
+        .orderBy(desc(i.createdAt))
+        .limit(1)
+      return row
+    },
+
+    async spendInWindow(executor, tenantId, agentId, currency, since, ignoring) {
+      const [row] = await executor
+        .select({ total: sql<string>`coalesce(sum(${i.amount}), 0)::text`, count: sql<number>`count(*)::int` })
+        .from(i)
+        .where(and(eq(i.tenantId, tenantId), eq(i.createdByAgentId, agentId), eq(i.currency, currency), gte(i.createdAt, since), ignoring.length === 0 ? undefined : notInArray(i.status, [...ignoring])))
+      return { total: row?.total ?? '0', count: Number(row?.count ?? 0) }
+    },
+
+    async lockProposalKey(tx, tenantId, proposalKey) {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`payment-proposal:${tenantId}:${proposalKey}`}, 0))`)
+    },
+
+    async updateIntent(tx, tenantId, id, values) {
+      await tx.update(i).set(values).where(and(eq(i.tenantId, tenantId), eq(i.id, id)))
+    },
+
+    async lockIntentsOfAgent(tx, tenantId, agentId, statuses) {
+      return tx
+        .select()
+        .from(i)
+        .where(and(eq(i.tenantId, tenantId), eq(i.createdByAgentId, agentId), inArray(i.status, [...statuses])))
+        .orderBy(asc(i.createdAt), asc(i.id))
+        .for('update')
+    },
+
+    async insertApproval(tx, row) {
+      await tx.insert(paymentApprovals).values(row)
+    },
+
+    async approvalsOf(executor, tenantId, paymentIntentId) {
+      const a = paymentApprovals
+      return executor.select().from(a).where(and(eq(a.tenantId, tenantId), eq(a.paymentIntentId, paymentIntentId))).orderBy(asc(a.createdAt), asc(a.id))
+    },
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * What the payments use cases need of storage. The Drizzle implementation (payments.store.pg.ts) touches
+ * only this module's tables, and every statement names the tenant.
+ */
+import type { Executor, Tx } from '../../platform/db/database.ts'
+import type { PaymentActionType, PaymentIntentStatus } from './domain/intents.ts'
+import type { paymentApprovals, paymentIntents, paymentPolicyDecisions } from './payments.tables.ts'
+
+export type PaymentIntentRow = typeof paymentIntents.$inferSelect
+export type PolicyDecisionRow = typeof paymentPolicyDecisions.$inferSelect
+export type ApprovalRow = typeof paymentApprovals.$inferSelect
+
+export interface IntentListFilter {
+  readonly status?: PaymentIntentStatus | undefined
+  readonly actionType?: PaymentActionType | undefined
+  readonly agentId?: string | undefined
+  readonly createdFrom?: Date | undefined
+  readonly createdTo?: Date | undefined
+  /** Keyset position: rows strictly before this (created_at, id), newest first. */
+  readonly before?: { readonly createdAt: Date; readonly id: string } | undefined
+  readonly limit: number
+}
+
+export interface PaymentsStore {
+  insertIntent(tx: Tx, row: PaymentIntentRow): Promise<void>
+  insertDecision(tx: Tx, row: PolicyDecisionRow): Promise<void>
+  /** The intent; with `forUpdate`, its row locked until the transaction ends. */
+  findIntent(executor: Executor, tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<PaymentIntentRow | undefined>
+  findDecision(executor: Executor, tenantId: string, id: string): Promise<PolicyDecisionRow | undefined>
+  listIntents(executor: Executor, tenantId: string, filter: IntentListFilter): Promise<PaymentIntentRow[]>
+  /** Intents of this proposal key created at or after `since` whose status is not one of `ignoring`. */
+  findSameProposal(executor: Executor, tenantId: string, proposalKey: string, since: Date, ignoring: readonly PaymentIntentStatus[]): Promise<PaymentIntentRow | undefined>
+  /** What the agent proposed in this currency since `since` (not counting intents in `ignoring`): the sum and the count. */
+  spendInWindow(executor: Executor, tenantId: string, agentId: string, currency: string, since: Date, ignoring: readonly PaymentIntentStatus[]): Promise<{ total: string; count: number }>
+  /** Serialises proposals of one key in the caller's transaction (a transaction-scoped advisory lock). */
+  lockProposalKey(tx: Tx, tenantId: string, proposalKey: string): Promise<void>
+  updateIntent(tx: Tx, tenantId: string, id: string, values: Partial<Pick<PaymentIntentRow, 'status' | 'rejectionReason' | 'updatedAt'>>): Promise<void>
+  /** Ids of the agent's intents in these statuses, locked, oldest first. */
+  lockIntentsOfAgent(tx: Tx, tenantId: string, agentId: string, statuses: readonly PaymentIntentStatus[]): Promise<PaymentIntentRow[]>
+  insertApproval(tx: Tx, row: ApprovalRow): Promise<void>
+  /** Every decision recorded on the intent, oldest first. */
+  approvalsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<ApprovalRow[]>
+}

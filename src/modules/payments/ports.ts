@@ -1,0 +1,44 @@
+/**
+ * What the payments module needs from other modules; composition plugs the implementations in. Payments
+ * reads no other module's tables: the Ledger's accounts, counterparties, invoices and obligations through
+ * its query port, Raw's parsed rows through its records port, members through the tenants directory,
+ * linked wallets and the active policy through the policy module.
+ */
+import type { Executor, Tx } from '../../platform/db/database.ts'
+import type { LedgerQueries, PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation } from '../ledger/index.ts'
+import type { EvaluatedDecision, PolicyAction } from '../policy/index.ts'
+
+export type { PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation }
+
+/** The Ledger, as a payment reads it: the accounts, counterparties, invoices and obligations an intent names. */
+export type PaymentsLedger = Pick<LedgerQueries, 'findAccount' | 'activeAccountsIn' | 'findCounterparty' | 'findInvoice' | 'findObligation' | 'counterpartiesNamedBy'>
+
+/** Raw's parsed rows: which of these ids are the tenant's, and how confident their extraction was. */
+export interface PaymentsEvidence {
+  parsedRowConfidences(executor: Executor, tenantId: string, parsedRowIds: readonly string[]): Promise<Array<{ id: string; confidence: number }>>
+}
+
+/** A member as an approval needs them, with the identities that would make them a payee. */
+export interface MemberIdentity {
+  readonly memberId: string
+  readonly userId: string
+  readonly status: 'active' | 'deactivated'
+  readonly role: 'owner' | 'admin' | 'approver' | 'viewer'
+  readonly approvalDomains: readonly string[]
+  readonly approvalLimit: { readonly currency: string; readonly value: string } | null
+  readonly email: string
+}
+
+export interface PaymentsMembers {
+  /** The member record of a user of the tenant; undefined when the user has none. */
+  findMemberOfUser(executor: Executor, tenantId: string, userId: string): Promise<MemberIdentity | undefined>
+  /** Lower-cased addresses of the wallets linked to this user as `human`. */
+  humanWalletsOf(executor: Executor, tenantId: string, userId: string): Promise<string[]>
+}
+
+/** The active policy, evaluated inside the caller's transaction (read FOR SHARE). */
+export interface PaymentsPolicy {
+  evaluateActive(tx: Tx, tenantId: string, action: PolicyAction): Promise<EvaluatedDecision | undefined>
+  /** The active policy's spend window in hours (`window_hours`, default 24); undefined when none is active. */
+  activeWindowHours(tx: Tx, tenantId: string): Promise<number | undefined>
+}

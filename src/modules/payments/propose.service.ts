@@ -1,0 +1,287 @@
+/**
+ * Proposing a payment (POST /v1/payment-intents, scope payment_intent:propose): the proposal is checked
+ * against the Ledger, evaluated against the active policy with every gate-populated key, and stored with
+ * its PolicyDecision in the status the decision and the hard floor lead to (domain/intents.ts).
+ */
+import { assert } from '../../kernel/assert.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
+import type { Principal } from '../../kernel/principal.ts'
+import { AppError } from '../../kernel/errors.ts'
+import { canonicalJson, sha256Hex } from '../../kernel/hashing.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import { decimalAdd, decimalSign, decimalSubtract, formatAmount } from '../../kernel/money.ts'
+import type { CommandResult, CommandRunner, PendingEvent } from '../../platform/commands/command.ts'
+import type { Tx } from '../../platform/db/database.ts'
+import { actionHash, type PolicyAction } from '../policy/index.ts'
+import { creationOutcome, policyKindOf, proposalProblems, type FloorSettings, type PaymentActionType, type PaymentIntentStatus } from './domain/intents.ts'
+import type { PaymentsStore, PaymentIntentRow, PolicyDecisionRow } from './payments.store.ts'
+import type { PaymentsEvidence, PaymentsLedger, PaymentsPolicy } from './ports.ts'
+import { intentEventPayload, toIntentView, type PaymentIntentView } from './payments.views.ts'
+
+/** A proposal with every field named. */
+export interface ExplicitProposal {
+  readonly action_type: PaymentActionType
+  readonly source_account_id: string
+  readonly destination_counterparty_id: string
+  readonly amount: string
+  readonly currency: string
+  readonly invoice_id?: string | undefined
+  readonly obligation_id?: string | undefined
+  readonly evidence_ids?: readonly string[] | undefined
+  /** The proposer's confidence in the proposal (0..1), a gate-populated policy key. */
+  readonly confidence?: number | undefined
+}
+
+/** The invoice shortcut: the Ledger invoice names the amount, currency, counterparty and evidence. */
+export interface PayInvoiceProposal {
+  readonly type: 'pay_invoice'
+  readonly invoice_id: string
+  /** Default ach_outbound. */
+  readonly action_type?: PaymentActionType | undefined
+  /** Default: the tenant's one active account in the invoice's currency. */
+  readonly source_account_id?: string | undefined
+  readonly confidence?: number | undefined
+}
+
+export type ProposeInput = ExplicitProposal | PayInvoiceProposal
+
+/** Two proposals by one agent of the same action within this window are one proposal made twice. */
+export const duplicateProposalWindowHours = 24
+/** Statuses that end a proposal without moving money: proposing the same action again after one of these is a new proposal. */
+const closedWithoutPayment: readonly PaymentIntentStatus[] = ['rejected', 'cancelled', 'failed', 'shadow_completed']
+/** Evidence ids per proposal. */
+export const evidenceIdsMax = 50
+
+export interface ProposeDeps {
+  readonly commands: CommandRunner
+  readonly store: PaymentsStore
+  readonly ledger: PaymentsLedger
+  readonly evidence: PaymentsEvidence
+  readonly policy: PaymentsPolicy
+  readonly ids: IdSource
+  readonly clock: Clock
+  readonly floor: FloorSettings
+}
+
+/**
+ * The agent a proposal is recorded as coming from: an agent token's agent, or for the break-glass
+ * service token (which stands for Steward's internal agents) the token's id. Never from the body.
+ */
+export function proposingAgentOf(principal: Principal): string | null {
+  return principal.type === 'service' ? principal.credentialId : principal.type === 'user' ? null : principal.credentialId
+}
+
+export function createProposeService(deps: ProposeDeps) {
+  const { commands, store, ledger, evidence, policy, ids, clock, floor } = deps
+
+  /** The explicit proposal a pay_invoice shortcut stands for, resolved from the Ledger invoice. */
+  async function resolveInvoice(tx: Tx, tenantId: string, input: PayInvoiceProposal): Promise<ExplicitProposal> {
+    const invoice = await ledger.findInvoice(tx, tenantId, input.invoice_id)
+    if (invoice === undefined) throw new AppError('ledger_invoice_not_found', 'No such invoice in this tenant.', { invoice_id: input.invoice_id })
+    if (invoice.direction !== 'payable') {
+      throw new AppError('obligation_direction_invalid', 'The invoice is a receivable: it is collected, not paid.', { invoice_id: invoice.id, direction: invoice.direction })
+    }
+    const outstanding = decimalSubtract(invoice.total, invoice.amountPaid)
+    if (invoice.status === 'paid' || decimalSign(outstanding) <= 0) throw new AppError('invoice_already_paid', 'The invoice is already paid.', { invoice_id: invoice.id })
+    if (invoice.status === 'cancelled') throw new AppError('invoice_not_payable', 'The invoice is cancelled.', { invoice_id: invoice.id, status: invoice.status })
+    if (invoice.counterpartyId === null) throw new AppError('invoice_not_payable', 'The invoice names no counterparty to pay.', { invoice_id: invoice.id })
+    let sourceAccountId = input.source_account_id
+    if (sourceAccountId === undefined) {
+      const accounts = await ledger.activeAccountsIn(tx, tenantId, invoice.currency)
+      if (accounts.length !== 1) {
+        throw new AppError('validation_failed', `The tenant has ${accounts.length === 0 ? 'no' : 'several'} active ${invoice.currency} accounts; name source_account_id.`, {
+          field: 'source_account_id',
+          candidates: accounts.map((account) => account.id),
+        })
+      }
+      sourceAccountId = accounts[0]!.id
+    }
+    return {
+      action_type: input.action_type ?? 'ach_outbound',
+      source_account_id: sourceAccountId,
+      destination_counterparty_id: invoice.counterpartyId,
+      amount: formatAmount(outstanding, invoice.currency),
+      currency: invoice.currency,
+      invoice_id: invoice.id,
+      evidence_ids: [...invoice.evidenceIds],
+      confidence: input.confidence,
+    }
+  }
+
+  return {
+    /**
+     * Proposes a payment. Locks the proposal key (two concurrent identical proposals cannot both pass the
+     * duplicate check) and reads the active policy FOR SHARE. Audits `payment_intent.proposed` (layer
+     * execution) with the decision; emits payment_intent.created and policy.evaluate, and
+     * payment_intent.approved or payment_intent.rejected when the policy decided without a person. Takes
+     * an Idempotency-Key (Stripe's semantics: the same key and body replay the first answer).
+     */
+    async propose(context: CommandContext, input: ProposeInput): Promise<CommandResult<PaymentIntentView>> {
+      const principal = requirePrincipal(context)
+      const tenantId = principal.tenantId
+      return commands.run(context, { name: 'payment_intent.propose', tenantId, input }, async (tx) => {
+        const proposal = 'type' in input ? await resolveInvoice(tx, tenantId, input) : input
+        const problems = proposalProblems(proposal.action_type, proposal.currency, proposal.amount)
+        if (problems.length > 0) {
+          throw new AppError('validation_failed', problems.map((problem) => problem.message).join(' '), { issues: problems.map((problem) => ({ path: `/${problem.field}`, message: problem.message })) })
+        }
+        const amount = formatAmount(proposal.amount, proposal.currency)
+
+        const account = await ledger.findAccount(tx, tenantId, proposal.source_account_id)
+        if (account === undefined) throw new AppError('ledger_account_not_found', 'No such account in this tenant.', { source_account_id: proposal.source_account_id })
+        const counterparty = await ledger.findCounterparty(tx, tenantId, proposal.destination_counterparty_id)
+        if (counterparty === undefined) {
+          throw new AppError('ledger_counterparty_not_found', 'No such counterparty in this tenant.', { destination_counterparty_id: proposal.destination_counterparty_id })
+        }
+        if (proposal.invoice_id !== undefined && !('type' in input) && (await ledger.findInvoice(tx, tenantId, proposal.invoice_id)) === undefined) {
+          throw new AppError('ledger_invoice_not_found', 'No such invoice in this tenant.', { invoice_id: proposal.invoice_id })
+        }
+        if (proposal.obligation_id !== undefined) {
+          const obligation = await ledger.findObligation(tx, tenantId, proposal.obligation_id)
+          if (obligation === undefined) throw new AppError('obligation_not_found', 'No such obligation in this tenant.', { obligation_id: proposal.obligation_id })
+          if (obligation.direction !== 'payable') {
+            throw new AppError('obligation_direction_invalid', 'A payment can only settle a payable obligation.', { obligation_id: obligation.id, direction: obligation.direction })
+          }
+        }
+        const evidenceIds = [...new Set(proposal.evidence_ids ?? [])]
+        const cited = await evidence.parsedRowConfidences(tx, tenantId, evidenceIds)
+        if (cited.length !== evidenceIds.length) {
+          const found = new Set(cited.map((row) => row.id))
+          throw new AppError('ledger_parsed_row_not_found', 'Every evidence id must be a parsed row of this tenant.', { evidence_ids: evidenceIds.filter((id) => !found.has(id)) })
+        }
+
+        const agentId = proposingAgentOf(principal)
+        const proposalKey = `sha256:${sha256Hex(
+          canonicalJson({
+            agent: agentId ?? principal.id,
+            action_type: proposal.action_type,
+            source_account_id: proposal.source_account_id,
+            destination_counterparty_id: proposal.destination_counterparty_id,
+            amount,
+            currency: proposal.currency,
+            invoice_id: proposal.invoice_id ?? null,
+            obligation_id: proposal.obligation_id ?? null,
+          }),
+        )}`
+        await store.lockProposalKey(tx, tenantId, proposalKey)
+        const now = clock.now()
+        const earlier = await store.findSameProposal(tx, tenantId, proposalKey, new Date(now.getTime() - duplicateProposalWindowHours * 3_600_000), closedWithoutPayment)
+        if (earlier !== undefined) {
+          throw new AppError('agent_proposal_duplicate', `The same action was proposed by the same agent within ${duplicateProposalWindowHours} hours.`, {
+            payment_intent_id: earlier.id,
+            status: earlier.status,
+          })
+        }
+
+        const id = ids.newId('paymentIntent')
+        const windowHours = (await policy.activeWindowHours(tx, tenantId)) ?? 24
+        const spent = await store.spendInWindow(tx, tenantId, agentId ?? principal.id, proposal.currency, new Date(now.getTime() - windowHours * 3_600_000), closedWithoutPayment)
+        const action: PolicyAction = {
+          kind: policyKindOf[proposal.action_type],
+          counterparty_id: counterparty.id,
+          amount: { currency: proposal.currency, value: amount },
+          timestamp: now.toISOString(),
+          agent_id: agentId,
+          action_type: proposal.action_type,
+          action_id: id,
+          confidence: proposal.confidence ?? null,
+          evidence_score: cited.length === 0 ? null : cited.reduce((sum, row) => sum + row.confidence, 0) / cited.length,
+          risk_level: counterparty.riskLevel,
+          spend_in_window: { currency: proposal.currency, value: formatAmount(decimalAdd(spent.total, amount), proposal.currency) },
+          tx_count_in_window: spent.count + 1,
+        }
+        const decision = await policy.evaluateActive(tx, tenantId, action)
+        if (decision === undefined) throw new AppError('policy_not_active', 'The tenant has no active policy; a payment cannot be decided.')
+        const outcome = creationOutcome(proposal.action_type, decision, floor)
+
+        const decisionRow: PolicyDecisionRow = {
+          id: ids.newId('policyDecision'),
+          tenantId,
+          paymentIntentId: id,
+          policyId: decision.policy_id,
+          policyVersion: decision.policy_version,
+          outcome: decision.outcome,
+          matchedRuleId: decision.matched_rule_id,
+          requiredApprovers: [...decision.required_approvers],
+          coveredByAutonomousCap: decision.covered_by_autonomous_cap,
+          trace: decision.trace,
+          action,
+          actionHash: actionHash(action),
+          createdAt: now,
+        }
+        const row: PaymentIntentRow = {
+          id,
+          tenantId,
+          createdByAgentId: agentId,
+          createdBy: principal.id,
+          actionType: proposal.action_type,
+          sourceAccountId: account.id,
+          destinationCounterpartyId: counterparty.id,
+          amount,
+          currency: proposal.currency,
+          invoiceId: proposal.invoice_id ?? null,
+          obligationId: proposal.obligation_id ?? null,
+          evidenceIds,
+          status: outcome.status,
+          policyDecisionId: decisionRow.id,
+          approvalsRequired: outcome.approvalsRequired,
+          heldBy: outcome.heldBy,
+          proposalKey,
+          rejectionReason: outcome.status === 'rejected' ? `policy: ${decision.matched_rule_id ?? 'no rule allowed it'}` : null,
+          createdAt: now,
+          updatedAt: now,
+        }
+        await store.insertDecision(tx, decisionRow)
+        await store.insertIntent(tx, row)
+
+        const view = toIntentView(row, decisionRow, [])
+        const payload = intentEventPayload(row)
+        const events: PendingEvent[] = [
+          { type: 'payment_intent.created', payload: { ...payload, policy_decision: { outcome: decision.outcome, matched_rule_id: decision.matched_rule_id } } },
+          {
+            type: 'policy.evaluate',
+            payload: {
+              policy_id: decision.policy_id,
+              policy_version: decision.policy_version,
+              action_hash: decisionRow.actionHash,
+              outcome: decision.outcome,
+              matched_rule_id: decision.matched_rule_id,
+              covered_by_autonomous_cap: decision.covered_by_autonomous_cap,
+              required_approvers: [...decision.required_approvers],
+              payment_intent_id: id,
+            },
+          },
+        ]
+        if (row.status === 'approved') events.push({ type: 'payment_intent.approved', payload: { ...payload, approved_by: 'policy' } })
+        if (row.status === 'rejected') events.push({ type: 'payment_intent.rejected', payload: { ...payload, rejected_by: 'policy' } })
+        assert(row.status !== 'proposed', 'a proposal leaves proposed in the transaction that creates it')
+        return {
+          outcome: view,
+          audit: [
+            auditedBy(context, {
+              layer: 'execution',
+              action: 'payment_intent.proposed',
+              entity: { type: 'payment_intent', id },
+              inputs: { proposal_key: proposalKey, evidence_ids: evidenceIds, ...(proposal.invoice_id === undefined ? {} : { invoice_id: proposal.invoice_id }) },
+              outputs: {
+                status: row.status,
+                policy_decision_id: decisionRow.id,
+                policy_id: decision.policy_id,
+                policy_version: decision.policy_version,
+                outcome: decision.outcome,
+                matched_rule_id: decision.matched_rule_id,
+                approvals_required: row.approvalsRequired,
+                held_by: row.heldBy,
+                action_hash: decisionRow.actionHash,
+              },
+            }),
+          ],
+          events,
+        }
+      })
+    },
+  }
+}
+
+export type ProposeService = ReturnType<typeof createProposeService>

@@ -1,0 +1,97 @@
+/**
+ * Reading PaymentIntents: one intent (with its decision and the decisions people recorded), the list with
+ * filters and cursors, and the replay investigation. Reads only; another tenant's intent is
+ * payment_intent_not_found, exactly as a missing one.
+ */
+import type { CursorCodec } from '../../kernel/cursor.ts'
+import { AppError } from '../../kernel/errors.ts'
+import { canonicalJson } from '../../kernel/hashing.ts'
+import type { Database, Executor } from '../../platform/db/database.ts'
+import type { PaymentActionType, PaymentIntentStatus } from './domain/intents.ts'
+import type { PaymentIntentRow, PaymentsStore } from './payments.store.ts'
+import { toIntentView, type PaymentIntentView } from './payments.views.ts'
+
+/** List page sizes (rows): as the Ledger's transaction listings. */
+export const intentPageRows = { defaultRows: 50, maxRows: 500 } as const
+
+export interface IntentListQuery {
+  readonly status?: PaymentIntentStatus | undefined
+  readonly action_type?: PaymentActionType | undefined
+  readonly agent_id?: string | undefined
+  readonly created_from?: string | undefined
+  readonly created_to?: string | undefined
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
+export interface ReplayInvestigation {
+  payment_intent: PaymentIntentView
+  executions: Array<{ id: string; rail: string; rail_receipt: unknown }>
+  policy_decision_id: string
+  evidence_ids: string[]
+}
+
+/** What `expand=agent` shows of the proposing agent until the agent registry (issue 18) names them. */
+function agentOf(row: PaymentIntentRow): PaymentIntentView['agent'] {
+  if (row.createdByAgentId === null) return null
+  // A service token stands for Steward's internal agents (propose.service.ts, proposingAgentOf).
+  return { id: row.createdByAgentId, kind: 'internal', display_name: row.createdByAgentId.startsWith('svt_') ? 'Steward internal agent (service token)' : row.createdByAgentId }
+}
+
+export function createReadService(deps: { db: Database; store: PaymentsStore; cursors: CursorCodec }) {
+  const { db, store, cursors } = deps
+
+  async function view(executor: Executor, tenantId: string, row: PaymentIntentRow): Promise<PaymentIntentView> {
+    const decision = await store.findDecision(executor, tenantId, row.policyDecisionId)
+    if (decision === undefined) throw new Error(`payment intent ${row.id} has no decision row ${row.policyDecisionId}`)
+    return toIntentView(row, decision, await store.approvalsOf(executor, tenantId, row.id))
+  }
+
+  async function found(tenantId: string, id: string): Promise<PaymentIntentRow> {
+    const row = await store.findIntent(db.orm, tenantId, id)
+    if (row === undefined) throw new AppError('payment_intent_not_found', 'No such payment intent.', { payment_intent_id: id })
+    return row
+  }
+
+  return {
+    /** One intent; `expand=agent` adds the proposing agent. */
+    async get(tenantId: string, id: string, options: { expandAgent: boolean }): Promise<PaymentIntentView> {
+      const row = await found(tenantId, id)
+      const shown = await view(db.orm, tenantId, row)
+      return options.expandAgent ? { ...shown, agent: agentOf(row) } : shown
+    },
+
+    /** Newest first, filtered by status, action type, agent and creation time, paged by a signed cursor bound to the filters. */
+    async list(tenantId: string, query: IntentListQuery): Promise<{ payment_intents: PaymentIntentView[]; next_cursor: string | null }> {
+      const limit = query.limit ?? intentPageRows.defaultRows
+      const { limit: _limit, cursor, ...filters } = query
+      const listing = `payment_intents:${tenantId}:${canonicalJson(filters)}`
+      const position = cursor === undefined ? undefined : cursors.decode(listing, cursor)
+      const before = position === undefined ? undefined : { createdAt: new Date(String(position.created_at)), id: String(position.id) }
+      if (before !== undefined && Number.isNaN(before.createdAt.getTime())) throw new AppError('invalid_cursor')
+      const rows = await store.listIntents(db.orm, tenantId, {
+        status: query.status,
+        actionType: query.action_type,
+        agentId: query.agent_id,
+        createdFrom: query.created_from === undefined ? undefined : new Date(query.created_from),
+        createdTo: query.created_to === undefined ? undefined : new Date(query.created_to),
+        before,
+        limit: limit + 1,
+      })
+      const page = rows.slice(0, limit)
+      const last = page.at(-1)
+      return {
+        payment_intents: await Promise.all(page.map((row) => view(db.orm, tenantId, row))),
+        next_cursor: rows.length > limit && last !== undefined ? cursors.encode(listing, { created_at: last.createdAt.toISOString(), id: last.id }) : null,
+      }
+    },
+
+    /** The intent, its executions (none until the execution module runs them), its decision and its evidence. */
+    async replayInvestigation(tenantId: string, id: string): Promise<ReplayInvestigation> {
+      const row = await found(tenantId, id)
+      return { payment_intent: await view(db.orm, tenantId, row), executions: [], policy_decision_id: row.policyDecisionId, evidence_ids: [...row.evidenceIds] }
+    },
+  }
+}
+
+export type ReadService = ReturnType<typeof createReadService>

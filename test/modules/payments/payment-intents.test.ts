@@ -1,0 +1,217 @@
+/**
+ * PaymentIntents (issue 16): proposals checked against the Ledger and decided by the policy at creation,
+ * the member rules of approval in the spec's order, reject, pause and cancel, the reads, and duplicates.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addMember, createTestApp, expectError, mintServiceToken, signupOwner, type JoinedMember, type TenantOwner, type TestApp } from '../../support/harness.ts'
+import { bankTransaction, getOk, normalize, seedArtifact } from '../../support/ledger.ts'
+
+let test: TestApp
+let owner: TenantOwner
+let agentToken: string
+let accountId: string
+let supplierId: string
+let payeeMember: JoinedMember
+let payeeCounterpartyId: string
+let invoiceId: string
+let receivableObligationId: string
+let evidenceId: string
+
+const supplierIban = 'DE02120300000000202051'
+
+beforeAll(async () => {
+  test = await createTestApp()
+  owner = await signupOwner(test)
+  payeeMember = await addMember(test, owner, 'approver', { approval_domains: ['*'] })
+  const seeded = await seedArtifact(test, owner.tenantId, [
+    bankTransaction({ amount: '-10.00', transaction_date: '2026-03-02', description: 'PAPER SUPPLY', counterparty: { name: 'Paper Supply Co', iban: supplierIban } }),
+    bankTransaction({ amount: '-5.00', transaction_date: '2026-03-03', description: 'EXPENSES', counterparty: { name: 'A Member', email: payeeMember.email } }),
+    bankTransaction({ amount: '5000.00', transaction_date: '2026-03-01', description: 'OPENING DEPOSIT' }),
+    { kind: 'invoice', direction: 'payable', invoice_number: 'PS-77', issue_date: '2026-03-05', due_date: '2026-04-05', currency: 'EUR', total: '300.00', amount_paid: '100.00', counterparty: { name: 'Paper Supply Co', iban: supplierIban } },
+    { kind: 'invoice', direction: 'receivable', invoice_number: 'AR-1', issue_date: '2026-03-05', due_date: '2026-04-05', currency: 'EUR', total: '50.00', counterparty: { name: 'Customer One' } },
+  ], { sourceType: 'bank_provider' })
+  await normalize(test, owner.tenantId, seeded.artifactId)
+  evidenceId = seeded.rowIds[0]!
+  const accounts = (await getOk(test, owner.token, '/v1/ledger/accounts')).accounts as Array<Record<string, any>>
+  accountId = accounts[0]!.id
+  const counterparties = (await getOk(test, owner.token, '/v1/ledger/counterparties?limit=500')).counterparties as Array<Record<string, any>>
+  supplierId = counterparties.find((row) => row.name === 'Paper Supply Co')!.id
+  payeeCounterpartyId = counterparties.find((row) => row.name === 'A Member')!.id
+  invoiceId = ((await getOk(test, owner.token, '/v1/ledger/invoices?direction=payable')).invoices as Array<Record<string, any>>)[0]!.id
+  const obligations = (await getOk(test, owner.token, '/v1/ledger/obligations')).obligations as Array<Record<string, any>>
+  receivableObligationId = obligations.find((row) => row.direction === 'receivable')!.id
+  agentToken = await mintServiceToken(test, owner.tenantId, 'payments test')
+})
+afterAll(async () => test?.close())
+
+let amountSeed = 1
+/** A proposal body with a fresh amount, so proposals are not duplicates of each other unless meant to be. */
+function proposal(overrides: Record<string, unknown> = {}) {
+  amountSeed += 1
+  return { action_type: 'ach_outbound', source_account_id: accountId, destination_counterparty_id: supplierId, amount: `${amountSeed}.00`, currency: 'EUR', ...overrides }
+}
+
+async function propose(body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return test.request({ method: 'POST', url: '/v1/payment-intents', token: agentToken, payload: body, headers })
+}
+
+async function proposed(body: Record<string, unknown> = proposal()) {
+  const response = await propose(body)
+  expect(response.statusCode, response.body).toBe(201)
+  return response.json() as Record<string, any>
+}
+
+const act = (token: string, id: string, move: string, payload?: Record<string, unknown>) =>
+  test.request({ method: 'POST', url: `/v1/payment-intents/${id}/${move}`, token, ...(payload === undefined ? {} : { payload }) })
+
+describe('POST /v1/payment-intents', () => {
+  it('creates an intent with its policy decision attached; the default policy holds a payment for a signer', async () => {
+    const intent = await proposed(proposal({ evidence_ids: [evidenceId], confidence: 0.9 }))
+    expect(intent).toMatchObject({
+      id: expect.stringMatching(/^pi_/),
+      owner_id: owner.tenantId,
+      created_by_agent_id: expect.stringMatching(/^svt_/),
+      action_type: 'ach_outbound',
+      currency: 'EUR',
+      evidence_ids: [evidenceId],
+      status: 'pending_approval',
+      sdk_status: 'needs_approval',
+      approvals_required: 1,
+      held_by: 'policy',
+      approval_ids: [],
+      execution_receipt_ids: [],
+      policy_decision: { outcome: 'confirm', required_approvers: ['signer'], policy_version: 1, action_hash: expect.stringMatching(/^sha256:/) },
+    })
+    expect(intent.policy_decision_id).toBe(intent.policy_decision.id)
+    const read = await getOk(test, owner.token, `/v1/payment-intents/${intent.id}`)
+    expect(read).toEqual(intent)
+  })
+
+  it.each<[string, Record<string, unknown>, number, string]>([
+    ['USDC on a fiat action type', { currency: 'USDC' }, 400, 'validation_failed'],
+    ['a fiat currency on x402_settle', { action_type: 'x402_settle' }, 400, 'validation_failed'],
+    ['more fraction digits than the currency has', { amount: '12.345' }, 400, 'validation_failed'],
+    ['a zero amount', { amount: '0.00' }, 400, 'validation_failed'],
+    ['a negative amount', { amount: '-5.00' }, 400, 'validation_failed'],
+    ['an unknown field', { memo: 'x' }, 400, 'request_body_invalid'],
+    ['a source account not of the tenant', { source_account_id: 'acc_nope' }, 404, 'ledger_account_not_found'],
+    ['a counterparty not of the tenant', { destination_counterparty_id: 'cpy_nope' }, 404, 'ledger_counterparty_not_found'],
+    ['an invoice not of the tenant', { invoice_id: 'inv_nope' }, 404, 'ledger_invoice_not_found'],
+    ['an obligation not of the tenant', { obligation_id: 'obl_nope' }, 404, 'obligation_not_found'],
+    ['evidence that is not a parsed row of the tenant', { evidence_ids: ['rpr_nope'] }, 404, 'ledger_parsed_row_not_found'],
+  ])('refuses %s', async (_name, overrides, status, code) => {
+    const response = await propose(proposal(overrides))
+    expect(response.statusCode, response.body).toBe(status)
+    expectError(response, code as never)
+  })
+
+  it('refuses an obligation that is not payable (422 obligation_direction_invalid)', async () => {
+    expectError(await propose(proposal({ obligation_id: receivableObligationId })), 'obligation_direction_invalid')
+  })
+
+  it('never lets an owner propose: owner JWTs carry no payment_intent:propose', async () => {
+    const response = await test.request({ method: 'POST', url: '/v1/payment-intents', token: owner.token, payload: proposal() })
+    expectError(response, 'auth_scope_insufficient')
+  })
+
+  it('refuses the same action from the same agent as a duplicate, and replays an Idempotency-Key', async () => {
+    const body = proposal()
+    const first = await propose(body, { 'idempotency-key': `dup-${amountSeed}` })
+    expect(first.statusCode, first.body).toBe(201)
+    const replay = await propose(body, { 'idempotency-key': `dup-${amountSeed}` })
+    expect(replay.statusCode).toBe(201)
+    expect(replay.headers['idempotent-replayed']).toBe('true')
+    expect(replay.json().id).toBe(first.json().id)
+    const duplicate = await propose(body)
+    expect(expectError(duplicate, 'agent_proposal_duplicate').details).toMatchObject({ payment_intent_id: first.json().id })
+    // Cancelled, the same action may be proposed again.
+    expect((await act(owner.token, first.json().id, 'cancel')).statusCode).toBe(200)
+    expect((await propose(body)).statusCode).toBe(201)
+  })
+
+  it('resolves the pay_invoice shortcut from the Ledger invoice: what is outstanding, its counterparty and evidence', async () => {
+    const intent = await proposed({ type: 'pay_invoice', invoice_id: invoiceId })
+    expect(intent).toMatchObject({ action_type: 'ach_outbound', amount: '200.00', currency: 'EUR', destination_counterparty_id: supplierId, source_account_id: accountId, invoice_id: invoiceId })
+    expect(intent.evidence_ids.length).toBeGreaterThan(0)
+    expectError(await propose({ type: 'pay_invoice', invoice_id: 'inv_nope' }), 'ledger_invoice_not_found')
+  })
+})
+
+describe('approvals, in the spec order', () => {
+  it('refuses an approver out of domain, over the limit, or the payee; accepts one who may', async () => {
+    const outOfDomain = await addMember(test, owner, 'approver', { approval_domains: ['wire'] })
+    const lowLimit = await addMember(test, owner, 'approver', { approval_domains: ['ach_outbound'], approval_limit: { currency: 'EUR', value: '1.00' } })
+    const viewer = await addMember(test, owner, 'viewer')
+    const intent = await proposed()
+    expect(expectError(await act(outOfDomain.token, intent.id, 'approve'), 'payment_intent_approval_invalid').details).toEqual({ reason: 'domain_not_authorized' })
+    expect(expectError(await act(lowLimit.token, intent.id, 'approve'), 'payment_intent_approval_invalid').details).toEqual({ reason: 'actor_limit_exceeded' })
+    expectError(await act(viewer.token, intent.id, 'approve'), 'auth_scope_insufficient')
+    expectError(await act(agentToken, intent.id, 'approve'), 'auth_scope_insufficient')
+
+    const toPayee = await proposed(proposal({ destination_counterparty_id: payeeCounterpartyId }))
+    expect(expectError(await act(payeeMember.token, toPayee.id, 'approve'), 'payment_intent_approval_invalid').details).toEqual({ reason: 'self_approval_blocked' })
+
+    const approved = await act(owner.token, intent.id, 'approve')
+    expect(approved.statusCode, approved.body).toBe(200)
+    expect(approved.json()).toMatchObject({ status: 'approved', sdk_status: 'auto', approval_ids: [expect.stringMatching(/^apv_/)], approvals: [{ decision: 'approve', member_id: expect.stringMatching(/^mem_/) }] })
+    expectError(await act(owner.token, intent.id, 'approve'), 'payment_intent_invalid_state')
+  })
+
+  it('counts concurrent approvals once: one approves, the other finds it approved', async () => {
+    const second = await addMember(test, owner, 'approver', { approval_domains: ['payment'] })
+    const intent = await proposed()
+    const answers = await Promise.all([act(owner.token, intent.id, 'approve'), act(second.token, intent.id, 'approve')])
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409])
+    const read = await getOk(test, owner.token, `/v1/payment-intents/${intent.id}`)
+    expect(read).toMatchObject({ status: 'approved' })
+    expect(read.approval_ids).toHaveLength(1)
+  })
+
+  it('rejects with a reason (at most 500 characters)', async () => {
+    const intent = await proposed()
+    expectError(await act(owner.token, intent.id, 'reject', { reason: 'x'.repeat(501) }), 'request_body_invalid')
+    const rejected = await act(owner.token, intent.id, 'reject', { reason: 'not this month' })
+    expect(rejected.statusCode, rejected.body).toBe(200)
+    expect(rejected.json()).toMatchObject({ status: 'rejected', sdk_status: 'rejected', rejection_reason: 'not this month', approvals: [{ decision: 'reject', reason: 'not this month' }] })
+    expectError(await act(owner.token, intent.id, 'approve'), 'payment_intent_invalid_state')
+  })
+})
+
+describe('pause and cancel', () => {
+  it('pauses an approved intent and cancels a paused one; an approved one cannot be cancelled', async () => {
+    const intent = await proposed()
+    expectError(await act(owner.token, intent.id, 'pause'), 'payment_intent_invalid_state')
+    expect((await act(owner.token, intent.id, 'approve')).statusCode).toBe(200)
+    expectError(await act(owner.token, intent.id, 'cancel'), 'payment_intent_invalid_state')
+    expect((await act(owner.token, intent.id, 'pause')).json()).toMatchObject({ status: 'paused' })
+    expect((await act(owner.token, intent.id, 'cancel')).json()).toMatchObject({ status: 'cancelled', sdk_status: 'cancelled' })
+  })
+
+  it('pauses every approved intent of an agent at once (the halt)', async () => {
+    const first = await proposed()
+    const second = await proposed()
+    for (const intent of [first, second]) expect((await act(owner.token, intent.id, 'approve')).statusCode).toBe(200)
+    const paused = await test.runtime.db.transaction((tx) => test.runtime.payments.decide.pauseIntentsOfAgent(tx, owner.tenantId, first.created_by_agent_id, { type: 'system', id: 'test-halt' }))
+    expect(paused).toEqual(expect.arrayContaining([first.id, second.id]))
+    expect((await getOk(test, owner.token, `/v1/payment-intents/${second.id}`)).status).toBe('paused')
+  })
+})
+
+describe('reads', () => {
+  it('lists with filters and cursors, expands the agent, and hides another tenant\'s intents', async () => {
+    const intent = await proposed()
+    const page = await getOk(test, owner.token, '/v1/payment-intents?status=pending_approval&limit=2')
+    expect(page.payment_intents).toHaveLength(2)
+    expect(page.payment_intents.every((row: any) => row.status === 'pending_approval')).toBe(true)
+    const next = await getOk(test, owner.token, `/v1/payment-intents?status=pending_approval&limit=2&cursor=${encodeURIComponent(page.next_cursor)}`)
+    expect(next.payment_intents.map((row: any) => row.id)).not.toContain(page.payment_intents[0].id)
+    expectError(await test.request({ method: 'GET', url: `/v1/payment-intents?status=approved&cursor=${encodeURIComponent(page.next_cursor)}`, token: owner.token }), 'invalid_cursor')
+    const expanded = await getOk(test, owner.token, `/v1/payment-intents/${intent.id}?expand=agent`)
+    expect(expanded.agent).toMatchObject({ id: intent.created_by_agent_id, kind: 'internal' })
+    const replay = await getOk(test, owner.token, `/v1/payment-intents/${intent.id}/replay-investigation`)
+    expect(replay).toMatchObject({ payment_intent: { id: intent.id }, executions: [], policy_decision_id: intent.policy_decision_id })
+    const other = await signupOwner(test)
+    expectError(await test.request({ method: 'GET', url: `/v1/payment-intents/${intent.id}`, token: other.token }), 'payment_intent_not_found')
+    expect((await getOk(test, other.token, '/v1/payment-intents')).payment_intents).toEqual([])
+  })
+})
