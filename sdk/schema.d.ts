@@ -2789,6 +2789,7 @@ export interface components {
             /** @enum {string} */
             outcome: "allow" | "confirm" | "reject";
             matched_rule_id: string | null;
+            /** @description Empty unless the outcome is confirm: the approver label once per distinct approval needed (the matched rule's require, default signer, repeated approvals times: ["finance", "finance"] needs two different members); [signer] for the agent_action fallback. */
             required_approvers: string[];
             /** @description Additive: whether the matched rule's signed autonomous cap covers this action; the gate's hard human-approval floor holds allowed money actions that it does not cover. */
             covered_by_autonomous_cap: boolean;
@@ -7626,7 +7627,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Steward policy content
-                     * @description The policy document (mandatory numeric version, rules (an auto rule may carry an autonomous_cap), optional lists, agent_actions, window_hours).
+                     * @description The policy document (mandatory numeric version, rules (an auto rule may carry an autonomous_cap, a confirm rule approvals), optional lists, agent_actions, window_hours).
                      */
                     content: {
                         /** @description The document's own version label (mandatory, numeric); covered by the content hash. */
@@ -7696,6 +7697,8 @@ export interface operations {
                             };
                             /** @description Approver label for a `confirm` rule (default `signer`); meaningless on auto and reject. */
                             require?: string;
+                            /** @description Only on a `confirm` rule (else refused as approvals_on_non_confirm): how many distinct members must approve, 1 to 5 (default 1). The decision's required_approvers lists the approver label once per approval (require "finance", approvals 2 → ["finance", "finance"]). */
+                            approvals?: number;
                             /**
                              * @description auto → allow (the gate's hard human-approval floor still holds an allowed money action for approval unless the rule's autonomous_cap covers it), confirm → needs approval, reject.
                              * @enum {string}
@@ -7963,6 +7966,7 @@ export interface operations {
                         /** @enum {string} */
                         outcome: "allow" | "confirm" | "reject";
                         matched_rule_id: string | null;
+                        /** @description Empty unless the outcome is confirm: the approver label once per distinct approval needed (the matched rule's require, default signer, repeated approvals times: ["finance", "finance"] needs two different members); [signer] for the agent_action fallback. */
                         required_approvers: string[];
                         /** @description Additive: whether the matched rule's signed autonomous cap covers this action; the gate's hard human-approval floor holds allowed money actions that it does not cover. */
                         covered_by_autonomous_cap: boolean;
@@ -8228,6 +8232,8 @@ export interface operations {
                             };
                             /** @description Approver label for a `confirm` rule (default `signer`); meaningless on auto and reject. */
                             require?: string;
+                            /** @description Only on a `confirm` rule (else refused as approvals_on_non_confirm): how many distinct members must approve, 1 to 5 (default 1). The decision's required_approvers lists the approver label once per approval (require "finance", approvals 2 → ["finance", "finance"]). */
+                            approvals?: number;
                             /**
                              * @description auto → allow (the gate's hard human-approval floor still holds an allowed money action for approval unless the rule's autonomous_cap covers it), confirm → needs approval, reject.
                              * @enum {string}

@@ -64,7 +64,9 @@ const SigningPayload = Type.Object(
 )
 
 export const ComposeBody = Strict({
-  content: contentRequestSchema('The policy document (mandatory numeric version, rules (an auto rule may carry an autonomous_cap), optional lists, agent_actions, window_hours).'),
+  content: contentRequestSchema(
+    'The policy document (mandatory numeric version, rules (an auto rule may carry an autonomous_cap, a confirm rule approvals), optional lists, agent_actions, window_hours).',
+  ),
   quorum_required: Type.Optional(
     Type.Integer({ minimum: 1, maximum: quorumRequiredMax, description: `Distinct authorized signers needed to activate it: 1 (default) to ${quorumRequiredMax}.` }),
   ),
@@ -166,6 +168,11 @@ const TraceEntry = Strict({
   checks: Type.Array(Strict({ key: Type.String(), passed: Type.Boolean(), detail: Type.String() })),
 })
 
+const RequiredApprovers = Type.Array(Type.String(), {
+  description:
+    'Empty unless the outcome is confirm: the approver label once per distinct approval needed (the matched rule\'s require, default signer, repeated approvals times: ["finance", "finance"] needs two different members); [signer] for the agent_action fallback.',
+})
+
 const CoveredByAutonomousCap = Type.Boolean({
   description:
     'Additive: whether the matched rule\'s signed autonomous cap covers this action; the gate\'s hard human-approval floor holds allowed money actions that it does not cover.',
@@ -174,7 +181,7 @@ const CoveredByAutonomousCap = Type.Boolean({
 export const Decision = named('PolicyDecision', Strict({
   outcome: Type.Enum(['allow', 'confirm', 'reject']),
   matched_rule_id: Nullable(Type.String()),
-  required_approvers: Type.Array(Type.String()),
+  required_approvers: RequiredApprovers,
   covered_by_autonomous_cap: CoveredByAutonomousCap,
   trace: Type.Array(TraceEntry),
 }))
@@ -182,7 +189,7 @@ export const Decision = named('PolicyDecision', Strict({
 export const EvaluateResponse = Strict({
   outcome: Type.Enum(['allow', 'confirm', 'reject']),
   matched_rule_id: Nullable(Type.String()),
-  required_approvers: Type.Array(Type.String()),
+  required_approvers: RequiredApprovers,
   covered_by_autonomous_cap: CoveredByAutonomousCap,
   trace: Type.Array(TraceEntry),
   policy_id: PolicyId,

@@ -139,6 +139,74 @@ describe('POST /v1/policy/{tenant_id}/evaluate', () => {
   })
 })
 
+describe('a confirm rule\'s approvals: distinct approvers', () => {
+  const eur = (value: string) => ({ currency: 'EUR', value })
+  const twoApprovers = {
+    version: 7,
+    rules: [
+      { id: 'large-payments', applies_to: ['outbound_payment'], when: { 'amount.gt': eur('1000') }, require: 'finance', approvals: 2, execute: 'confirm' },
+      { id: 'other-payments', applies_to: ['outbound_payment', 'onchain_tx'], when: {}, approvals: 2, execute: 'confirm' },
+      { id: 'non-money', applies_to: ['inbound_payment', 'ledger_write', 'agent_action'], when: {}, execute: 'auto' },
+    ],
+  }
+
+  it('asks the label once per approval once the policy is signed, in the answer, the audit event and the webhook event', async () => {
+    const owner = await signupOwner(test)
+    const signer = await addSigner(test, owner)
+    const composed = await compose(test, owner, twoApprovers)
+    expect(composed.warnings).toEqual([])
+    const signed = await sign(test, owner, signer.member.token, composed.policy_id, [await signatureOf(signer, composed)])
+    expect(signed.json().activated, signed.body).toBe(true)
+    // [action, matched rule, required approvers]
+    const cases: Array<[Record<string, unknown>, string | null, string[]]> = [
+      [{ kind: 'outbound_payment', amount: eur('5000') }, 'large-payments', ['finance', 'finance']],
+      [{ kind: 'outbound_payment', amount: eur('20') }, 'other-payments', ['signer', 'signer']],
+      [{ kind: 'agent_action', agent_role: 'collections' }, 'non-money', []],
+    ]
+    for (const [action, rule, approvers] of cases) {
+      const response = await post(owner, 'evaluate', { action })
+      expect(response.statusCode, response.body).toBe(200)
+      expect(response.json(), JSON.stringify(action)).toMatchObject({ outcome: approvers.length > 0 ? 'confirm' : 'allow', matched_rule_id: rule, policy_id: composed.policy_id, policy_version: 2 })
+      expect(response.json().required_approvers).toEqual(approvers)
+    }
+    const audit = await auditEvents(test, owner.tenantId, { action: 'policy.evaluate' })
+    expect(audit.map((event) => event.outputs.required_approvers)).toEqual(cases.map(([, , approvers]) => approvers))
+    const events = await queryRows<{ payload: { required_approvers: string[] } }>(
+      test.runtime.db.orm,
+      sql`select payload from events where tenant_id = ${owner.tenantId} and event_type = 'policy.evaluate' order by id`,
+    )
+    expect(events.map((event) => event.payload.required_approvers)).toEqual(cases.map(([, , approvers]) => approvers))
+    // Simulate against the stored version answers the same.
+    const simulated = await post(owner, 'simulate', { action: { kind: 'onchain_tx' }, version: 2 })
+    expect(simulated.json().decision).toMatchObject({ outcome: 'confirm', matched_rule_id: 'other-payments', required_approvers: ['signer', 'signer'] })
+  })
+
+  it('refuses approvals on an auto rule as compose refuses a cap on a confirm rule, and out-of-range approvals by the schema', async () => {
+    const owner = await signupOwner(test)
+    const url = `/v1/policy/${owner.tenantId}/compose`
+    const refuse = async (content: unknown) => expectError(await test.request({ method: 'POST', url, token: owner.token, payload: { content } }), 'request_body_invalid')
+    const withRule = (index: number, extra: Record<string, unknown>) => ({ ...twoApprovers, rules: twoApprovers.rules.map((rule, at) => (at === index ? { ...rule, ...extra } : rule)) })
+
+    const approvalsOnAuto = await refuse(withRule(2, { approvals: 2 }))
+    const capOnConfirm = await refuse(withRule(1, { autonomous_cap: eur('50') }))
+    expect(approvalsOnAuto.message).toBe(capOnConfirm.message)
+    expect(approvalsOnAuto.details).toEqual({
+      issues: [{ path: '/content/rules/2/approvals', message: 'approvals is allowed only on a confirm rule; this rule executes auto', keyword: 'approvals_on_non_confirm' }],
+    })
+    expect(capOnConfirm.details).toEqual({
+      issues: [{ path: '/content/rules/1/autonomous_cap', message: 'autonomous_cap is allowed only on an auto rule; this rule executes confirm', keyword: 'cap_on_non_auto' }],
+    })
+    expect((await refuse(withRule(1, { execute: 'reject' }))).details).toMatchObject({ issues: [expect.objectContaining({ path: '/content/rules/1/approvals', keyword: 'approvals_on_non_confirm' })] })
+    for (const approvals of [0, 6, 1.5, '2']) {
+      const refused = await refuse(withRule(0, { approvals }))
+      expect(JSON.stringify(refused.details), String(approvals)).toContain('approvals')
+    }
+    // Nothing was stored by the refusals: the default policy is still the only version.
+    const versions = await test.request({ method: 'GET', url: `/v1/policy/${owner.tenantId}/versions`, token: owner.token })
+    expect(versions.json().versions.map((row: { version: number }) => row.version)).toEqual([1])
+  })
+})
+
 describe('lint, simulate and diff', () => {
   it('lints any content without refusing it, counting errors and warnings', async () => {
     const owner = await signupOwner(test)

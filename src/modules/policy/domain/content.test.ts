@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { conditionValuesMax, listEntriesMax, listEntriesTotalMax, policyContentSchema, rulesMax, validatePolicyContent } from './content.ts'
+import { approvalsMax, conditionValuesMax, listEntriesMax, listEntriesTotalMax, policyContentSchema, rulesMax, validatePolicyContent } from './content.ts'
 import { defaultPolicyContent } from './default.ts'
 
 const base = { version: 1, rules: [] as unknown[] }
@@ -38,6 +38,9 @@ describe('validatePolicyContent: valid documents', () => {
     ['JPY without digits', withRule({ when: { 'spend_in_window.lte': { currency: 'JPY', value: '1000' } } })],
     ['an autonomous cap on an auto rule (USDC, 6 digits)', withRule({ execute: 'auto', autonomous_cap: { currency: 'USDC', value: '0.000001' } })],
     ['an autonomous cap in another currency than the rule (lint warns; valid)', withRule({ execute: 'auto', when: { 'amount.lte': { currency: 'USD', value: '5' } }, autonomous_cap: { currency: 'EUR', value: '5' } })],
+    ['approvals 1 on a confirm rule', withRule({ approvals: 1 })],
+    ['approvals 2 on a confirm rule with require', withRule({ require: 'finance', approvals: 2 })],
+    [`approvals ${approvalsMax} (the most) on a confirm rule`, withRule({ approvals: approvalsMax })],
   ])('%s', (_label, content) => {
     const result = validatePolicyContent(content)
     expect(result).toMatchObject({ ok: true })
@@ -60,6 +63,13 @@ describe('validatePolicyContent: invalid documents', () => {
     ['the former document-level autonomous_caps', { ...base, autonomous_caps: [{ applies_to: ['outbound_payment'], 'amount.lte': { currency: 'USD', value: '1' } }] }, '/autonomous_caps', 'unknown_key'],
     ['an autonomous cap on a confirm rule', withRule({ execute: 'confirm', autonomous_cap: { currency: 'USD', value: '1' } }), '/rules/0/autonomous_cap', 'cap_on_non_auto'],
     ['an autonomous cap on a reject rule', withRule({ execute: 'reject', autonomous_cap: { currency: 'USD', value: '1' } }), '/rules/0/autonomous_cap', 'cap_on_non_auto'],
+    ['approvals 0', withRule({ approvals: 0 }), '/rules/0/approvals', 'schema_invalid'],
+    [`approvals ${approvalsMax + 1}`, withRule({ approvals: approvalsMax + 1 }), '/rules/0/approvals', 'schema_invalid'],
+    ['fractional approvals', withRule({ approvals: 1.5 }), '/rules/0/approvals', 'schema_invalid'],
+    ['approvals as a string', withRule({ approvals: '2' }), '/rules/0/approvals', 'schema_invalid'],
+    ['approvals null', withRule({ approvals: null }), '/rules/0/approvals', 'schema_invalid'],
+    ['approvals on an auto rule', withRule({ execute: 'auto', approvals: 2 }), '/rules/0/approvals', 'approvals_on_non_confirm'],
+    ['approvals 1 on a reject rule', withRule({ execute: 'reject', approvals: 1 }), '/rules/0/approvals', 'approvals_on_non_confirm'],
     ['an autonomous cap as a bare value', withRule({ execute: 'auto', autonomous_cap: '50' }), '/rules/0/autonomous_cap', 'schema_invalid'],
     ['an autonomous cap with a number value', withRule({ execute: 'auto', autonomous_cap: { currency: 'USD', value: 50 } }), '/rules/0/autonomous_cap/value', 'schema_invalid'],
     ['an autonomous cap with an unknown key', withRule({ execute: 'auto', autonomous_cap: { currency: 'USD', value: '50', agent_id: 'agt_1' } }), '/rules/0/autonomous_cap/agent_id', 'unknown_key'],
@@ -111,6 +121,8 @@ describe('policyContentSchema', () => {
     expect(rule.additionalProperties).toBe(false)
     expect(rule.properties.when.additionalProperties).toBe(false)
     expect(Object.keys(rule.properties.when.properties)).toHaveLength(18)
+    expect(rule.properties.approvals).toMatchObject({ type: 'integer', minimum: 1, maximum: approvalsMax, description: expect.any(String) })
+    expect(rule.required).not.toContain('approvals')
     for (const [key, condition] of Object.entries<Record<string, unknown>>(rule.properties.when.properties)) {
       expect(typeof condition.description, key).toBe('string')
     }

@@ -1,7 +1,8 @@
 /**
  * The Policy language as a TypeBox schema (served as JSON Schema and in OpenAPI) and the validation of
  * a content document: the schema first, then the checks a schema cannot express (unique rule ids, lists
- * that exist, amounts valid for their currency, an autonomous cap only on an `auto` rule, total size).
+ * that exist, amounts valid for their currency, an autonomous cap only on an `auto` rule, `approvals`
+ * only on a `confirm` rule, total size).
  *
  * The schema is strict everywhere (`additionalProperties: false`): a financial policy refuses a key it
  * does not understand (`amount.lt`, `counterparty.notin`) instead of ignoring it, since an ignored
@@ -12,7 +13,8 @@
  *   lists, idCharsMax 128 (rule, counterparty, agent ids and condition values), nameCharsMax 64 (list
  *   names, approver labels, action types), conditionValuesMax 100 values per equality condition,
  *   agentsMax 500 agents in agent_actions with agentActionTypesMax 100 types each, windowHoursMax 8,760
- *   (one year), txCountMax 1,000,000,000. An autonomous cap is one per rule, so rulesMax bounds them.
+ *   (one year), txCountMax 1,000,000,000, approvalsMax 5 distinct approvers per confirm rule. An autonomous
+ *   cap is one per rule, so rulesMax bounds them.
  */
 import Type, { type Static, type TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
@@ -31,6 +33,8 @@ export const agentsMax = 500
 export const agentActionTypesMax = 100
 export const windowHoursMax = 8_760
 export const txCountMax = 1_000_000_000
+/** The most distinct approvers a `confirm` rule may require (`approvals`). */
+export const approvalsMax = 5
 /** Validation stops collecting issues here: a document with more problems needs fixing from the top anyway. */
 export const issuesMax = 100
 
@@ -117,6 +121,15 @@ const RuleSchema = Type.Object(
     require: Type.Optional(
       Type.String({ pattern: namePattern, description: 'Approver label for a `confirm` rule (default `signer`); meaningless on auto and reject.' }),
     ),
+    approvals: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: approvalsMax,
+        description:
+          `Only on a \`confirm\` rule (else refused as approvals_on_non_confirm): how many distinct members must approve, 1 to ${approvalsMax} (default 1). ` +
+          'The decision\'s required_approvers lists the approver label once per approval (require "finance", approvals 2 → ["finance", "finance"]).',
+      }),
+    ),
     execute: Type.Enum(['auto', 'confirm', 'reject'], {
       description:
         'auto → allow (the gate\'s hard human-approval floor still holds an allowed money action for approval unless the rule\'s autonomous_cap covers it), ' +
@@ -189,8 +202,16 @@ void schemaMatchesType
 
 const compiledContentSchema = Compile(policyContentSchema)
 
-/** Issue codes: schema_invalid, unknown_key, duplicate_rule_id, missing_list, invalid_money, cap_on_non_auto, limit_exceeded. */
-export type ValidationIssueCode = 'schema_invalid' | 'unknown_key' | 'duplicate_rule_id' | 'missing_list' | 'invalid_money' | 'cap_on_non_auto' | 'limit_exceeded'
+/** Issue codes: schema_invalid, unknown_key, duplicate_rule_id, missing_list, invalid_money, cap_on_non_auto, approvals_on_non_confirm, limit_exceeded. */
+export type ValidationIssueCode =
+  | 'schema_invalid'
+  | 'unknown_key'
+  | 'duplicate_rule_id'
+  | 'missing_list'
+  | 'invalid_money'
+  | 'cap_on_non_auto'
+  | 'approvals_on_non_confirm'
+  | 'limit_exceeded'
 
 export interface ValidationIssue {
   /** JSON Pointer (RFC 6901) into the content: `/rules/3/when/amount.lte/value`; `` for the document. */
@@ -268,6 +289,10 @@ function semanticIssues(content: PolicyContent): ValidationIssue[] {
       const money = rule.when[key]
       const problem = money === undefined ? undefined : moneyProblem(money)
       if (problem !== undefined) issues.push({ path: `${rulePath}/when/${key}/value`, message: problem, code: 'invalid_money' })
+    }
+    // Approvals on an auto or reject rule would read as a second approver the rule never asks for.
+    if (rule.approvals !== undefined && rule.execute !== 'confirm') {
+      issues.push({ path: `${rulePath}/approvals`, message: `approvals is allowed only on a confirm rule; this rule executes ${rule.execute}`, code: 'approvals_on_non_confirm' })
     }
     if (rule.autonomous_cap !== undefined) {
       // A cap on a confirm or reject rule would read as a promise of autonomy the rule never gives.

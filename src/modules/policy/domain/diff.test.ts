@@ -55,6 +55,26 @@ describe('diffPolicies', () => {
     expect(diffPolicies(policy({ rules: [capped('50')] }), policy({ rules: [capped('50')] })).modified).toEqual([])
   })
 
+  it.each<[string, number | undefined, number | undefined]>([
+    ['added', undefined, 2],
+    ['raised', 2, 3],
+    ['lowered', 5, 1],
+    ['removed', 2, undefined],
+    ['written out as the default 1 (different signed bytes)', undefined, 1],
+  ])('reports approvals %s as a field of its rule, between require and execute', (_label, before, after) => {
+    const withApprovals = (approvals: number | undefined) => ({ ...a, require: 'finance', ...(approvals === undefined ? {} : { approvals }) })
+    expect(diffPolicies(policy({ rules: [withApprovals(before)] }), policy({ rules: [withApprovals(after)] })).modified).toEqual([
+      { rule_id: 'a', field: 'approvals', before: before ?? null, after: after ?? null },
+    ])
+  })
+
+  it('orders an approvals change after require and before execute, and reports none for equal approvals', () => {
+    const before = policy({ rules: [{ ...a, approvals: 2 }] })
+    const after = policy({ rules: [{ ...a, require: 'cfo', execute: 'reject' }] })
+    expect(diffPolicies(before, after).modified.map((change) => change.field)).toEqual(['require', 'approvals', 'execute'])
+    expect(diffPolicies(before, policy({ rules: [{ ...a, approvals: 2 }] })).modified).toEqual([])
+  })
+
   it('ignores reorderings inside sets', () => {
     const before = policy({ rules: [rule('r', ['ledger_write', 'inbound_payment'], { agent_id: 'agt_1' }, 'auto')], lists: { l: ['x', 'y'] } })
     const after = policy({ rules: [rule('r', ['inbound_payment', 'ledger_write'], { agent_id: ['agt_1'] }, 'auto')], lists: { l: ['y', 'x'] } })

@@ -2,8 +2,8 @@
  * The rule-level difference between two policy documents, for reviewers before they sign.
  *
  * Rules are matched by id. `added` and `removed` carry the whole rule; a rule in both documents gives one
- * `modified` entry per changed field: `position`, `applies_to`, `when.<key>`, `require`, `execute`,
- * `autonomous_cap`.
+ * `modified` entry per changed field: `position`, `applies_to`, `when.<key>`, `require`, `approvals`,
+ * `execute`, `autonomous_cap`.
  *
  * `position` (before/after: the 0-based index in each document) is reported for the rules that MOVED
  * relative to the other shared rules, not for every rule whose index shifted because a rule was added or
@@ -89,6 +89,9 @@ function ruleChanges(before: Rule, after: Rule, beforeIndex: number, afterIndex:
     if (!same) changes.push({ rule_id: ruleId, field: `when.${key}`, before: orNull(beforeValue), after: orNull(afterValue) })
   }
   if (before.require !== after.require) changes.push({ rule_id: ruleId, field: 'require', before: orNull(before.require), after: orNull(after.require) })
+  // Absent and 1 mean the same, but they are different signed bytes, so they are reported (as `require`
+  // absent versus "signer" is).
+  if (before.approvals !== after.approvals) changes.push({ rule_id: ruleId, field: 'approvals', before: orNull(before.approvals), after: orNull(after.approvals) })
   if (before.execute !== after.execute) changes.push({ rule_id: ruleId, field: 'execute', before: before.execute, after: after.execute })
   if (jsonOf(before.autonomous_cap) !== jsonOf(after.autonomous_cap)) {
     changes.push({ rule_id: ruleId, field: 'autonomous_cap', before: orNull(before.autonomous_cap), after: orNull(after.autonomous_cap) })

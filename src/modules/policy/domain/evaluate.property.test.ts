@@ -69,11 +69,17 @@ const rules = fc.uniqueArray(
         require: fc.constantFrom('signer', 'cfo'),
         execute: fc.constantFrom('auto', 'confirm', 'reject'),
         autonomous_cap: money,
+        approvals: fc.integer({ min: 1, max: 5 }),
       },
       { requiredKeys: ['id', 'applies_to', 'when', 'execute'] },
     )
-    // A cap is valid only on an auto rule (cap_on_non_auto): drop it elsewhere so the documents stay valid.
-    .map(({ autonomous_cap: cap, ...rule }) => (rule.execute === 'auto' && cap !== undefined ? { ...rule, autonomous_cap: cap } : rule)),
+    // A cap is valid only on an auto rule (cap_on_non_auto), approvals only on a confirm rule
+    // (approvals_on_non_confirm): drop them elsewhere so the documents stay valid.
+    .map(({ autonomous_cap: cap, approvals, ...rule }) => ({
+      ...rule,
+      ...(rule.execute === 'auto' && cap !== undefined ? { autonomous_cap: cap } : {}),
+      ...(rule.execute === 'confirm' && approvals !== undefined ? { approvals } : {}),
+    })),
   { selector: (rule) => rule.id, maxLength: 12 },
 )
 
@@ -141,8 +147,13 @@ describe('evaluatePolicy properties', () => {
         }
 
         expect(decision.required_approvers.length > 0).toBe(decision.outcome === 'confirm')
-        // Covered implies an allow by a matched rule that carries a cap, with the action within it.
+        // A matched confirm rule asks its label once per approval; the fallback, one signer.
         const matchedRule: Rule | undefined = content.rules.find((rule) => rule.id === decision.matched_rule_id)
+        if (decision.outcome === 'confirm') {
+          const label = matchedRule === undefined ? 'signer' : (matchedRule.require ?? 'signer')
+          expect(decision.required_approvers).toEqual(Array.from({ length: matchedRule?.approvals ?? 1 }, () => label))
+        }
+        // Covered implies an allow by a matched rule that carries a cap, with the action within it.
         if (decision.covered_by_autonomous_cap) {
           expect(decision.outcome).toBe('allow')
           expect(matchedRule?.autonomous_cap).toBeDefined()

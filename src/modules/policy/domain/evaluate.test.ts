@@ -11,6 +11,7 @@ import {
   type PolicyAction,
   type PolicyContent,
   type PolicyDecision,
+  type Rule,
   type TraceCheck,
 } from './types.ts'
 
@@ -333,13 +334,55 @@ describe('autonomous caps: the policy allows, the gate\'s floor is lifted only b
 })
 
 describe('approvers of a decision', () => {
-  it.each([
+  const confirm = (require: string | undefined, approvals: number | undefined): Rule => ({
+    ...rule('r', ['any'], {}, 'confirm', require),
+    ...(approvals === undefined ? {} : { approvals }),
+  })
+
+  it.each<[string, Rule, string, string[]]>([
     ['confirm with require', rule('r', ['any'], {}, 'confirm', 'cfo'), 'confirm', ['cfo']],
     ['confirm without require', rule('r', ['any'], {}, 'confirm'), 'confirm', ['signer']],
+    ['confirm with require "signer"', rule('r', ['any'], {}, 'confirm', 'signer'), 'confirm', ['signer']],
+    ['confirm with require, approvals 1', confirm('finance', 1), 'confirm', ['finance']],
+    ['confirm with require, approvals 2', confirm('finance', 2), 'confirm', ['finance', 'finance']],
+    ['confirm without require, approvals 1', confirm(undefined, 1), 'confirm', ['signer']],
+    ['confirm without require, approvals 2', confirm(undefined, 2), 'confirm', ['signer', 'signer']],
+    ['confirm with require "signer", approvals 3', confirm('signer', 3), 'confirm', ['signer', 'signer', 'signer']],
+    ['confirm with require, approvals 5 (the most)', confirm('cfo', 5), 'confirm', ['cfo', 'cfo', 'cfo', 'cfo', 'cfo']],
     ['reject', rule('r', ['any'], {}, 'reject'), 'reject', []],
     ['auto on a non-money kind', rule('r', ['any'], {}, 'auto'), 'allow', []],
-  ] as const)('%s', (_label, only, outcome, approvers) => {
-    expect(evaluatePolicy(policy({ rules: [only] }), { kind: 'ledger_write' })).toMatchObject({ outcome, required_approvers: approvers })
+  ])('%s', (_label, only, outcome, approvers) => {
+    const decision = evaluatePolicy(policy({ rules: [only] }), { kind: 'ledger_write' })
+    expect(decision).toMatchObject({ outcome, matched_rule_id: 'r', required_approvers: approvers })
+    expect(decision.required_approvers).toHaveLength(approvers.length)
+    expect(Object.isFrozen(decision.required_approvers)).toBe(true)
+  })
+
+  it('keeps the fallback at one signer and rejections at none, whatever the rules ask', () => {
+    const content = policy({ rules: [{ ...rule('pay', ['outbound_payment'], {}, 'confirm', 'finance'), approvals: 2 }, rule('no', ['ledger_write'], {}, 'reject')] })
+    expect(evaluatePolicy(content, { kind: 'outbound_payment' })).toMatchObject({ outcome: 'confirm', required_approvers: ['finance', 'finance'] })
+    expect(evaluatePolicy(content, { kind: 'agent_action', agent_role: 'collections' })).toMatchObject({ outcome: 'confirm', matched_rule_id: null, required_approvers: ['signer'] })
+    expect(evaluatePolicy(content, { kind: 'ledger_write' })).toMatchObject({ outcome: 'reject', required_approvers: [] })
+    expect(evaluatePolicy(content, { kind: 'inbound_payment' })).toMatchObject({ outcome: 'reject', matched_rule_id: null, required_approvers: [] })
+  })
+
+  it('returns the same frozen list on every evaluation (built once per content)', () => {
+    const content = policy({ rules: [{ ...rule('r', ['any'], {}, 'confirm', 'finance'), approvals: 2 }] })
+    const first = evaluatePolicy(content, { kind: 'ledger_write' }).required_approvers
+    expect(evaluatePolicy(content, { kind: 'onchain_tx' }).required_approvers).toBe(first)
+  })
+
+  it.each<[string, unknown]>([
+    ['0', 0],
+    ['6', 6],
+    ['1.5', 1.5],
+    ['"2"', '2'],
+    ['null', null],
+  ])('never matches a confirm rule whose approvals is malformed (%s, unvalidated content) instead of asking fewer approvers', (_label, approvals) => {
+    const content = { version: 1, rules: [{ ...rule('r', ['any'], {}, 'confirm', 'finance'), approvals }] } as unknown as PolicyContent
+    const decision = evaluatePolicy(content, { kind: 'ledger_write' })
+    expect(decision).toMatchObject({ outcome: 'reject', matched_rule_id: null, required_approvers: [] })
+    expect(decision.trace[0]?.checks.at(-1)).toEqual({ key: 'approvals', passed: false, detail: 'malformed rule: approvals is not an integer from 1 to 5' })
   })
 })
 

@@ -25,6 +25,7 @@
  * validatePolicyContent returns a frozen copy), and the cached data is a function of the content only.
  */
 import { moneyOrder, parseMoney, quoteForMessage, type ParsedMoney } from '../../../kernel/money.ts'
+import { approvalsMax } from './content.ts'
 import {
   actionKinds,
   fallbackAgentRoles,
@@ -54,6 +55,12 @@ export const defaultApprover = 'signer'
 
 const noApprovers: readonly string[] = Object.freeze([])
 const signerApprovers: readonly string[] = Object.freeze([defaultApprover])
+
+/** A label once per approval (a `confirm` rule's `approvals`), frozen: built once per rule, at compile time. */
+function repeatedApprovers(label: string, approvals: number): readonly string[] {
+  if (approvals === 1 && label === defaultApprover) return signerApprovers
+  return Object.freeze(Array.from({ length: approvals }, () => label))
+}
 
 /** Expected values quoted in a detail are cut to this many characters. */
 const expectedTextCharsMax = 200
@@ -381,8 +388,18 @@ function compileRule(candidate: unknown, index: number, lists: ListTable): Compi
     const failed = frozenCheck('execute', false, 'malformed rule: execute is not auto, confirm or reject')
     checks.push(() => failed)
   }
-  const approvers =
-    execute === 'confirm' ? (typeof rule.require === 'string' && rule.require !== defaultApprover ? Object.freeze([rule.require]) : signerApprovers) : noApprovers
+  // `approvals` (distinct approvers of a confirm rule) is 1 to approvalsMax; validation refuses anything
+  // else. On unvalidated content a malformed count never lowers the approvals asked for: the confirm rule
+  // gets a failing check instead, as a malformed condition does.
+  let approvals = 1
+  if (execute === 'confirm' && rule.approvals !== undefined) {
+    if (typeof rule.approvals === 'number' && Number.isInteger(rule.approvals) && rule.approvals >= 1 && rule.approvals <= approvalsMax) approvals = rule.approvals
+    else {
+      const failed = frozenCheck('approvals', false, `malformed rule: approvals is not an integer from 1 to ${approvalsMax}`)
+      checks.push(() => failed)
+    }
+  }
+  const approvers = execute === 'confirm' ? repeatedApprovers(typeof rule.require === 'string' ? rule.require : defaultApprover, approvals) : noApprovers
   return { id, execute, approvers, appliesChecks, notApplyingEntries, appliesMask, checks, cap: compileCap(rule.autonomous_cap) }
 }
 

@@ -26,6 +26,12 @@ describe('lintPolicy', () => {
     ['invalid_money', doc({ rules: [rule('r', ['outbound_payment'], { 'amount.lte': { currency: 'JPY', value: '1.5' } }, 'reject'), moneyConfirm] }), 'invalid_money', 'error', 'r'],
     ['invalid_money (in a cap)', doc({ rules: [{ ...rule('r', ['outbound_payment'], { 'amount.lte': usd('10') }, 'auto'), autonomous_cap: usd('1.005') }, moneyConfirm] }), 'invalid_money', 'error', 'r'],
     ['cap_on_non_auto', doc({ rules: [{ ...moneyConfirm, autonomous_cap: usd('5') }] }), 'cap_on_non_auto', 'error', 'money'],
+    ['approvals_on_non_confirm (auto)', doc({ rules: [{ ...rule('r', ['ledger_write'], {}, 'auto'), approvals: 2 }, moneyConfirm] }), 'approvals_on_non_confirm', 'error', 'r'],
+    ['approvals_on_non_confirm (reject)', doc({ rules: [{ ...rule('r', ['ledger_write'], {}, 'reject'), approvals: 1 }, moneyConfirm] }), 'approvals_on_non_confirm', 'error', 'r'],
+    ['schema_invalid (approvals 0)', doc({ rules: [{ ...moneyConfirm, approvals: 0 }] }), 'schema_invalid', 'error', 'money'],
+    ['schema_invalid (approvals 6)', doc({ rules: [{ ...moneyConfirm, approvals: 6 }] }), 'schema_invalid', 'error', 'money'],
+    ['schema_invalid (approvals 1.5)', doc({ rules: [{ ...moneyConfirm, approvals: 1.5 }] }), 'schema_invalid', 'error', 'money'],
+    ['schema_invalid (approvals "2")', doc({ rules: [{ ...moneyConfirm, approvals: '2' }] }), 'schema_invalid', 'error', 'money'],
     [
       'limit_exceeded',
       doc({ rules: [moneyConfirm], lists: Object.fromEntries(Array.from({ length: 11 }, (_, list) => [`l${list}`, Array.from({ length: 10_000 }, (_, index) => `c${index}`)])) }),
@@ -128,11 +134,26 @@ describe('lintPolicy', () => {
     expect(codes(misplaced)).toEqual(['cap_on_non_auto'])
   })
 
+  it.each([1, 2, 5])('finds nothing to say about approvals %i on a confirm rule', (approvals) => {
+    expect(lintPolicy(doc({ rules: [{ ...moneyConfirm, require: 'finance', approvals }] }))).toEqual([])
+    expect(lintPolicy(doc({ rules: [{ ...moneyConfirm, approvals }] }))).toEqual([])
+  })
+
+  it('refuses approvals on a non-confirm rule with a message naming what the rule executes, and keeps linting it', () => {
+    const findings = lintPolicy(doc({ rules: [{ ...rule('r', ['ledger_write'], {}, 'reject', 'cfo'), approvals: 2 }, moneyConfirm] }))
+    expect(findings).toEqual([
+      { code: 'approvals_on_non_confirm', severity: 'error', rule_id: 'r', message: '/rules/0/approvals: approvals is allowed only on a confirm rule; this rule executes reject' },
+      expect.objectContaining({ code: 'require_on_non_confirm', severity: 'warning', rule_id: 'r' }),
+    ])
+  })
+
   it('suggests the nearest key for an unknown one', () => {
     const findings = lintPolicy(doc({ rules: [{ ...rule('r', ['any'], {}, 'reject'), when: { 'counterparty.notin': 'x' } }] }))
     expect(findings[0]?.message).toBe('/rules/0/when/counterparty.notin: unknown key "counterparty.notin"; did you mean "counterparty.not_in"?')
     const cap = lintPolicy(doc({ rules: [{ ...rule('r', ['ledger_write'], {}, 'auto'), autonomous_caps: usd('5') }] }))
     expect(cap[0]?.message).toBe('/rules/0/autonomous_caps: unknown key "autonomous_caps"; did you mean "autonomous_cap"?')
+    const approval = lintPolicy(doc({ rules: [{ ...rule('r', ['any'], {}, 'confirm'), approval: 2 }] }))
+    expect(approval[0]?.message).toBe('/rules/0/approval: unknown key "approval"; did you mean "approvals"?')
   })
 
   it('keeps linting a document with only semantic errors', () => {

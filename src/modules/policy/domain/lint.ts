@@ -11,6 +11,7 @@
  * | missing_list                    | error    | counterparty.in / not_in names a list that `lists` does not define |
  * | invalid_money                   | error    | an amount with more fraction digits than its currency has, or otherwise not an amount |
  * | cap_on_non_auto                 | error    | autonomous_cap on a confirm or reject rule (a cap belongs to an auto rule only) |
+ * | approvals_on_non_confirm        | error    | approvals on an auto or reject rule (the number of distinct approvers belongs to a confirm rule only) |
  * | limit_exceeded                  | error    | the lists hold more ids in all than the limit |
  * | no_rules                        | warning  | no rules: every action is rejected (deny by default) |
  * | unreachable_rule                | warning  | an earlier unconditional rule applies to every kind this rule applies to |
@@ -75,7 +76,7 @@ const riskRank: ReadonlyMap<string, number> = new Map(riskLevels.map((level, ind
 /** The keys each object of the language accepts, for "did you mean" on unknown keys. */
 const knownKeysByContext: Readonly<Record<string, readonly string[]>> = {
   when: conditionKeys,
-  rule: ['id', 'applies_to', 'when', 'require', 'execute', 'autonomous_cap'],
+  rule: ['id', 'applies_to', 'when', 'require', 'approvals', 'execute', 'autonomous_cap'],
   document: ['version', 'rules', 'lists', 'agent_actions', 'window_hours'],
   money: ['currency', 'value'],
 }

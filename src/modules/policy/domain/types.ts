@@ -133,6 +133,13 @@ export interface Rule {
   readonly when: Conditions
   /** Approver label for `confirm` (default `signer`). */
   readonly require?: string
+  /**
+   * Only on a `confirm` rule: how many DISTINCT members must approve (an integer, 1 to 5; default 1). The
+   * decision's `required_approvers` lists the approver label once per approval (`require: "finance",
+   * approvals: 2` → `["finance", "finance"]`); on an auto or reject rule it is refused
+   * (`approvals_on_non_confirm`).
+   */
+  readonly approvals?: number
   readonly execute: RuleExecute
   /**
    * Only on an `auto` rule: the signed amount up to which the money actions this rule allows may execute
@@ -206,6 +213,10 @@ export interface TraceEntry {
 export interface PolicyDecision {
   readonly outcome: DecisionOutcome
   readonly matched_rule_id: string | null
+  /**
+   * `confirm` only (empty otherwise): the approver label once per distinct approval needed (the matched
+   * rule's `require` repeated `approvals` times; `[signer]` for the agent_action fallback).
+   */
   readonly required_approvers: readonly string[]
   /**
    * Additive: the outcome is `allow`, the matched rule carries an `autonomous_cap`, and the action's
