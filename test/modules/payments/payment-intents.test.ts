@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, createTestApp, expectError, mintServiceToken, signupOwner, type JoinedMember, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, getOk, normalize, seedArtifact } from '../../support/ledger.ts'
+import { addSigner, compose, sign, signatureOf } from '../../support/policy.ts'
 
 let test: TestApp
 let owner: TenantOwner
@@ -213,5 +214,74 @@ describe('reads', () => {
     const other = await signupOwner(test)
     expectError(await test.request({ method: 'GET', url: `/v1/payment-intents/${intent.id}`, token: other.token }), 'payment_intent_not_found')
     expect((await getOk(test, other.token, '/v1/payment-intents')).payment_intents).toEqual([])
+  })
+})
+
+describe('a signed policy: allowed under the cap, the floor, rejected, and two distinct approvals', () => {
+  let tenant: TenantOwner
+  let token: string
+  let account: string
+  let counterparty: string
+  let signer: Awaited<ReturnType<typeof addSigner>>
+  let second: JoinedMember
+
+  beforeAll(async () => {
+    tenant = await signupOwner(test)
+    second = await addMember(test, tenant, 'approver', { approval_domains: ['payment'] })
+    const seeded = await seedArtifact(test, tenant.tenantId, [
+      bankTransaction({ amount: '-10.00', transaction_date: '2026-03-02', description: 'PAPER SUPPLY', counterparty: { name: 'Paper Supply Co', iban: supplierIban } }),
+    ])
+    await normalize(test, tenant.tenantId, seeded.artifactId)
+    account = ((await getOk(test, tenant.token, '/v1/ledger/accounts')).accounts as Array<Record<string, any>>)[0]!.id
+    counterparty = ((await getOk(test, tenant.token, '/v1/ledger/counterparties')).counterparties as Array<Record<string, any>>)[0]!.id
+    signer = await addSigner(test, tenant)
+    const composed = await compose(test, tenant, {
+      version: 2,
+      rules: [
+        { id: 'small', applies_to: ['outbound_payment'], when: { 'amount.lte': { currency: 'EUR', value: '50' } }, execute: 'auto', autonomous_cap: { currency: 'EUR', value: '50' } },
+        { id: 'large', applies_to: ['outbound_payment'], when: { 'amount.gt': { currency: 'EUR', value: '1000' } }, execute: 'reject' },
+        { id: 'dual', applies_to: ['outbound_payment'], when: { 'amount.gt': { currency: 'EUR', value: '500' } }, execute: 'confirm', approvals: 2 },
+        { id: 'other', applies_to: ['outbound_payment', 'onchain_tx'], when: {}, execute: 'confirm' },
+        { id: 'non-money', applies_to: ['inbound_payment', 'ledger_write', 'agent_action'], when: {}, execute: 'auto' },
+      ],
+    })
+    const signed = await sign(test, tenant, signer.member.token, composed.policy_id, [await signatureOf(signer, composed)])
+    expect(signed.statusCode, signed.body).toBe(200)
+    token = await mintServiceToken(test, tenant.tenantId)
+  })
+
+  const proposeIn = async (overrides: Record<string, unknown>) => {
+    const response = await test.request({
+      method: 'POST',
+      url: '/v1/payment-intents',
+      token,
+      payload: { action_type: 'ach_outbound', source_account_id: account, destination_counterparty_id: counterparty, currency: 'EUR', ...overrides },
+    })
+    expect(response.statusCode, response.body).toBe(201)
+    return response.json() as Record<string, any>
+  }
+
+  it('approves at creation what the cap covers, and holds a wire for a person (the fiat floor)', async () => {
+    expect(await proposeIn({ amount: '30.00' })).toMatchObject({ status: 'approved', sdk_status: 'auto', approvals_required: 0, held_by: null, policy_decision: { outcome: 'allow', matched_rule_id: 'small', covered_by_autonomous_cap: true } })
+    expect(await proposeIn({ amount: '31.00', action_type: 'wire' })).toMatchObject({ status: 'pending_approval', approvals_required: 1, held_by: 'floor', policy_decision: { outcome: 'allow' } })
+    expect(await proposeIn({ amount: '2000.00' })).toMatchObject({ status: 'rejected', approvals_required: 0, policy_decision: { outcome: 'reject', matched_rule_id: 'large' } })
+  })
+
+  it('needs two distinct members where the rule asks for two approvals', async () => {
+    const intent = await proposeIn({ amount: '700.00' })
+    expect(intent).toMatchObject({ status: 'pending_approval', approvals_required: 2, policy_decision: { outcome: 'confirm', required_approvers: ['signer', 'signer'] } })
+    const first = await act(tenant.token, intent.id, 'approve')
+    expect(first.json()).toMatchObject({ status: 'awaiting_second_approval', sdk_status: 'needs_approval' })
+    expect(expectError(await act(tenant.token, intent.id, 'approve'), 'payment_intent_approval_invalid').details).toEqual({ reason: 'second_approval_required' })
+    const approved = await act(second.token, intent.id, 'approve')
+    expect(approved.statusCode, approved.body).toBe(200)
+    expect(approved.json()).toMatchObject({ status: 'approved', sdk_status: 'auto' })
+    expect(approved.json().approval_ids).toHaveLength(2)
+  })
+
+  it('rejects from awaiting_second_approval', async () => {
+    const intent = await proposeIn({ amount: '701.00' })
+    expect((await act(tenant.token, intent.id, 'approve')).json().status).toBe('awaiting_second_approval')
+    expect((await act(second.token, intent.id, 'reject')).json()).toMatchObject({ status: 'rejected', rejection_reason: 'rejected by an approver' })
   })
 })
