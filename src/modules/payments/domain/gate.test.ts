@@ -1,0 +1,162 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { defaultGateSettings, gateChecks, runGate, type GateSnapshot } from './gate.ts'
+
+const now = new Date('2026-11-26T12:00:00Z')
+
+/** A snapshot every check passes: an approved ACH payment of 100 EUR from a funded account to a trusted supplier. */
+function passing(): GateSnapshot {
+  return {
+    mode: 'execute',
+    now,
+    intent: { id: 'pi_1', status: 'approved', actionType: 'ach_outbound', amount: '100.00', currency: 'EUR', createdByAgentId: 'svt_1', approvalsRequired: 1, heldBy: 'policy' },
+    decision: { paymentIntentId: 'pi_1', policyId: 'pol_1', outcome: 'confirm', coveredByAutonomousCap: false, agentId: 'svt_1', behaviorHash: null },
+    verdict: { ok: true },
+    liveOutcome: 'confirm',
+    activePolicy: { id: 'pol_1', validSignatures: 1, quorumRequired: 1 },
+    approvals: [{ memberId: 'mem_1', memberActive: true, approvalDomains: ['payment'], approvalLimit: { currency: 'EUR', value: '500' }, isPayee: false }],
+    account: { status: 'active', currency: 'EUR' },
+    balance: { amount: '1000.00', asOf: '2026-11-25' },
+    reservedByOthers: '0',
+    counterparty: { riskLevel: 'low', verifiedStatus: 'document_verified', trustState: 'trusted', changedAt: null },
+    agent: { active: true, mayPropose: true, behaviorHash: null },
+    recentSamePayments: 0,
+    sessionKey: undefined,
+    alreadyDispatched: false,
+    auditChain: { oldestUnlinkedSeconds: null },
+    escrow: undefined,
+  }
+}
+
+type Mutation = (snapshot: GateSnapshot) => GateSnapshot
+
+/** The passing snapshot as a USDC payment of this action type (the account, the approver's limit in USDC). */
+function usdc(s: GateSnapshot, actionType: 'x402_settle' | 'escrow_release'): GateSnapshot {
+  return { ...s, intent: { ...s.intent, actionType, currency: 'USDC' }, account: { ...s.account!, currency: 'USDC' }, approvals: [{ ...s.approvals[0]!, approvalLimit: { currency: 'USDC', value: '500' } }] }
+}
+
+/** The default settings, with the escrow rail registered (it is not at boot) so the escrow check can fail alone. */
+const withEscrowRail = { ...defaultGateSettings, railsAvailable: new Set([...defaultGateSettings.railsAvailable, 'escrow_base' as const]) }
+
+/** For each check, one change of the passing snapshot that fails it and no other check. */
+const failsAlone: ReadonlyArray<readonly [string, string, Mutation]> = [
+  ['intent_exists_and_approved', 'paused, not approved', (s) => ({ ...s, intent: { ...s.intent, status: 'paused' } })],
+  ['agent_behavior_pinned', 'behaviour hash changed', (s) => ({ ...s, agent: { ...s.agent!, behaviorHash: '0xabc' } })],
+  ['policy_decision_present', 'the decision is for another intent', (s) => ({ ...s, decision: { ...s.decision!, paymentIntentId: 'pi_other' } })],
+  ['policy_verdict_single_use', 'verdict already consumed', (s) => ({ ...s, verdict: { ok: false, reason: 'consumed' } })],
+  ['policy_version_current', 'a newer policy is active', (s) => ({ ...s, activePolicy: { ...s.activePolicy!, id: 'pol_2' } })],
+  ['policy_signatures_valid', 'a signature no longer verifies', (s) => ({ ...s, activePolicy: { ...s.activePolicy!, validSignatures: 1, quorumRequired: 2 } })],
+  ['approvals_complete', 'a second approval is missing', (s) => ({ ...s, intent: { ...s.intent, approvalsRequired: 2 } })],
+  ['approver_not_payee', 'the approver became the payee', (s) => ({ ...s, approvals: [{ ...s.approvals[0]!, isPayee: true }] })],
+  ['source_balance_sufficient', 'the balance is below the amount', (s) => ({ ...s, balance: { amount: '99.99', asOf: '2026-11-25' }, reservedByOthers: '-1' })],
+  ['source_account_active', 'the account is frozen', (s) => ({ ...s, account: { ...s.account!, status: 'frozen' } })],
+  ['currency_matches_account', 'the account holds USD', (s) => ({ ...s, account: { ...s.account!, currency: 'USD' } })],
+  ['escrow_state_bound', 'an escrow release (on a registered escrow rail) whose escrow was released already', (s) => ({ ...usdc(s, 'escrow_release'), escrow: { bound: false, reason: 'the escrow was released already' } })],
+  ['counterparty_not_sanctioned', 'sanctioned', (s) => ({ ...s, counterparty: { ...s.counterparty!, riskLevel: 'sanctioned' } })],
+  ['ledger_snapshot_revalidated', 'the live policy now rejects it', (s) => ({ ...s, liveOutcome: 'reject' })],
+  ['reservation_net_balance', 'other intents reserved the balance', (s) => ({ ...s, reservedByOthers: '950.00' })],
+  ['counterparty_verified', 'unverified and unreviewed', (s) => ({ ...s, counterparty: { ...s.counterparty!, verifiedStatus: 'self_attested', trustState: 'unreviewed' } })],
+  ['agent_active_and_scoped', 'the agent was halted', (s) => ({ ...s, agent: { ...s.agent!, active: false } })],
+  ['amount_within_caps', "the approver's limit was lowered", (s) => ({ ...s, approvals: [{ ...s.approvals[0]!, approvalLimit: { currency: 'EUR', value: '50' } }] })],
+  ['rail_available', 'the x402 rail is unregistered', (s) => usdc(s, 'x402_settle')],
+  ['duplicate_payment_or_destination_recently_changed', 'the same payment went out an hour ago', (s) => ({ ...s, recentSamePayments: 1 })],
+  ['session_key_valid', 'an on-chain transfer without a session key', (s) => ({ ...s, intent: { ...s.intent, actionType: 'onchain_transfer' } })],
+  ['not_already_dispatched', 'already dispatched', (s) => ({ ...s, alreadyDispatched: true })],
+  ['audit_chain_healthy', 'an event waits 10 minutes to be linked', (s) => ({ ...s, auditChain: { oldestUnlinkedSeconds: 600 } })],
+]
+
+describe('the section 6 gate', () => {
+  it('has 23 checks, 13 numbered and 10 hardening, in index order, with the spec names at the spec indexes', () => {
+    expect(gateChecks).toHaveLength(23)
+    expect(gateChecks.filter((check) => Number.isInteger(check.index))).toHaveLength(13)
+    expect(gateChecks.map((check) => check.index)).toEqual([...gateChecks.map((check) => check.index)].sort((a, b) => a - b))
+    expect(new Set(gateChecks.map((check) => check.name)).size).toBe(23)
+    const named = Object.fromEntries(gateChecks.map((check) => [check.name, check.index]))
+    expect(named).toMatchObject({
+      intent_exists_and_approved: 1,
+      agent_behavior_pinned: 1.5,
+      source_balance_sufficient: 5,
+      escrow_state_bound: 6.6,
+      counterparty_not_sanctioned: 7,
+      ledger_snapshot_revalidated: 7.5,
+      reservation_net_balance: 8,
+      duplicate_payment_or_destination_recently_changed: 11.5,
+      audit_chain_healthy: 13,
+    })
+  })
+
+  it('passes every check on a good snapshot', () => {
+    const results = runGate(passing())
+    expect(results.filter((result) => !result.passed)).toEqual([])
+    expect(results.every((result) => result.code === null && result.reason.length > 0)).toBe(true)
+  })
+
+  it('covers every check with a case where it alone fails', () => {
+    expect(failsAlone.map(([name]) => name).sort()).toEqual(gateChecks.map((check) => check.name).sort())
+  })
+
+  it.each(failsAlone)('%s fails alone when %s', (name, _why, mutate) => {
+    const failed = runGate(mutate(passing()), withEscrowRail).filter((result) => !result.passed)
+    expect(failed.map((result) => result.name)).toEqual([name])
+    const definition = gateChecks.find((check) => check.name === name)!
+    expect(failed[0]).toMatchObject({ index: definition.index, code: definition.code })
+  })
+
+  it.each([
+    ['gate_no_policy_decision', (s: GateSnapshot) => ({ ...s, decision: undefined })],
+    ['gate_policy_version_stale', (s: GateSnapshot) => ({ ...s, activePolicy: { ...s.activePolicy!, id: 'pol_2' } })],
+    ['gate_counterparty_unverified', (s: GateSnapshot) => ({ ...s, counterparty: { ...s.counterparty!, trustState: 'paused' as const } })],
+    ['gate_counterparty_sanctioned', (s: GateSnapshot) => ({ ...s, counterparty: { ...s.counterparty!, riskLevel: 'sanctioned' as const } })],
+    ['gate_balance_insufficient', (s: GateSnapshot) => ({ ...s, balance: undefined })],
+    ['gate_approval_incomplete', (s: GateSnapshot) => ({ ...s, approvals: [] })],
+    ['gate_session_key_invalid', (s: GateSnapshot) => ({ ...s, intent: { ...s.intent, actionType: 'onchain_transfer' as const }, sessionKey: { valid: false, reason: 'expired' } })],
+    ['gate_audit_chain_stale', (s: GateSnapshot) => ({ ...s, auditChain: { oldestUnlinkedSeconds: 301 } })],
+    ['action_already_executed', (s: GateSnapshot) => ({ ...s, alreadyDispatched: true })],
+  ])('carries %s on the check that fails', (code, mutate) => {
+    expect(runGate(mutate(passing())).some((result) => !result.passed && result.code === code)).toBe(true)
+  })
+
+  it('resumes a paused intent (check 1 wants paused on resume)', () => {
+    const resumed = runGate({ ...passing(), mode: 'resume', intent: { ...passing().intent, status: 'paused' } })
+    expect(resumed.filter((result) => !result.passed)).toEqual([])
+  })
+
+  it('lets an inbound payment through with no balance, and never reserves for it', () => {
+    const inbound = runGate({ ...passing(), intent: { ...passing().intent, actionType: 'ach_inbound' }, balance: undefined })
+    expect(inbound.filter((result) => !result.passed)).toEqual([])
+  })
+
+  it('holds an approved-by-policy payment the autonomous cap does not cover', () => {
+    const snapshot = passing()
+    const auto = runGate({ ...snapshot, intent: { ...snapshot.intent, approvalsRequired: 0, heldBy: null }, approvals: [], decision: { ...snapshot.decision!, outcome: 'allow', coveredByAutonomousCap: false }, liveOutcome: 'allow' })
+    expect(auto.filter((result) => !result.passed).map((result) => result.name)).toEqual(['amount_within_caps'])
+  })
+
+  it('never throws, whatever the snapshot holds, and always answers 23 results', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          amount: fc.oneof(fc.constant('100.00'), fc.constant('not a number'), fc.constant('')),
+          balance: fc.option(fc.oneof(fc.constant('5'), fc.constant('x')), { nil: undefined }),
+          reserved: fc.oneof(fc.constant('0'), fc.constant('?')),
+          lag: fc.option(fc.double({ noNaN: false }), { nil: null }),
+        }),
+        ({ amount, balance, reserved, lag }) => {
+          const snapshot = passing()
+          const results = runGate({
+            ...snapshot,
+            intent: { ...snapshot.intent, amount },
+            balance: balance === undefined ? undefined : { amount: balance, asOf: '2026-11-25' },
+            reservedByOthers: reserved,
+            auditChain: { oldestUnlinkedSeconds: lag },
+          })
+          expect(results).toHaveLength(23)
+        },
+      ),
+    )
+  })
+
+  it('uses its settings: a lag within the bound passes', () => {
+    expect(runGate({ ...passing(), auditChain: { oldestUnlinkedSeconds: defaultGateSettings.auditChainLagSecondsMax } }).every((result) => result.passed)).toBe(true)
+  })
+})
