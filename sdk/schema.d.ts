@@ -1821,6 +1821,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payment-intents/{payment_intent_id}/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Execute an approved payment intent through the gate
+         * @description No body; needs payment_intent:execute, which no external credential carries. Runs the 23 checks of the section 6 gate on one snapshot (docs/gate.md); every run is recorded. A failure is 409 payment_intent_gate_failed whose details name the first failed check (index, name, gate code, reason) and list every failed one; the intent is unchanged. On a pass: 202, the intent is dispatching, its outbox row and (for money leaving a Ledger account) its reservation are written in the same transaction. 409 action_already_executed for an intent already dispatched; 409 payment_intent_invalid_state from any status but approved. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["executePaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-intents/{payment_intent_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused payment intent
+         * @description No body. paused → approved when the live gate passes against the current Ledger. Runs the 23 checks of the section 6 gate on one snapshot (docs/gate.md); every run is recorded. A failure is 409 payment_intent_gate_failed whose details name the first failed check (index, name, gate code, reason) and list every failed one; the intent is unchanged. 403 payment_intent_approval_invalid with details.reason (actor_unresolved, actor_inactive, domain_not_authorized, actor_limit_exceeded, self_approval_blocked, second_approval_required) when the member may not; 409 payment_intent_invalid_state from a status that does not allow it. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["resumePaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2681,6 +2721,18 @@ export interface components {
                 kind: "internal" | "external";
                 display_name: string;
             } | null;
+        };
+        PaymentIntentDispatch: {
+            payment_intent_id: string;
+            /** @description The outbox row the execution worker picks up (pob_…). */
+            outbox_id: string;
+            execution_id: string | null;
+            /** @enum {string} */
+            rail: "bank_ach" | "onchain_base" | "erp_writeback" | "x402_base" | "escrow_base";
+            /** @enum {string} */
+            status: "dispatching";
+            /** @description The recorded gate run (gtr_…): all 23 check results. */
+            gate_run_id: string;
         };
         PaymentIntentList: {
             payment_intents: components["schemas"]["PaymentIntent"][];
@@ -8938,6 +8990,94 @@ export interface operations {
         };
     };
     cancelPaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The payment intent id (pi_…). An id that names nothing of your tenant, whatever its shape, is 404 payment_intent_not_found; over 255 characters is 400 request_params_invalid. */
+                payment_intent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    executePaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The payment intent id (pi_…). An id that names nothing of your tenant, whatever its shape, is 404 payment_intent_not_found; over 255 characters is 400 request_params_invalid. */
+                payment_intent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntentDispatch"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumePaymentIntent: {
         parameters: {
             query?: never;
             header?: {

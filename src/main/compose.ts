@@ -34,11 +34,12 @@ import {
   createAudit,
   createAuditBlobReferences,
   createAuditRecorder,
+  oldestUnlinkedSeconds,
   type AnchorChainPublisher,
   type AuditService,
   type SettleResult,
 } from '../modules/audit/index.ts'
-import { authRoutes, createAuth, tierRules, type ApiKeysService, type AuthService } from '../modules/auth/index.ts'
+import { authRoutes, createAuth, serviceTokenStanding, tierRules, type ApiKeysService, type AuthService } from '../modules/auth/index.ts'
 import {
   createTenantDirectory,
   createTenants,
@@ -267,7 +268,18 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         const hours = (active.content as { window_hours?: unknown }).window_hours
         return typeof hours === 'number' ? hours : 24
       },
+      issueVerdict: (tx, tenantId, decision, action) => policy.verdicts.issueVerdict(tx, tenantId, decision, action),
+      consumeVerdict: (tx, tenantId, token, action) => policy.verdicts.consumeVerdict(tx, tenantId, token, action),
+      activePolicyIntegrity: (executor, tenantId) => policy.integrity.activePolicyIntegrity(executor, tenantId),
     },
+    agents: {
+      // Until the agent registry (issue 18), the agents that propose are service tokens (Steward's internal agents).
+      async standing(executor, tenantId, agentId, now) {
+        const token = await serviceTokenStanding(executor, tenantId, agentId, now)
+        return token === undefined ? undefined : { active: token.active, mayPropose: token.scopes.includes('payment_intent:propose'), behaviorHash: null }
+      },
+    },
+    auditChain: { oldestUnlinkedSeconds },
     floor: { fiatFloorEnabled: config.paymentsFiatFloor },
   })
   const services = {
@@ -314,7 +326,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       stop: async () => raw.stop(),
     },
     { name: 'policy', routes: routesOf(policyRoutes, { policy: policy.service, wallets: policy.wallets, publicBaseUrl: config.publicBaseUrl }) },
-    { name: 'payments', routes: routesOf(paymentRoutes, { propose: payments.propose, decide: payments.decide, read: payments.read }) },
+    { name: 'payments', routes: routesOf(paymentRoutes, { propose: payments.propose, decide: payments.decide, read: payments.read, gate: payments.gate }) },
   ]
 
   let closed = false

@@ -20,6 +20,7 @@ import { createTokenSigner, tokenIssuer } from './tokens.ts'
 
 export { authRoutes } from './auth.routes.ts'
 export { tierRules } from './scopes.ts'
+export { serviceTokenStanding, type ServiceTokenStanding } from './service-token-standing.ts'
 export type { AuthService } from './auth.service.ts'
 export type { ApiKeysService } from './api-keys.service.ts'
 

@@ -3,10 +3,10 @@
  * its tables. Policy replays a period's outflows through simulate-historical; Payments reads the
  * accounts, counterparties, invoices and obligations a PaymentIntent names.
  */
-import { and, asc, eq, gt, gte, inArray, isNull, lte, or } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm'
 import type { Executor } from '../../platform/db/database.ts'
 import { entityIdOf } from './domain/keys.ts'
-import { ledgerAccounts, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerObligations, ledgerTransactions } from './ledger.tables.ts'
+import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerObligations, ledgerTransactions } from './ledger.tables.ts'
 
 /** An account as a payment needs it (its current version). */
 export interface PaymentAccount {
@@ -81,6 +81,13 @@ export interface LedgerQueries {
    * normalization keys them): a stored key, or the counterparty whose id derives from the key.
    */
   counterpartiesNamedBy(executor: Executor, tenantId: string, keys: readonly string[]): Promise<Set<string>>
+  /** The account's latest recorded balance: the newest day's available, current or closing balance (in that preference). */
+  latestBalance(executor: Executor, tenantId: string, accountId: string): Promise<{ amount: string; asOf: string } | undefined>
+  /**
+   * When the counterparty's payment details (an IBAN or wallet key) were last added, if after it was first
+   * seen; null when they never changed.
+   */
+  counterpartyDetailsChangedAt(executor: Executor, tenantId: string, counterpartyId: string): Promise<Date | null>
 }
 
 const accountFields = { id: ledgerAccounts.id, status: ledgerAccounts.status, currency: ledgerAccounts.currency, accountType: ledgerAccounts.accountType }
@@ -141,6 +148,31 @@ export function createLedgerQueries(): LedgerQueries {
         .where(and(eq(o.tenantId, tenantId), eq(o.id, obligationId), isNull(o.supersededAt)))
         .limit(1)
       return row
+    },
+
+    async latestBalance(executor, tenantId, accountId) {
+      const b = ledgerBalances
+      const [row] = await executor
+        .select({ amount: b.amount, asOf: b.asOf })
+        .from(b)
+        .where(and(eq(b.tenantId, tenantId), eq(b.accountId, accountId), isNull(b.supersededAt), inArray(b.balanceType, ['available', 'current', 'closing'])))
+        .orderBy(desc(b.asOf), sql`case ${b.balanceType} when 'available' then 0 when 'current' then 1 else 2 end`)
+        .limit(1)
+      return row
+    },
+
+    async counterpartyDetailsChangedAt(executor, tenantId, counterpartyId) {
+      const k = ledgerEntityKeys
+      const c = ledgerCounterparties
+      const [first] = await executor.select({ at: sql<Date | string | null>`min(${c.createdAt})` }).from(c).where(and(eq(c.tenantId, tenantId), eq(c.id, counterpartyId)))
+      const [details] = await executor
+        .select({ at: sql<Date | string | null>`max(${k.createdAt})` })
+        .from(k)
+        .where(and(eq(k.tenantId, tenantId), eq(k.kind, 'counterparty'), eq(k.entityId, counterpartyId), or(sql`${k.key} like 'iban:%'`, sql`${k.key} like 'wallet:%'`)))
+      if (first?.at == null || details?.at == null) return null
+      // Keys recorded with the counterparty's first version came with it; a later one is a change of details.
+      const changed = new Date(details.at)
+      return changed.getTime() > new Date(first.at).getTime() ? changed : null
     },
 
     async counterpartiesNamedBy(executor, tenantId, keys) {

@@ -17,6 +17,7 @@ import { checkApproval, checkMemberAuthority, type Approver } from './domain/app
 import { canMove, statusAfter, type PaymentIntentMove, type PaymentIntentStatus } from './domain/intents.ts'
 import type { ApprovalRow, PaymentIntentRow, PaymentsStore } from './payments.store.ts'
 import type { MemberIdentity, PaymentsLedger, PaymentsMembers } from './ports.ts'
+import { memberIsPayee } from './payee.ts'
 import { proposingAgentOf } from './propose.service.ts'
 import { intentEventPayload, toIntentView, type PaymentIntentView } from './payments.views.ts'
 
@@ -46,13 +47,6 @@ export function createDecideService(deps: DecideDeps) {
 
   async function memberOf(executor: Executor, principal: Principal): Promise<MemberIdentity | undefined> {
     return principal.type === 'user' ? members.findMemberOfUser(executor, principal.tenantId, principal.id) : undefined
-  }
-
-  /** Whether the member is the payee: the destination counterparty carries one of the member's identities (login email, human wallets). */
-  async function isPayee(executor: Executor, tenantId: string, member: MemberIdentity, counterpartyId: string): Promise<boolean> {
-    const wallets = await members.humanWalletsOf(executor, tenantId, member.userId)
-    const keys = [`email:${member.email.trim().toLowerCase()}`, ...wallets.map((address) => `wallet:${address.toLowerCase()}`)]
-    return (await ledger.counterpartiesNamedBy(executor, tenantId, keys)).has(counterpartyId)
   }
 
   function refused(check: { reason: string; message: string }): AppError {
@@ -136,7 +130,7 @@ export function createDecideService(deps: DecideDeps) {
         const check = checkApproval({
           approver: member === undefined ? undefined : approverOf(member),
           intent: { actionType: intent.actionType, amount: intent.amount, currency: intent.currency },
-          approverIsPayee: member === undefined ? false : await isPayee(tx, tenantId, member, intent.destinationCounterpartyId),
+          approverIsPayee: member === undefined ? false : await memberIsPayee({ ledger, members }, tx, tenantId, member, intent.destinationCounterpartyId),
           approvedBy: approvals.filter((approval) => approval.decision === 'approve').map((approval) => approval.memberId),
           approvalsRequired: intent.approvalsRequired,
         })

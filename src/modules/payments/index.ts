@@ -10,8 +10,10 @@ import type { CommandRunner } from '../../platform/commands/command.ts'
 import type { Database } from '../../platform/db/database.ts'
 import { createDecideService, type DecideService } from './decide.service.ts'
 import type { FloorSettings } from './domain/intents.ts'
+import { defaultGateSettings, type GateSettings } from './domain/gate.ts'
+import { createGateService, type GateService } from './gate.service.ts'
 import { createPaymentsStore } from './payments.store.pg.ts'
-import type { PaymentsEvidence, PaymentsLedger, PaymentsMembers, PaymentsPolicy } from './ports.ts'
+import type { PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsLedger, PaymentsMembers, PaymentsPolicy } from './ports.ts'
 import { createProposeService, type ProposeService } from './propose.service.ts'
 import { createReadService, type ReadService } from './read.service.ts'
 
@@ -20,12 +22,15 @@ export { paymentsTenantData } from './payments.tables.ts'
 export type { DecideService } from './decide.service.ts'
 export type { ProposeService } from './propose.service.ts'
 export type { ReadService } from './read.service.ts'
-export type { PaymentsEvidence, PaymentsLedger, PaymentsMembers, PaymentsPolicy, MemberIdentity } from './ports.ts'
+export type { GateService } from './gate.service.ts'
+export { defaultGateSettings, type GateSettings } from './domain/gate.ts'
+export type { PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsLedger, PaymentsMembers, PaymentsPolicy, MemberIdentity } from './ports.ts'
 
 export interface Payments {
   readonly propose: ProposeService
   readonly decide: DecideService
   readonly read: ReadService
+  readonly gate: GateService
 }
 
 export interface PaymentsDeps {
@@ -38,16 +43,21 @@ export interface PaymentsDeps {
   readonly evidence: PaymentsEvidence
   readonly members: PaymentsMembers
   readonly policy: PaymentsPolicy
+  readonly agents: PaymentsAgents
+  readonly auditChain: PaymentsAuditChain
   /** The hard human-approval floor's setting (PAYMENTS_FIAT_FLOOR; on unless turned off). */
   readonly floor: FloorSettings
+  /** The gate's limits and registered rails (defaultGateSettings unless a test or deployment says otherwise). */
+  readonly gate?: GateSettings
 }
 
 export function createPayments(deps: PaymentsDeps): Payments {
-  const { db, commands, cursors, ids, clock, ledger, evidence, members, policy, floor } = deps
+  const { db, commands, cursors, ids, clock, ledger, evidence, members, policy, agents, auditChain, floor } = deps
   const store = createPaymentsStore()
   return {
     propose: createProposeService({ commands, store, ledger, evidence, policy, ids, clock, floor }),
     decide: createDecideService({ commands, store, ledger, members, ids, clock }),
     read: createReadService({ db, store, cursors }),
+    gate: createGateService({ commands, store, ledger, members, policy, agents, auditChain, ids, clock, settings: deps.gate ?? defaultGateSettings }),
   }
 }

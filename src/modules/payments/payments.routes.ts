@@ -10,10 +10,12 @@ import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempot
 import { bearerRoute } from '../../platform/http/route-auth.ts'
 import { registerNamedSchemas } from '../../platform/http/schemas.ts'
 import type { DecideService } from './decide.service.ts'
+import { gateFailure, type GateService } from './gate.service.ts'
 import type { ProposeService } from './propose.service.ts'
 import type { ReadService } from './read.service.ts'
 import * as paymentsSchemas from './payments.schemas.ts'
 import {
+  ExecuteResponse,
   IntentListQuery,
   IntentListResponse,
   IntentPathParams,
@@ -28,6 +30,7 @@ export interface PaymentRoutesOptions {
   readonly propose: ProposeService
   readonly decide: DecideService
   readonly read: ReadService
+  readonly gate: GateService
 }
 
 const tags = ['PaymentIntents']
@@ -36,7 +39,7 @@ const idempotencyNote =
 const memberRules =
   '403 payment_intent_approval_invalid with details.reason (actor_unresolved, actor_inactive, domain_not_authorized, actor_limit_exceeded, self_approval_blocked, second_approval_required) when the member may not; 409 payment_intent_invalid_state from a status that does not allow it.'
 
-export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { propose, decide, read }) => {
+export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = async (app, { propose, decide, read, gate }) => {
   registerNamedSchemas(app, [...Object.values(paymentsSchemas)])
   const approverRoute = bearerRoute(['payment_intent:approve'])
 
@@ -182,6 +185,52 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
     async (request, reply) => {
       const { outcome, replayed } = await decide.cancel(contextOf(request), { id: request.params.payment_intent_id })
       return markReplayed(reply, replayed).send(outcome)
+    },
+  )
+
+  const gateNote =
+    'Runs the 23 checks of the section 6 gate on one snapshot (docs/gate.md); every run is recorded. A failure is 409 payment_intent_gate_failed whose details name the first failed check (index, name, gate code, reason) and list every failed one; the intent is unchanged.'
+
+  app.post(
+    '/v1/payment-intents/:payment_intent_id/execute',
+    {
+      config: { auth: bearerRoute(['payment_intent:execute']) },
+      schema: {
+        operationId: 'executePaymentIntent',
+        tags,
+        summary: 'Execute an approved payment intent through the gate',
+        description: `No body; needs payment_intent:execute, which no external credential carries. ${gateNote} On a pass: 202, the intent is dispatching, its outbox row and (for money leaving a Ledger account) its reservation are written in the same transaction. 409 action_already_executed for an intent already dispatched; 409 payment_intent_invalid_state from any status but approved. ${idempotencyNote}`,
+        params: IntentPathParams,
+        headers: IdempotencyKeyHeaders,
+        response: { 202: ExecuteResponse },
+      },
+    },
+    async (request, reply) => {
+      const { outcome, replayed } = await gate.execute(contextOf(request), { id: request.params.payment_intent_id })
+      if (!outcome.passed) throw gateFailure(outcome)
+      const { passed: _passed, ...dispatch } = outcome
+      return markReplayed(reply, replayed).code(202).send({ ...dispatch, outbox_id: dispatch.outbox_id!, status: 'dispatching' as const })
+    },
+  )
+
+  app.post(
+    '/v1/payment-intents/:payment_intent_id/resume',
+    {
+      config: { auth: approverRoute },
+      schema: {
+        operationId: 'resumePaymentIntent',
+        tags,
+        summary: 'Resume a paused payment intent',
+        description: `No body. paused → approved when the live gate passes against the current Ledger. ${gateNote} ${memberRules} ${idempotencyNote}`,
+        params: IntentPathParams,
+        headers: IdempotencyKeyHeaders,
+        response: { 200: PaymentIntent },
+      },
+    },
+    async (request, reply) => {
+      const { outcome, replayed } = await gate.resume(contextOf(request), { id: request.params.payment_intent_id })
+      if (!outcome.passed) throw gateFailure(outcome)
+      return markReplayed(reply, replayed).send(await read.get(principalOf(request).tenantId, outcome.payment_intent_id, { expandAgent: false }))
     },
   )
 }

@@ -124,3 +124,12 @@ export const ReplayInvestigationResponse = named('PaymentIntentReplayInvestigati
   policy_decision_id: Type.String(),
   evidence_ids: Type.Array(Type.String()),
 }))
+
+export const ExecuteResponse = named('PaymentIntentDispatch', Strict({
+  payment_intent_id: Type.String(),
+  outbox_id: Type.String({ description: 'The outbox row the execution worker picks up (pob_…).' }),
+  execution_id: Nullable(Type.String({ description: 'Null until the worker picks the row up.' })),
+  rail: literals(['bank_ach', 'onchain_base', 'erp_writeback', 'x402_base', 'escrow_base'] as const),
+  status: literals(['dispatching'] as const),
+  gate_run_id: Type.String({ description: 'The recorded gate run (gtr_…): all 23 check results.' }),
+}))

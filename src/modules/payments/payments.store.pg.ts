@@ -1,6 +1,6 @@
 /** The payments store on Drizzle: this module's tables only, every statement scoped by tenant. */
-import { and, asc, desc, eq, gte, inArray, lt, lte, notInArray, or, sql } from 'drizzle-orm'
-import { paymentApprovals, paymentIntents, paymentPolicyDecisions } from './payments.tables.ts'
+import { and, asc, desc, eq, gte, inArray, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm'
+import { paymentApprovals, paymentGateRuns, paymentIntents, paymentOutbox, paymentPolicyDecisions, paymentReservations } from './payments.tables.ts'
 import type { PaymentsStore } from './payments.store.ts'
 
 export function createPaymentsStore(): PaymentsStore {
@@ -78,6 +78,55 @@ export function createPaymentsStore(): PaymentsStore {
         .where(and(eq(i.tenantId, tenantId), eq(i.createdByAgentId, agentId), inArray(i.status, [...statuses])))
         .orderBy(asc(i.createdAt), asc(i.id))
         .for('update')
+    },
+
+    async insertGateRun(tx, row) {
+      await tx.insert(paymentGateRuns).values(row)
+    },
+
+    async insertOutbox(tx, row) {
+      await tx.insert(paymentOutbox).values(row)
+    },
+
+    async hasOutbox(executor, tenantId, paymentIntentId) {
+      const o = paymentOutbox
+      const rows = await executor.select({ id: o.id }).from(o).where(and(eq(o.tenantId, tenantId), eq(o.paymentIntentId, paymentIntentId))).limit(1)
+      return rows.length > 0
+    },
+
+    async insertReservation(tx, row) {
+      await tx.insert(paymentReservations).values(row)
+    },
+
+    async lockAccount(tx, tenantId, accountId) {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`payment-account:${tenantId}:${accountId}`}, 0))`)
+    },
+
+    async reservedOnAccount(executor, tenantId, accountId, currency, exceptIntentId) {
+      const r = paymentReservations
+      const [row] = await executor
+        .select({ total: sql<string>`coalesce(sum(${r.amount}), 0)::text` })
+        .from(r)
+        .where(and(eq(r.tenantId, tenantId), eq(r.accountId, accountId), eq(r.currency, currency), eq(r.status, 'active'), ne(r.paymentIntentId, exceptIntentId)))
+      return row?.total ?? '0'
+    },
+
+    async countRecentSamePayments(executor, tenantId, payment, since) {
+      const [row] = await executor
+        .select({ count: sql<number>`count(*)::int` })
+        .from(i)
+        .where(
+          and(
+            eq(i.tenantId, tenantId),
+            eq(i.destinationCounterpartyId, payment.destinationCounterpartyId),
+            eq(i.amount, payment.amount),
+            eq(i.currency, payment.currency),
+            ne(i.id, payment.exceptIntentId),
+            inArray(i.status, ['dispatching', 'reconciling', 'executed']),
+            gte(i.updatedAt, since),
+          ),
+        )
+      return Number(row?.count ?? 0)
     },
 
     async insertApproval(tx, row) {

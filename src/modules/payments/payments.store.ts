@@ -4,11 +4,14 @@
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { PaymentActionType, PaymentIntentStatus } from './domain/intents.ts'
-import type { paymentApprovals, paymentIntents, paymentPolicyDecisions } from './payments.tables.ts'
+import type { paymentApprovals, paymentGateRuns, paymentIntents, paymentOutbox, paymentPolicyDecisions, paymentReservations } from './payments.tables.ts'
 
 export type PaymentIntentRow = typeof paymentIntents.$inferSelect
 export type PolicyDecisionRow = typeof paymentPolicyDecisions.$inferSelect
 export type ApprovalRow = typeof paymentApprovals.$inferSelect
+export type GateRunRow = typeof paymentGateRuns.$inferSelect
+export type OutboxRow = typeof paymentOutbox.$inferSelect
+export type ReservationRow = typeof paymentReservations.$inferSelect
 
 export interface IntentListFilter {
   readonly status?: PaymentIntentStatus | undefined
@@ -38,6 +41,17 @@ export interface PaymentsStore {
   /** Ids of the agent's intents in these statuses, locked, oldest first. */
   lockIntentsOfAgent(tx: Tx, tenantId: string, agentId: string, statuses: readonly PaymentIntentStatus[]): Promise<PaymentIntentRow[]>
   insertApproval(tx: Tx, row: ApprovalRow): Promise<void>
+  insertGateRun(tx: Tx, row: GateRunRow): Promise<void>
+  insertOutbox(tx: Tx, row: OutboxRow): Promise<void>
+  /** Whether the intent has an outbox row (it was dispatched). */
+  hasOutbox(executor: Executor, tenantId: string, paymentIntentId: string): Promise<boolean>
+  insertReservation(tx: Tx, row: ReservationRow): Promise<void>
+  /** Serialises reservations on one account in the caller's transaction (a transaction-scoped advisory lock). */
+  lockAccount(tx: Tx, tenantId: string, accountId: string): Promise<void>
+  /** The sum of the account's active reservations in this currency, other than the intent's own. */
+  reservedOnAccount(executor: Executor, tenantId: string, accountId: string, currency: string, exceptIntentId: string): Promise<string>
+  /** Other intents to this destination of this amount and currency dispatched, executing or executed since `since`. */
+  countRecentSamePayments(executor: Executor, tenantId: string, payment: { destinationCounterpartyId: string; amount: string; currency: string; exceptIntentId: string }, since: Date): Promise<number>
   /** Every decision recorded on the intent, oldest first. */
   approvalsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<ApprovalRow[]>
 }

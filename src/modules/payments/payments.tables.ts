@@ -115,9 +115,89 @@ export const paymentApprovals = pgTable(
   ],
 )
 
-/** Tenant deletion: approvals and decisions before the intents they name. */
+/**
+ * Every run of the section 6 gate on an intent: mode (execute or resume), whether it passed, and all 23
+ * check results in index order (a proof lists every row). Written in the gate's transaction, pass or fail.
+ */
+export const paymentGateRuns = pgTable(
+  'payment_gate_runs',
+  {
+    id: text('id').notNull(),
+    tenantId: uuid('tenant_id').notNull(),
+    paymentIntentId: text('payment_intent_id').notNull(),
+    mode: text('mode', { enum: ['execute', 'resume'] }).notNull(),
+    passed: boolean('passed').notNull(),
+    checks: jsonb('checks').notNull(),
+    auditEventId: text('audit_event_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
+    check('payment_gate_runs_mode_check', sql`${table.mode} in ('execute', 'resume')`),
+    foreignKey({ name: 'payment_gate_runs_intent_fk', columns: [table.tenantId, table.paymentIntentId], foreignColumns: [paymentIntents.tenantId, paymentIntents.id] }),
+    index('payment_gate_runs_intent_idx').on(table.tenantId, table.paymentIntentId, table.createdAt),
+  ],
+)
+
+/**
+ * What the execution worker (issue 17) picks up: one row per dispatched intent — the unique index is what
+ * makes a second dispatch of one intent impossible, whatever races — with the rail and the idempotency
+ * key the rail adapter dedupes on.
+ */
+export const paymentOutbox = pgTable(
+  'payment_outbox',
+  {
+    id: text('id').notNull(),
+    tenantId: uuid('tenant_id').notNull(),
+    paymentIntentId: text('payment_intent_id').notNull(),
+    rail: text('rail').notNull(),
+    /** Derived from the outbox row: the key the rail dedupes on. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    status: text('status', { enum: ['pending', 'claimed', 'done'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
+    check('payment_outbox_status_check', sql`${table.status} in ('pending', 'claimed', 'done')`),
+    foreignKey({ name: 'payment_outbox_intent_fk', columns: [table.tenantId, table.paymentIntentId], foreignColumns: [paymentIntents.tenantId, paymentIntents.id] }),
+    uniqueIndex('payment_outbox_intent_unique').on(table.tenantId, table.paymentIntentId),
+  ],
+)
+
+/**
+ * Money an intent holds on its source account between dispatch and settlement (ledger-account-backed
+ * payments): `active` counts against the account's free balance (gate check 8); the worker consumes it
+ * on success and releases it on a deterministic failure. One per intent.
+ */
+export const paymentReservations = pgTable(
+  'payment_reservations',
+  {
+    id: text('id').notNull(),
+    tenantId: uuid('tenant_id').notNull(),
+    paymentIntentId: text('payment_intent_id').notNull(),
+    accountId: text('account_id').notNull(),
+    amount: numeric('amount').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['active', 'consumed', 'released'] }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.id] }),
+    check('payment_reservations_status_check', sql`${table.status} in ('active', 'consumed', 'released')`),
+    check('payment_reservations_amount_check', sql`${table.amount} > 0`),
+    foreignKey({ name: 'payment_reservations_intent_fk', columns: [table.tenantId, table.paymentIntentId], foreignColumns: [paymentIntents.tenantId, paymentIntents.id] }),
+    uniqueIndex('payment_reservations_intent_unique').on(table.tenantId, table.paymentIntentId),
+    index('payment_reservations_account_active_idx').on(table.tenantId, table.accountId).where(sql`${table.status} = 'active'`),
+  ],
+)
+
+/** Tenant deletion: what names an intent before the intents. */
 export const paymentsTenantData: TenantDataPlan = {
   deleted: [
+    { table: paymentReservations, tenantColumn: paymentReservations.tenantId },
+    { table: paymentOutbox, tenantColumn: paymentOutbox.tenantId },
+    { table: paymentGateRuns, tenantColumn: paymentGateRuns.tenantId },
     { table: paymentApprovals, tenantColumn: paymentApprovals.tenantId },
     { table: paymentPolicyDecisions, tenantColumn: paymentPolicyDecisions.tenantId },
     { table: paymentIntents, tenantColumn: paymentIntents.tenantId },

@@ -6,12 +6,15 @@
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { LedgerQueries, PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation } from '../ledger/index.ts'
-import type { EvaluatedDecision, PolicyAction } from '../policy/index.ts'
+import type { EvaluatedDecision, PolicyAction, PolicyIntegrity, PolicyVerdicts } from '../policy/index.ts'
 
 export type { PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation }
 
 /** The Ledger, as a payment reads it: the accounts, counterparties, invoices and obligations an intent names. */
-export type PaymentsLedger = Pick<LedgerQueries, 'findAccount' | 'activeAccountsIn' | 'findCounterparty' | 'findInvoice' | 'findObligation' | 'counterpartiesNamedBy'>
+export type PaymentsLedger = Pick<
+  LedgerQueries,
+  'findAccount' | 'activeAccountsIn' | 'findCounterparty' | 'findInvoice' | 'findObligation' | 'counterpartiesNamedBy' | 'latestBalance' | 'counterpartyDetailsChangedAt'
+>
 
 /** Raw's parsed rows: which of these ids are the tenant's, and how confident their extraction was. */
 export interface PaymentsEvidence {
@@ -41,4 +44,21 @@ export interface PaymentsPolicy {
   evaluateActive(tx: Tx, tenantId: string, action: PolicyAction): Promise<EvaluatedDecision | undefined>
   /** The active policy's spend window in hours (`window_hours`, default 24); undefined when none is active. */
   activeWindowHours(tx: Tx, tenantId: string): Promise<number | undefined>
+  /** Single-use verdicts: the gate issues one for the action under the active policy and consumes it. */
+  issueVerdict: PolicyVerdicts['issueVerdict']
+  consumeVerdict: PolicyVerdicts['consumeVerdict']
+  /** The active policy's signatures verified again. */
+  activePolicyIntegrity(executor: Executor, tenantId: string): Promise<PolicyIntegrity | undefined>
+}
+
+/** The proposing agent as it stands now (a service token until the agent registry exists). */
+export interface PaymentsAgents {
+  /** Undefined when the agent is not known. */
+  standing(executor: Executor, tenantId: string, agentId: string, now: Date): Promise<{ active: boolean; mayPropose: boolean; behaviorHash: string | null } | undefined>
+}
+
+/** The tenant's audit chain, as the gate checks it. */
+export interface PaymentsAuditChain {
+  /** How long the oldest recorded-but-unlinked event has waited, in seconds; null when none waits. */
+  oldestUnlinkedSeconds(executor: Executor, tenantId: string, now: Date): Promise<number | null>
 }

@@ -15,6 +15,7 @@ import type { PolicyStore } from './policy.store.ts'
 import { createPolicyVerdicts, type PolicyVerdicts } from './verdicts.ts'
 import { createWalletsService, type WalletsService } from './wallets.service.ts'
 import type { LedgerOutflows, PolicyTenants } from './ports.ts'
+import { createPolicyIntegrity, type PolicyIntegrityReader } from './integrity.ts'
 
 export { policyRoutes, policyContentSchemaPath } from './policy.routes.ts'
 export type { PolicyService } from './policy.service.ts'
@@ -23,12 +24,15 @@ export type { DefaultPolicyProvisioner } from './default-policy.ts'
 export type { EvaluatedDecision, IssuedVerdict, PolicyVerdicts, VerdictConsumption, VerdictFailure } from './verdicts.ts'
 export { actionHash, verdictLifetimeSeconds } from './verdicts.ts'
 export type { PolicyAction, PolicyDecision, TraceEntry } from './domain/index.ts'
+export type { PolicyIntegrity, PolicyIntegrityReader } from './integrity.ts'
 
 export interface Policy {
   readonly service: PolicyService
   readonly wallets: WalletsService
   readonly defaultPolicy: DefaultPolicyProvisioner
   readonly verdicts: PolicyVerdicts
+  /** The active policy's signatures verified again (the gate's check 3.5). */
+  readonly integrity: PolicyIntegrityReader
   readonly store: PolicyStore
 }
 
@@ -55,6 +59,7 @@ export function createPolicy(deps: PolicyDeps): Policy {
     wallets: createWalletsService({ db, commands, store, tenants, cursors, ids, clock }),
     defaultPolicy: createDefaultPolicyProvisioner({ db, commands, store, tenants, ids, clock }),
     verdicts: createPolicyVerdicts({ store, ids, clock, contents }),
+    integrity: createPolicyIntegrity({ store, tenants }),
     store,
   }
 }

@@ -77,6 +77,9 @@ export function createPolicyStore(): PolicyStore {
     async insertSignatures(tx, rows) {
       if (rows.length > 0) await tx.insert(policySignatures).values([...rows])
     },
+    async signaturesOf(executor, tenantId, policyId) {
+      return executor.select().from(policySignatures).where(and(eq(policySignatures.tenantId, tenantId), eq(policySignatures.policyId, policyId)))
+    },
     async updatePolicy(tx, tenantId, policyId, values) {
       await tx
         .update(policies)

@@ -106,6 +106,9 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const body = response.json()
     expect(body.tenantId).toBe(owner.tenantId)
     expect(body.deletedRows).toEqual({
+      payment_reservations: 0,
+      payment_outbox: 0,
+      payment_gate_runs: 0,
       payment_approvals: 0,
       payment_policy_decisions: 0,
       payment_intents: 0,

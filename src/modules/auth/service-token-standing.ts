@@ -1,0 +1,22 @@
+/**
+ * Whether a service token still stands, for the pre-execution gate (check 9.5, agent_active_and_scoped):
+ * the break-glass token stands for Steward's internal agents, and the agent that proposed a payment with
+ * it is active while the token has not expired and still carries payment_intent:propose.
+ */
+import { and, eq } from 'drizzle-orm'
+import type { Executor } from '../../platform/db/database.ts'
+import { serviceTokens } from './auth.tables.ts'
+
+export interface ServiceTokenStanding {
+  readonly active: boolean
+  readonly scopes: readonly string[]
+}
+
+export async function serviceTokenStanding(executor: Executor, tenantId: string, tokenId: string, now: Date): Promise<ServiceTokenStanding | undefined> {
+  const [row] = await executor
+    .select({ expiresAt: serviceTokens.expiresAt, scopes: serviceTokens.scopes })
+    .from(serviceTokens)
+    .where(and(eq(serviceTokens.tenantId, tenantId), eq(serviceTokens.id, tokenId)))
+    .limit(1)
+  return row === undefined ? undefined : { active: row.expiresAt.getTime() > now.getTime(), scopes: row.scopes }
+}

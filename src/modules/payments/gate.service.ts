@@ -1,0 +1,260 @@
+/**
+ * The section 6 gate as a command (POST …/execute and POST …/resume): read one consistent snapshot in
+ * the command's transaction, run the 23 pure checks (domain/gate.ts), record the run, and only when every
+ * check passes move the intent — to dispatching with its outbox row and reservation (execute), or back to
+ * approved (resume). A failed gate changes nothing about the intent: the run and its audit event are
+ * committed, and the route answers 409 payment_intent_gate_failed naming the first failed check.
+ */
+import type { Clock } from '../../kernel/clock.ts'
+import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
+import { AppError } from '../../kernel/errors.ts'
+import { sha256Hex } from '../../kernel/hashing.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import { formatAmount } from '../../kernel/money.ts'
+import type { CommandResult, CommandRunner, CommandWork } from '../../platform/commands/command.ts'
+import type { Tx } from '../../platform/db/database.ts'
+import { actionHash, type PolicyAction } from '../policy/index.ts'
+import { checkMemberAuthority } from './domain/approvals.ts'
+import { canMove, type PaymentIntentStatus } from './domain/intents.ts'
+import { railOf, reservationAmount, runGate, type GateCheckResult, type GateSettings, type GateSnapshot, type Rail } from './domain/gate.ts'
+import { memberIsPayee } from './payee.ts'
+import type { PaymentIntentRow, PaymentsStore } from './payments.store.ts'
+import { intentEventPayload } from './payments.views.ts'
+import type { PaymentsAgents, PaymentsAuditChain, PaymentsLedger, PaymentsMembers, PaymentsPolicy } from './ports.ts'
+
+export type GateOutcome =
+  | {
+      readonly passed: true
+      readonly payment_intent_id: string
+      readonly status: 'dispatching' | 'approved'
+      readonly outbox_id: string | null
+      readonly execution_id: null
+      readonly rail: Rail
+      readonly gate_run_id: string
+    }
+  | { readonly passed: false; readonly payment_intent_id: string; readonly gate_run_id: string; readonly checks: readonly GateCheckResult[] }
+
+/** Statuses of an intent already handed to a rail: executing it again is action_already_executed. */
+const alreadyMoving: ReadonlySet<PaymentIntentStatus> = new Set(['dispatching', 'reconciling', 'executed'])
+
+export interface GateDeps {
+  readonly commands: CommandRunner
+  readonly store: PaymentsStore
+  readonly ledger: PaymentsLedger
+  readonly members: PaymentsMembers
+  readonly policy: PaymentsPolicy
+  readonly agents: PaymentsAgents
+  readonly auditChain: PaymentsAuditChain
+  readonly ids: IdSource
+  readonly clock: Clock
+  readonly settings: GateSettings
+}
+
+/** The HTTP error a failed gate is: the first failed check named, every failed check listed. */
+export function gateFailure(outcome: Extract<GateOutcome, { passed: false }>): AppError {
+  const failed = outcome.checks.filter((check) => !check.passed)
+  const first = failed[0]!
+  return new AppError('payment_intent_gate_failed', `The pre-execution gate failed at check ${first.index} (${first.name}): ${first.reason}.`, {
+    payment_intent_id: outcome.payment_intent_id,
+    gate_run_id: outcome.gate_run_id,
+    failed_check: { index: first.index, name: first.name, code: first.code, reason: first.reason },
+    failed_checks: failed.map((check) => ({ index: check.index, name: check.name, code: check.code, reason: check.reason })),
+  })
+}
+
+export function createGateService(deps: GateDeps) {
+  const { commands, store, ledger, members, policy, agents, auditChain, ids, clock, settings } = deps
+
+  /** Everything the 23 checks read, in the caller's transaction (the intent is already locked). */
+  async function snapshotOf(tx: Tx, intent: PaymentIntentRow, mode: GateSnapshot['mode']): Promise<GateSnapshot> {
+    const { tenantId } = intent
+    const now = clock.now()
+    const decision = await store.findDecision(tx, tenantId, intent.policyDecisionId)
+    const action = decision?.action as PolicyAction | undefined
+
+    // The live policy on the same action: its outcome now, and a single-use verdict bound to the action.
+    let liveOutcome: GateSnapshot['liveOutcome']
+    let verdict: GateSnapshot['verdict'] = { ok: false, reason: 'no decision to bind a verdict to' }
+    if (decision !== undefined && action !== undefined) {
+      const live = await policy.evaluateActive(tx, tenantId, action)
+      liveOutcome = live?.outcome
+      if (live === undefined) verdict = { ok: false, reason: 'no active policy' }
+      else if (actionHash(action) !== decision.actionHash) verdict = { ok: false, reason: 'the stored action does not match its hash' }
+      else {
+        const issued = await policy.issueVerdict(tx, tenantId, live, action)
+        const consumed = await policy.consumeVerdict(tx, tenantId, issued.token, action)
+        verdict = consumed.ok ? { ok: true } : { ok: false, reason: consumed.reason }
+      }
+    }
+    const integrity = await policy.activePolicyIntegrity(tx, tenantId)
+
+    const approvals = []
+    for (const approval of (await store.approvalsOf(tx, tenantId, intent.id)).filter((row) => row.decision === 'approve')) {
+      const member = await members.findMemberOfUser(tx, tenantId, approval.userId)
+      const authority = checkMemberAuthority(member, intent.actionType)
+      approvals.push({
+        memberId: approval.memberId,
+        memberActive: authority.ok,
+        approvalDomains: member?.approvalDomains ?? [],
+        approvalLimit: member?.approvalLimit ?? null,
+        isPayee: member === undefined ? false : await memberIsPayee({ ledger, members }, tx, tenantId, member, intent.destinationCounterpartyId),
+      })
+    }
+
+    const account = await ledger.findAccount(tx, tenantId, intent.sourceAccountId)
+    const counterparty = await ledger.findCounterparty(tx, tenantId, intent.destinationCounterpartyId)
+    const agent = intent.createdByAgentId === null ? undefined : await agents.standing(tx, tenantId, intent.createdByAgentId, now)
+    return {
+      mode,
+      now,
+      intent: {
+        id: intent.id,
+        status: intent.status,
+        actionType: intent.actionType,
+        amount: intent.amount,
+        currency: intent.currency,
+        createdByAgentId: intent.createdByAgentId,
+        approvalsRequired: intent.approvalsRequired,
+        heldBy: intent.heldBy,
+      },
+      decision:
+        decision === undefined
+          ? undefined
+          : {
+              paymentIntentId: decision.paymentIntentId,
+              policyId: decision.policyId,
+              outcome: decision.outcome,
+              coveredByAutonomousCap: decision.coveredByAutonomousCap,
+              agentId: action?.agent_id ?? null,
+              behaviorHash: action?.behavior_hash ?? null,
+            },
+      verdict,
+      liveOutcome,
+      activePolicy:
+        integrity === undefined
+          ? undefined
+          : {
+              id: integrity.id,
+              // Steward's provisioned default is signed by no one; its content is Steward's own.
+              validSignatures: integrity.provisionedDefault ? Math.max(integrity.validSignatures, integrity.quorumRequired) : integrity.validSignatures,
+              quorumRequired: integrity.quorumRequired,
+            },
+      approvals,
+      account: account === undefined ? undefined : { status: account.status, currency: account.currency },
+      balance: await ledger.latestBalance(tx, tenantId, intent.sourceAccountId),
+      reservedByOthers: await store.reservedOnAccount(tx, tenantId, intent.sourceAccountId, intent.currency, intent.id),
+      counterparty:
+        counterparty === undefined
+          ? undefined
+          : {
+              riskLevel: counterparty.riskLevel,
+              verifiedStatus: counterparty.verifiedStatus,
+              trustState: counterparty.trustState,
+              changedAt: await ledger.counterpartyDetailsChangedAt(tx, tenantId, counterparty.id),
+            },
+      agent,
+      recentSamePayments: await store.countRecentSamePayments(
+        tx,
+        tenantId,
+        { destinationCounterpartyId: intent.destinationCounterpartyId, amount: intent.amount, currency: intent.currency, exceptIntentId: intent.id },
+        new Date(now.getTime() - settings.duplicatePaymentHours * 3_600_000),
+      ),
+      // No smart-account session keys or escrows are registered yet: on-chain transfers and escrow releases fail closed.
+      sessionKey: undefined,
+      escrow: undefined,
+      alreadyDispatched: await store.hasOutbox(tx, tenantId, intent.id),
+      auditChain: { oldestUnlinkedSeconds: await auditChain.oldestUnlinkedSeconds(tx, tenantId, now) },
+    }
+  }
+
+  async function runOn(context: CommandContext, input: { id: string }, mode: GateSnapshot['mode']): Promise<CommandResult<GateOutcome>> {
+    const principal = requirePrincipal(context)
+    const tenantId = principal.tenantId
+    return commands.run(context, { name: `payment_intent.${mode}`, tenantId, input }, async (tx): Promise<CommandWork<GateOutcome>> => {
+      const intent = await store.findIntent(tx, tenantId, input.id, { forUpdate: true })
+      if (intent === undefined) throw new AppError('payment_intent_not_found', 'No such payment intent.', { payment_intent_id: input.id })
+      // The state table first: a move it refuses never reaches the gate (checks 1 and 12.5 hold the same line inside it).
+      if (mode === 'execute' && alreadyMoving.has(intent.status)) {
+        throw new AppError('action_already_executed', `The payment intent is already ${intent.status}.`, { payment_intent_id: intent.id, status: intent.status })
+      }
+      if (!canMove(intent.status, mode)) {
+        throw new AppError('payment_intent_invalid_state', `A payment intent that is ${intent.status} cannot be ${mode === 'execute' ? 'executed' : 'resumed'}.`, { status: intent.status, move: mode })
+      }
+      if (mode === 'resume') {
+        const member = principal.type === 'user' ? await members.findMemberOfUser(tx, tenantId, principal.id) : undefined
+        const authority = checkMemberAuthority(member, intent.actionType)
+        if (!authority.ok) throw new AppError('payment_intent_approval_invalid', authority.message, { reason: authority.reason })
+      }
+      // Reservations on one account are decided one at a time: two intents cannot both take the same balance.
+      if (mode === 'execute') await store.lockAccount(tx, tenantId, intent.sourceAccountId)
+      const snapshot = await snapshotOf(tx, intent, mode)
+      const checks = runGate(snapshot, settings)
+      const passed = checks.every((check) => check.passed)
+      const gateRunId = ids.newId('gateRun')
+      const [auditEventId] = await commands.commit(tx, tenantId, {
+        audit: [
+          auditedBy(context, {
+            layer: 'execution',
+            action: mode === 'execute' ? 'payment_intent.execute.before' : 'payment_intent.resume.before',
+            entity: { type: 'payment_intent', id: intent.id },
+            inputs: { gate_run_id: gateRunId, status: intent.status },
+            // Every check's result is in the gate run row; the event carries which failed and a digest of all 23.
+            outputs: { passed, checks_run: checks.length, failed_checks: checks.filter((check) => !check.passed).map((check) => `${check.index}:${check.name}`), checks_digest: digestOf(checks) },
+          }),
+        ],
+      })
+      await store.insertGateRun(tx, { id: gateRunId, tenantId, paymentIntentId: intent.id, mode, passed, checks, auditEventId: auditEventId ?? null, createdAt: snapshot.now })
+      if (!passed) return { outcome: { passed: false, payment_intent_id: intent.id, gate_run_id: gateRunId, checks } }
+
+      const rail = railOf[intent.actionType]
+      if (mode === 'resume') {
+        await store.updateIntent(tx, tenantId, intent.id, { status: 'approved', updatedAt: snapshot.now })
+        return {
+          outcome: { passed: true, payment_intent_id: intent.id, status: 'approved', outbox_id: null, execution_id: null, rail, gate_run_id: gateRunId },
+          audit: [auditedBy(context, { layer: 'execution', action: 'payment_intent.resumed', entity: { type: 'payment_intent', id: intent.id }, inputs: { gate_run_id: gateRunId }, outputs: { status_before: 'paused', status: 'approved' } })],
+        }
+      }
+
+      const outboxId = ids.newId('outboxRow')
+      await store.updateIntent(tx, tenantId, intent.id, { status: 'dispatching', updatedAt: snapshot.now })
+      await store.insertOutbox(tx, { id: outboxId, tenantId, paymentIntentId: intent.id, rail, idempotencyKey: `sha256:${sha256Hex(`${tenantId}:${intent.id}:${outboxId}`)}`, status: 'pending', createdAt: snapshot.now })
+      const reserved = reservationAmount(intent.actionType, intent.amount)
+      const reservationId = reserved === undefined ? null : ids.newId('reservation')
+      if (reservationId !== null) {
+        await store.insertReservation(tx, { id: reservationId, tenantId, paymentIntentId: intent.id, accountId: intent.sourceAccountId, amount: reserved!, currency: intent.currency, status: 'active', createdAt: snapshot.now, updatedAt: snapshot.now })
+      }
+      const moved = { ...intent, status: 'dispatching' as const, updatedAt: snapshot.now }
+      return {
+        outcome: { passed: true, payment_intent_id: intent.id, status: 'dispatching', outbox_id: outboxId, execution_id: null, rail, gate_run_id: gateRunId },
+        audit: [
+          auditedBy(context, {
+            layer: 'execution',
+            action: 'payment_intent.dispatched',
+            entity: { type: 'payment_intent', id: intent.id },
+            inputs: { gate_run_id: gateRunId },
+            outputs: { status_before: 'approved', status: 'dispatching', outbox_id: outboxId, rail, reservation_id: reservationId, reserved: reserved === undefined ? null : formatAmount(reserved, intent.currency) },
+          }),
+        ],
+        events: [{ type: 'payment_intent.execute.after', payload: { ...intentEventPayload(moved), outbox_id: outboxId, rail, gate_run_id: gateRunId } }],
+      }
+    })
+  }
+
+  return {
+    /**
+     * Runs the gate on an approved intent (scope payment_intent:execute). Locks the intent and, for the
+     * reservation, its source account; audits payment_intent.execute.before with every check, pass or
+     * fail; on a pass moves it to dispatching, writes the outbox row and the reservation, audits
+     * payment_intent.dispatched and emits payment_intent.execute.after. Takes an Idempotency-Key.
+     */
+    execute: (context: CommandContext, input: { id: string }) => runOn(context, input, 'execute'),
+    /**
+     * Runs the live gate on a paused intent and, when every check passes, moves it back to approved
+     * (audited payment_intent.resumed). Takes an Idempotency-Key.
+     */
+    resume: (context: CommandContext, input: { id: string }) => runOn(context, input, 'resume'),
+  }
+}
+
+export type GateService = ReturnType<typeof createGateService>

@@ -1,0 +1,164 @@
+/**
+ * The section 6 gate over HTTP (issue 16, item 5): execute dispatches an approved intent with its outbox
+ * row and reservation when all 23 checks pass; a failure is 409 payment_intent_gate_failed naming the
+ * check and leaves the intent as it was; resume re-runs the live gate; reservations keep two intents from
+ * spending one balance.
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '../../../src/platform/db/database.ts'
+import { addMember, createTestApp, expectError, mintServiceToken, signupOwner, type JoinedMember, type TenantOwner, type TestApp } from '../../support/harness.ts'
+import { bankTransaction, getOk, normalize, seedArtifact } from '../../support/ledger.ts'
+import { addSigner, compose, sign, signatureOf } from '../../support/policy.ts'
+
+let test: TestApp
+beforeAll(async () => {
+  test = await createTestApp()
+})
+afterAll(async () => test?.close())
+
+const operating = { iban: 'DE89370400440532013000', name: 'Operating account', currency: 'EUR' } as const
+
+/** A tenant whose policy lets payments up to 50 EUR through on their own (autonomous cap 50), with a funded account and two suppliers. */
+async function business(balance = '100.00') {
+  const owner = await signupOwner(test)
+  const admin = await addMember(test, owner, 'admin')
+  const seeded = await seedArtifact(test, owner.tenantId, [
+    bankTransaction({ amount: '-10.00', transaction_date: '2026-03-02', description: 'PAPER SUPPLY', counterparty: { name: 'Paper Supply Co', iban: 'DE02120300000000202051' } }),
+    bankTransaction({ amount: '-11.00', transaction_date: '2026-03-03', description: 'INK WORKS', counterparty: { name: 'Ink Works', iban: 'DE02100500000054540402' } }),
+    { kind: 'balance', account: operating, balance_type: 'closing', as_of: '2026-03-31', amount: balance, currency: 'EUR' },
+  ])
+  await normalize(test, owner.tenantId, seeded.artifactId)
+  const account = ((await getOk(test, owner.token, '/v1/ledger/accounts')).accounts as Array<Record<string, any>>)[0]!.id as string
+  const counterparties = (await getOk(test, owner.token, '/v1/ledger/counterparties')).counterparties as Array<Record<string, any>>
+  const supplier = counterparties.find((row) => row.name === 'Paper Supply Co')!.id as string
+  const unverified = counterparties.find((row) => row.name === 'Ink Works')!.id as string
+  const granted = await test.request({ method: 'POST', url: `/v1/ledger/counterparties/${supplier}/trust/grant`, token: admin.token })
+  expect(granted.statusCode, granted.body).toBe(200)
+  const signer = await addSigner(test, owner)
+  const composed = await compose(test, owner, {
+    version: 2,
+    rules: [
+      { id: 'small', applies_to: ['outbound_payment'], when: { 'amount.lte': { currency: 'EUR', value: '50' } }, execute: 'auto', autonomous_cap: { currency: 'EUR', value: '50' } },
+      { id: 'other', applies_to: ['outbound_payment', 'onchain_tx'], when: {}, execute: 'confirm' },
+      { id: 'non-money', applies_to: ['inbound_payment', 'ledger_write', 'agent_action'], when: {}, execute: 'auto' },
+    ],
+  })
+  expect((await sign(test, owner, signer.member.token, composed.policy_id, [await signatureOf(signer, composed)])).statusCode).toBe(200)
+  const agent = await mintServiceToken(test, owner.tenantId)
+  return { owner, admin, account, supplier, unverified, agent }
+}
+type Business = Awaited<ReturnType<typeof business>>
+
+async function approvedIntent(b: Business, overrides: Record<string, unknown> = {}) {
+  const response = await test.request({
+    method: 'POST',
+    url: '/v1/payment-intents',
+    token: b.agent,
+    payload: { action_type: 'ach_outbound', source_account_id: b.account, destination_counterparty_id: b.supplier, amount: '30.00', currency: 'EUR', ...overrides },
+  })
+  expect(response.statusCode, response.body).toBe(201)
+  expect(response.json().status).toBe('approved')
+  return response.json().id as string
+}
+
+const execute = (b: Business, id: string, token = b.agent) => test.request({ method: 'POST', url: `/v1/payment-intents/${id}/execute`, token })
+const statusOf = async (b: Business, id: string) => (await getOk(test, b.owner.token, `/v1/payment-intents/${id}`)).status as string
+
+async function gateFailed(response: Awaited<ReturnType<typeof execute>>, name: string) {
+  const details = expectError(response, 'payment_intent_gate_failed').details as Record<string, any>
+  expect(details.failed_check.name).toBe(name)
+  return details
+}
+
+describe('POST /v1/payment-intents/{id}/execute', () => {
+  let b: Business
+  beforeAll(async () => {
+    b = await business()
+    await test.runtime.settleAudit()
+  })
+
+  it('dispatches an approved intent: 202, dispatching, one outbox row and the reservation, every check recorded', async () => {
+    const id = await approvedIntent(b)
+    await test.runtime.settleAudit()
+    const response = await execute(b, id)
+    expect(response.statusCode, response.body).toBe(202)
+    expect(response.json()).toEqual({ payment_intent_id: id, outbox_id: expect.stringMatching(/^pob_/), execution_id: null, rail: 'bank_ach', status: 'dispatching', gate_run_id: expect.stringMatching(/^gtr_/) })
+    expect(await statusOf(b, id)).toBe('dispatching')
+    const [run] = await queryRows<{ passed: boolean; checks: Array<{ name: string; passed: boolean }> }>(test.runtime.db.orm, sql`select passed, checks from payment_gate_runs where tenant_id = ${b.owner.tenantId} and payment_intent_id = ${id}`)
+    expect(run!.passed).toBe(true)
+    expect(run!.checks).toHaveLength(23)
+    const [reservation] = await queryRows<{ amount: string; status: string }>(test.runtime.db.orm, sql`select amount::text as amount, status from payment_reservations where tenant_id = ${b.owner.tenantId} and payment_intent_id = ${id}`)
+    expect(reservation).toEqual({ amount: '30.00', status: 'active' })
+    expectError(await execute(b, id), 'action_already_executed')
+  })
+
+  it('refuses an owner (payment_intent:execute is no person\'s scope) and an intent that is not approved', async () => {
+    const id = await approvedIntent(b, { amount: '1.00' })
+    expectError(await execute(b, id, b.owner.token), 'auth_scope_insufficient')
+    const held = await test.request({ method: 'POST', url: '/v1/payment-intents', token: b.agent, payload: { action_type: 'ach_outbound', source_account_id: b.account, destination_counterparty_id: b.supplier, amount: '60.00', currency: 'EUR' } })
+    expect(held.json().status).toBe('pending_approval')
+    expectError(await execute(b, held.json().id), 'payment_intent_invalid_state')
+  })
+
+  it('fails on an unverified counterparty and leaves the intent approved', async () => {
+    const id = await approvedIntent(b, { destination_counterparty_id: b.unverified, amount: '2.00' })
+    const details = await gateFailed(await execute(b, id), 'counterparty_verified')
+    expect(details.failed_check).toMatchObject({ index: 9, code: 'gate_counterparty_unverified' })
+    expect(details.failed_checks.map((check: any) => check.name)).toEqual(['counterparty_verified'])
+    expect(await statusOf(b, id)).toBe('approved')
+    const [outbox] = await queryRows<{ n: number }>(test.runtime.db.orm, sql`select count(*)::int as n from payment_outbox where tenant_id = ${b.owner.tenantId} and payment_intent_id = ${id}`)
+    expect(outbox!.n).toBe(0)
+  })
+
+  it('fails on a duplicate payment to the same destination', async () => {
+    const first = await approvedIntent(b, { amount: '3.00' })
+    await test.runtime.settleAudit()
+    expect((await execute(b, first)).statusCode).toBe(202)
+    // Another agent (another service token) proposes the same payment: not a duplicate proposal, but a duplicate payment.
+    const other = { ...b, agent: await mintServiceToken(test, b.owner.tenantId) }
+    const second = await approvedIntent(other, { amount: '3.00' })
+    await gateFailed(await execute(b, second), 'duplicate_payment_or_destination_recently_changed')
+  })
+})
+
+describe('reservations', () => {
+  it('keeps two intents from spending one balance: the second fails reservation_net_balance', async () => {
+    const b = await business('50.00')
+    const first = await approvedIntent(b, { amount: '30.00' })
+    const second = await approvedIntent(b, { amount: '25.00' })
+    await test.runtime.settleAudit()
+    expect((await execute(b, first)).statusCode).toBe(202)
+    const details = await gateFailed(await execute(b, second), 'reservation_net_balance')
+    expect(details.failed_check).toMatchObject({ index: 8, code: 'gate_balance_insufficient' })
+    expect(await statusOf(b, second)).toBe('approved')
+  })
+
+  it('fails source_balance_sufficient when the balance itself is short', async () => {
+    const b = await business('20.00')
+    const id = await approvedIntent(b, { amount: '30.00' })
+    await test.runtime.settleAudit()
+    const details = await gateFailed(await execute(b, id), 'source_balance_sufficient')
+    expect(details.failed_checks.map((check: any) => check.name)).toEqual(['source_balance_sufficient', 'reservation_net_balance'])
+  })
+})
+
+describe('resume', () => {
+  it('resumes a paused intent when the live gate passes, and refuses (409, unchanged) when a check now fails', async () => {
+    const b = await business()
+    const id = await approvedIntent(b, { amount: '4.00' })
+    expect((await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/pause`, token: b.owner.token })).json().status).toBe('paused')
+    await test.runtime.settleAudit()
+    const resumed = await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/resume`, token: b.owner.token })
+    expect(resumed.statusCode, resumed.body).toBe(200)
+    expect(resumed.json().status).toBe('approved')
+
+    expect((await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/pause`, token: b.owner.token })).json().status).toBe('paused')
+    const paused = await test.request({ method: 'POST', url: `/v1/ledger/counterparties/${b.supplier}/trust/pause`, token: b.admin.token })
+    expect(paused.statusCode, paused.body).toBe(200)
+    await test.runtime.settleAudit()
+    await gateFailed(await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/resume`, token: b.owner.token }), 'counterparty_verified')
+    expect(await statusOf(b, id)).toBe('paused')
+    expectError(await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/resume`, token: b.agent }), 'auth_scope_insufficient')
+  })
+})
