@@ -73,12 +73,16 @@ export function createGateService(deps: GateDeps) {
     const decision = await store.findDecision(tx, tenantId, intent.policyDecisionId)
     const action = decision?.action as PolicyAction | undefined
 
-    // The live policy on the same action: its outcome now, and a single-use verdict bound to the action.
+    const counterparty = await ledger.findCounterparty(tx, tenantId, intent.destinationCounterpartyId)
+
+    // The live policy: on the stored action with today's Ledger facts (the counterparty's risk now) for
+    // check 7.5, and a single-use verdict bound to the stored action for check 2.5.
     let liveOutcome: GateSnapshot['liveOutcome']
     let verdict: GateSnapshot['verdict'] = { ok: false, reason: 'no decision to bind a verdict to' }
     if (decision !== undefined && action !== undefined) {
+      const today: PolicyAction = counterparty === undefined ? action : { ...action, risk_level: counterparty.riskLevel }
+      liveOutcome = (await policy.evaluateActive(tx, tenantId, today))?.outcome
       const live = await policy.evaluateActive(tx, tenantId, action)
-      liveOutcome = live?.outcome
       if (live === undefined) verdict = { ok: false, reason: 'no active policy' }
       else if (actionHash(action) !== decision.actionHash) verdict = { ok: false, reason: 'the stored action does not match its hash' }
       else {
@@ -103,7 +107,6 @@ export function createGateService(deps: GateDeps) {
     }
 
     const account = await ledger.findAccount(tx, tenantId, intent.sourceAccountId)
-    const counterparty = await ledger.findCounterparty(tx, tenantId, intent.destinationCounterpartyId)
     const agent = intent.createdByAgentId === null ? undefined : await agents.standing(tx, tenantId, intent.createdByAgentId, now)
     return {
       mode,

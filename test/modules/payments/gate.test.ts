@@ -7,9 +7,9 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
-import { addMember, createTestApp, expectError, mintServiceToken, signupOwner, type JoinedMember, type TenantOwner, type TestApp } from '../../support/harness.ts'
-import { bankTransaction, getOk, normalize, seedArtifact } from '../../support/ledger.ts'
-import { addSigner, compose, sign, signatureOf } from '../../support/policy.ts'
+import { createTestApp, expectError, mintServiceToken, type TestApp } from '../../support/harness.ts'
+import { getOk } from '../../support/ledger.ts'
+import { approvedIntent as approvedIntentIn, business as businessIn, type Business } from '../../support/payments.ts'
 
 let test: TestApp
 beforeAll(async () => {
@@ -17,50 +17,8 @@ beforeAll(async () => {
 })
 afterAll(async () => test?.close())
 
-const operating = { iban: 'DE89370400440532013000', name: 'Operating account', currency: 'EUR' } as const
-
-/** A tenant whose policy lets payments up to 50 EUR through on their own (autonomous cap 50), with a funded account and two suppliers. */
-async function business(balance = '100.00') {
-  const owner = await signupOwner(test)
-  const admin = await addMember(test, owner, 'admin')
-  const seeded = await seedArtifact(test, owner.tenantId, [
-    bankTransaction({ amount: '-10.00', transaction_date: '2026-03-02', description: 'PAPER SUPPLY', counterparty: { name: 'Paper Supply Co', iban: 'DE02120300000000202051' } }),
-    bankTransaction({ amount: '-11.00', transaction_date: '2026-03-03', description: 'INK WORKS', counterparty: { name: 'Ink Works', iban: 'DE02100500000054540402' } }),
-    { kind: 'balance', account: operating, balance_type: 'closing', as_of: '2026-03-31', amount: balance, currency: 'EUR' },
-  ])
-  await normalize(test, owner.tenantId, seeded.artifactId)
-  const account = ((await getOk(test, owner.token, '/v1/ledger/accounts')).accounts as Array<Record<string, any>>)[0]!.id as string
-  const counterparties = (await getOk(test, owner.token, '/v1/ledger/counterparties')).counterparties as Array<Record<string, any>>
-  const supplier = counterparties.find((row) => row.name === 'Paper Supply Co')!.id as string
-  const unverified = counterparties.find((row) => row.name === 'Ink Works')!.id as string
-  const granted = await test.request({ method: 'POST', url: `/v1/ledger/counterparties/${supplier}/trust/grant`, token: admin.token })
-  expect(granted.statusCode, granted.body).toBe(200)
-  const signer = await addSigner(test, owner)
-  const composed = await compose(test, owner, {
-    version: 2,
-    rules: [
-      { id: 'small', applies_to: ['outbound_payment'], when: { 'amount.lte': { currency: 'EUR', value: '50' } }, execute: 'auto', autonomous_cap: { currency: 'EUR', value: '50' } },
-      { id: 'other', applies_to: ['outbound_payment', 'onchain_tx'], when: {}, execute: 'confirm' },
-      { id: 'non-money', applies_to: ['inbound_payment', 'ledger_write', 'agent_action'], when: {}, execute: 'auto' },
-    ],
-  })
-  expect((await sign(test, owner, signer.member.token, composed.policy_id, [await signatureOf(signer, composed)])).statusCode).toBe(200)
-  const agent = await mintServiceToken(test, owner.tenantId)
-  return { owner, admin, account, supplier, unverified, agent }
-}
-type Business = Awaited<ReturnType<typeof business>>
-
-async function approvedIntent(b: Business, overrides: Record<string, unknown> = {}) {
-  const response = await test.request({
-    method: 'POST',
-    url: '/v1/payment-intents',
-    token: b.agent,
-    payload: { action_type: 'ach_outbound', source_account_id: b.account, destination_counterparty_id: b.supplier, amount: '30.00', currency: 'EUR', ...overrides },
-  })
-  expect(response.statusCode, response.body).toBe(201)
-  expect(response.json().status).toBe('approved')
-  return response.json().id as string
-}
+const business = (balance?: string) => businessIn(test, balance)
+const approvedIntent = (b: Business, overrides: Record<string, unknown> = {}) => approvedIntentIn(test, b, overrides)
 
 const execute = (b: Business, id: string, token = b.agent) => test.request({ method: 'POST', url: `/v1/payment-intents/${id}/execute`, token })
 const statusOf = async (b: Business, id: string) => (await getOk(test, b.owner.token, `/v1/payment-intents/${id}`)).status as string
