@@ -16,6 +16,8 @@ export interface Workload {
   readonly headers?: Readonly<Record<string, string>>
   readonly body?: unknown
   readonly connections: number
+  /** Another server than the one under test (the bare twins of bench/bare.ts). */
+  readonly baseUrl?: string
 }
 
 export interface LoadJob {

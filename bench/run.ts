@@ -14,6 +14,8 @@ import { defaultScryptParameters } from '../src/kernel/passwords.ts'
 import { measure, round, type Measurement, type Workload } from './load.ts'
 import { parseOptions, usage, UsageError, type BenchOptions } from './options.ts'
 import { startBenchServer, tenantRateLimit, type BenchServer } from './server.ts'
+import { startBareServer, type BareServer } from './bare.ts'
+import { tokenIssuer } from '../src/modules/auth/tokens.ts'
 
 const benchPassword = 'bench correct horse battery staple'
 
@@ -48,6 +50,7 @@ async function main(): Promise<number> {
     return 0
   }
   const selected = (id: string) => options.only === undefined || options.only.includes(id)
+  let cleanupBare: BareServer | undefined
 
   const server = await startBenchServer(process.env, options.logLevel)
   const stop = () => {
@@ -63,6 +66,13 @@ async function main(): Promise<number> {
       `${options.durationSeconds}s per workload after ${options.warmupSeconds}s warm-up; ${options.connections} connections (login ${options.loginConnections}); rate-limit store ${server.rateLimitStore}`,
     )
     const credentials = await setUp(server)
+    // The bare twins (PostgreSQL only): the same queries through plain Fastify and pg, no framework of ours.
+    const databaseUrl = server.runtime.config.databaseUrl
+    const bare: BareServer | undefined =
+      databaseUrl === undefined || !(selected('read') || selected('evaluate'))
+        ? undefined
+        : await startBareServer({ databaseUrl, jwtSecret: server.runtime.config.jwtSecret, issuer: tokenIssuer(server.runtime.config.environment), poolSize: 10 })
+    cleanupBare = bare
 
     const mainBaseline: Workload = { id: 'baseline', name: 'baseline', method: 'GET', path: '/v1/health', connections: options.connections }
     const plan: Array<Workload | (() => Promise<Workload>)> = [mainBaseline]
@@ -93,6 +103,17 @@ async function main(): Promise<number> {
         connections: options.connections,
       }))
     }
+    if (selected('read') && bare !== undefined) {
+      plan.push(async () => ({
+        id: 'read_bare',
+        name: 'bare twin of the read (fastify + pg)',
+        method: 'GET',
+        path: `/bare/tenants/${credentials.tenantId}`,
+        headers: { authorization: `Bearer ${await login(server, credentials)}` },
+        connections: options.connections,
+        baseUrl: bare.baseUrl,
+      }))
+    }
     if (selected('read_api_key')) {
       plan.push({
         id: 'read_api_key',
@@ -116,6 +137,18 @@ async function main(): Promise<number> {
         connections: options.connections,
       }))
     }
+    if (selected('evaluate') && bare !== undefined) {
+      plan.push(async () => ({
+        id: 'insert_bare',
+        name: 'bare authenticated INSERT (fastify + pg)',
+        method: 'POST',
+        path: '/bare/insert',
+        headers: { authorization: `Bearer ${await login(server, credentials)}` },
+        body: { action: { kind: 'outbound_payment', amount: { currency: 'EUR', value: '120.00' } } },
+        connections: options.connections,
+        baseUrl: bare.baseUrl,
+      }))
+    }
     // The baseline again at the end: how far the machine drifted during the run.
     plan.push({ ...mainBaseline, id: 'baseline_end', name: 'baseline (again, at the end)' })
 
@@ -123,15 +156,16 @@ async function main(): Promise<number> {
     for (const step of plan) {
       const workload = typeof step === 'function' ? await step() : step
       if (options.warmupSeconds > 0) {
-        const warm = await measure(server.baseUrl, workload, options.warmupSeconds)
+        const warm = await measure(workload.baseUrl ?? server.baseUrl, workload, options.warmupSeconds)
         if (warm.non_2xx > 0 || warm.errors > 0) log(`warning: ${workload.name}: warm-up saw ${warm.non_2xx} non-2xx and ${warm.errors} errors`)
       }
       log(`measuring ${workload.name} (${workload.method} ${workload.path}, ${workload.connections} conns) for ${options.durationSeconds}s`)
-      measured.push(await measure(server.baseUrl, workload, options.durationSeconds))
+      measured.push(await measure(workload.baseUrl ?? server.baseUrl, workload, options.durationSeconds))
     }
 
     const report = buildReport(server, options, measured, baselineFor)
     printTable(report.workloads, report.baseline_drift_percent)
+    for (const [name, ratio] of Object.entries(report.twin_ratios)) log(`${name}: rps x${ratio.ratio_rps}, p99 x${ratio.ratio_p99}`)
     const output = resolve(options.output)
     mkdirSync(dirname(output), { recursive: true })
     writeFileSync(output, `${JSON.stringify(report, null, 2)}\n`)
@@ -150,6 +184,7 @@ async function main(): Promise<number> {
   } finally {
     process.removeListener('SIGINT', stop)
     process.removeListener('SIGTERM', stop)
+    await cleanupBare?.close()
     await server.close()
   }
 }
@@ -220,6 +255,20 @@ function buildReport(server: BenchServer, options: BenchOptions, measured: reado
       flagged: row.non_2xx > 0 || row.errors > 0,
     }
   })
+  // The framework's cost: each workload against its bare twin (same queries through plain Fastify and pg).
+  const twins: Array<[string, string]> = [
+    ['read', 'read_bare'],
+    ['evaluate', 'insert_bare'],
+  ]
+  const twinRatios = Object.fromEntries(
+    twins.flatMap(([id, twin]) => {
+      const row = byId.get(id)
+      const bare = byId.get(twin)
+      return row === undefined || bare === undefined || bare.requests_per_second === 0
+        ? []
+        : [[`${id}_vs_${twin}`, { ratio_rps: round(row.requests_per_second / bare.requests_per_second, 3), ratio_p99: bare.p99_ms === 0 ? null : round(row.p99_ms / bare.p99_ms, 2) }]]
+    }),
+  )
   return {
     generated_at: new Date().toISOString(),
     engine: server.engine,
@@ -238,6 +287,7 @@ function buildReport(server: BenchServer, options: BenchOptions, measured: reado
     },
     baseline: Object.fromEntries([...baselineFigures].map(([id, figures]) => [id, { requests_per_second: round(figures.rps, 1), p99_ms: round(figures.p99, 2) }])),
     baseline_drift_percent: driftPercent,
+    twin_ratios: twinRatios,
     workloads,
   }
 }
