@@ -89,6 +89,8 @@ export async function startBenchServer(
         SHUTDOWN_TIMEOUT_MS: '5000',
         REDIS_URL: env.REDIS_URL,
         WORKERS_IN_PROCESS: env.WORKERS_IN_PROCESS,
+        // The payments benchmark mints service tokens (the proposing agents).
+        SERVICE_TOKEN_SECRET: env.SERVICE_TOKEN_SECRET,
         DATABASE_URL: databaseUrl,
       }),
     )
