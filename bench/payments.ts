@@ -23,7 +23,8 @@ import { sql } from 'drizzle-orm'
 import type { CommandContext } from '../src/kernel/context.ts'
 import { createIdSource } from '../src/kernel/ids.ts'
 import type { Principal } from '../src/kernel/principal.ts'
-import { runGate, type GateSnapshot } from '../src/modules/payments/domain/gate.ts'
+import { runGate } from '../src/modules/payments/domain/gate.ts'
+import { passingGateSnapshot } from '../src/modules/payments/domain/gate.testing.ts'
 import { seedParsedArtifact } from '../src/modules/raw/raw.testing.ts'
 import { round } from './load.ts'
 import { startBenchServer, type BenchServer } from './server.ts'
@@ -162,32 +163,8 @@ async function setUpTenant(server: BenchServer, index: number): Promise<BenchTen
   }
 }
 
-/** A gate snapshot every check passes, for the in-process timing of the 23 checks. */
-function passingSnapshot(): GateSnapshot {
-  return {
-    mode: 'execute',
-    now: new Date(),
-    intent: { id: 'pi_1', status: 'approved', actionType: 'ach_outbound', amount: '100.00', currency: 'EUR', createdByAgentId: 'svt_1', approvalsRequired: 1, heldBy: 'policy' },
-    decision: { paymentIntentId: 'pi_1', policyId: 'pol_1', outcome: 'confirm', coveredByAutonomousCap: false, agentId: 'svt_1', behaviorHash: null },
-    verdict: { ok: true },
-    liveOutcome: 'confirm',
-    activePolicy: { id: 'pol_1', validSignatures: 1, quorumRequired: 1 },
-    approvals: [{ memberId: 'mem_1', memberActive: true, approvalDomains: ['payment'], approvalLimit: { currency: 'EUR', value: '500' }, isPayee: false }],
-    account: { status: 'active', currency: 'EUR' },
-    balance: { amount: '1000.00', asOf: '2026-11-25' },
-    reservedByOthers: '250.00',
-    counterparty: { riskLevel: 'low', verifiedStatus: 'document_verified', trustState: 'trusted', changedAt: null },
-    agent: { active: true, mayPropose: true, behaviorHash: null },
-    recentSamePayments: 0,
-    sessionKey: undefined,
-    alreadyDispatched: false,
-    auditChain: { oldestUnlinkedSeconds: 0.4 },
-    escrow: undefined,
-  }
-}
-
 function gateChecksTiming() {
-  const snapshot = passingSnapshot()
+  const snapshot = passingGateSnapshot(new Date())
   for (let index = 0; index < 20_000; index += 1) runGate(snapshot)
   const samples = new Float64Array(gateRuns)
   for (let index = 0; index < gateRuns; index += 1) {
