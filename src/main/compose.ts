@@ -262,12 +262,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
     policy: {
       evaluateActive: (tx, tenantId, action) => policy.verdicts.evaluateActive(tx, tenantId, action),
-      async activeWindowHours(tx, tenantId) {
-        const active = await policy.store.findActivePolicy(tx, tenantId)
-        if (active === undefined) return undefined
-        const hours = (active.content as { window_hours?: unknown }).window_hours
-        return typeof hours === 'number' ? hours : 24
-      },
+      evaluateActiveWith: (tx, tenantId, build) => policy.verdicts.evaluateActiveWith(tx, tenantId, build),
       issueVerdict: (tx, tenantId, decision, action) => policy.verdicts.issueVerdict(tx, tenantId, decision, action),
       consumeVerdict: (tx, tenantId, token, action) => policy.verdicts.consumeVerdict(tx, tenantId, token, action),
       activePolicyIntegrity: (executor, tenantId) => policy.integrity.activePolicyIntegrity(executor, tenantId),

@@ -1,5 +1,6 @@
 /** The payments store on Drizzle: this module's tables only, every statement scoped by tenant. */
 import { and, asc, desc, eq, gte, inArray, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm'
+import type { PaymentIntentRow } from './payments.store.ts'
 import { paymentApprovals, paymentGateRuns, paymentIntents, paymentOutbox, paymentPolicyDecisions, paymentReservations } from './payments.tables.ts'
 import type { PaymentsStore } from './payments.store.ts'
 
@@ -45,22 +46,27 @@ export function createPaymentsStore(): PaymentsStore {
         .limit(filter.limit)
     },
 
-    async findSameProposal(executor, tenantId, proposalKey, since, ignoring) {
+    async proposalFacts(executor, tenantId, facts) {
+      const open = facts.ignoring.length === 0 ? sql`true` : sql`${i.status} not in (${sql.join(facts.ignoring.map((status) => sql`${status}`), sql`, `)})`
+      const agentSpend = sql`${i.createdByAgentId} = ${facts.agentId} and ${i.currency} = ${facts.currency} and ${i.createdAt} >= ${facts.windowSince.toISOString()}::timestamptz`
       const [row] = await executor
-        .select()
+        .select({
+          duplicate: sql<{ id: string; status: PaymentIntentRow['status'] } | null>`(array_agg(jsonb_build_object('id', ${i.id}, 'status', ${i.status}) order by ${i.createdAt} desc)
+            filter (where ${i.proposalKey} = ${facts.proposalKey} and ${i.createdAt} >= ${facts.duplicateSince.toISOString()}::timestamptz))[1]`,
+          total: sql<string>`coalesce(sum(${i.amount}) filter (where ${agentSpend}), 0)::text`,
+          count: sql<number>`(count(*) filter (where ${agentSpend}))::int`,
+        })
         .from(i)
-        .where(and(eq(i.tenantId, tenantId), eq(i.proposalKey, proposalKey), gte(i.createdAt, since), ignoring.length === 0 ? undefined : notInArray(i.status, [...ignoring])))
-        .orderBy(desc(i.createdAt))
-        .limit(1)
-      return row
-    },
-
-    async spendInWindow(executor, tenantId, agentId, currency, since, ignoring) {
-      const [row] = await executor
-        .select({ total: sql<string>`coalesce(sum(${i.amount}), 0)::text`, count: sql<number>`count(*)::int` })
-        .from(i)
-        .where(and(eq(i.tenantId, tenantId), eq(i.createdByAgentId, agentId), eq(i.currency, currency), gte(i.createdAt, since), ignoring.length === 0 ? undefined : notInArray(i.status, [...ignoring])))
-      return { total: row?.total ?? '0', count: Number(row?.count ?? 0) }
+        .where(
+          and(
+            eq(i.tenantId, tenantId),
+            open,
+            // Either question's rows: the proposal key's, or the agent's in the currency.
+            or(eq(i.proposalKey, facts.proposalKey), and(eq(i.createdByAgentId, facts.agentId), eq(i.currency, facts.currency))),
+            gte(i.createdAt, new Date(Math.min(facts.duplicateSince.getTime(), facts.windowSince.getTime()))),
+          ),
+        )
+      return { duplicate: row?.duplicate ?? undefined, spent: { total: row?.total ?? '0', count: Number(row?.count ?? 0) } }
     },
 
     async lockProposalKey(tx, tenantId, proposalKey) {

@@ -31,10 +31,15 @@ export interface PaymentsStore {
   findIntent(executor: Executor, tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<PaymentIntentRow | undefined>
   findDecision(executor: Executor, tenantId: string, id: string): Promise<PolicyDecisionRow | undefined>
   listIntents(executor: Executor, tenantId: string, filter: IntentListFilter): Promise<PaymentIntentRow[]>
-  /** Intents of this proposal key created at or after `since` whose status is not one of `ignoring`. */
-  findSameProposal(executor: Executor, tenantId: string, proposalKey: string, since: Date, ignoring: readonly PaymentIntentStatus[]): Promise<PaymentIntentRow | undefined>
-  /** What the agent proposed in this currency since `since` (not counting intents in `ignoring`): the sum and the count. */
-  spendInWindow(executor: Executor, tenantId: string, agentId: string, currency: string, since: Date, ignoring: readonly PaymentIntentStatus[]): Promise<{ total: string; count: number }>
+  /**
+   * In one statement: the latest intent of this proposal key created since `duplicateSince`, and what the
+   * agent proposed in the currency since `windowSince` (sum and count), intents in `ignoring` left out of both.
+   */
+  proposalFacts(
+    executor: Executor,
+    tenantId: string,
+    facts: { proposalKey: string; duplicateSince: Date; agentId: string; currency: string; windowSince: Date; ignoring: readonly PaymentIntentStatus[] },
+  ): Promise<{ duplicate: { id: string; status: PaymentIntentStatus } | undefined; spent: { total: string; count: number } }>
   /** Serialises proposals of one key in the caller's transaction (a transaction-scoped advisory lock). */
   lockProposalKey(tx: Tx, tenantId: string, proposalKey: string): Promise<void>
   updateIntent(tx: Tx, tenantId: string, id: string, values: Partial<Pick<PaymentIntentRow, 'status' | 'rejectionReason' | 'updatedAt'>>): Promise<void>

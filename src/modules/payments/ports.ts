@@ -42,8 +42,8 @@ export interface PaymentsMembers {
 /** The active policy, evaluated inside the caller's transaction (read FOR SHARE). */
 export interface PaymentsPolicy {
   evaluateActive(tx: Tx, tenantId: string, action: PolicyAction): Promise<EvaluatedDecision | undefined>
-  /** The active policy's spend window in hours (`window_hours`, default 24); undefined when none is active. */
-  activeWindowHours(tx: Tx, tenantId: string): Promise<number | undefined>
+  /** One read of the active policy: `build` the action given its spend window in hours, then the decision; undefined when none is active. */
+  evaluateActiveWith: PolicyVerdicts['evaluateActiveWith']
   /** Single-use verdicts: the gate issues one for the action under the active policy and consumes it. */
   issueVerdict: PolicyVerdicts['issueVerdict']
   consumeVerdict: PolicyVerdicts['consumeVerdict']

@@ -166,33 +166,43 @@ export function createProposeService(deps: ProposeDeps) {
         )}`
         await store.lockProposalKey(tx, tenantId, proposalKey)
         const now = clock.now()
-        const earlier = await store.findSameProposal(tx, tenantId, proposalKey, new Date(now.getTime() - duplicateProposalWindowHours * 3_600_000), closedWithoutPayment)
+        const id = ids.newId('paymentIntent')
+        // One read of the active policy, whose spend window the action's spend and count depend on, and one
+        // statement for both the duplicate check and that spend.
+        let earlier: { id: string; status: PaymentIntentStatus } | undefined
+        const evaluated = await policy.evaluateActiveWith(tx, tenantId, async (windowHours) => {
+          const facts = await store.proposalFacts(tx, tenantId, {
+            proposalKey,
+            duplicateSince: new Date(now.getTime() - duplicateProposalWindowHours * 3_600_000),
+            agentId: agentId ?? principal.id,
+            currency: proposal.currency,
+            windowSince: new Date(now.getTime() - windowHours * 3_600_000),
+            ignoring: closedWithoutPayment,
+          })
+          earlier = facts.duplicate
+          return {
+            kind: policyKindOf[proposal.action_type],
+            counterparty_id: counterparty.id,
+            amount: { currency: proposal.currency, value: amount },
+            timestamp: now.toISOString(),
+            agent_id: agentId,
+            action_type: proposal.action_type,
+            action_id: id,
+            confidence: proposal.confidence ?? null,
+            evidence_score: cited.length === 0 ? null : cited.reduce((sum, row) => sum + row.confidence, 0) / cited.length,
+            risk_level: counterparty.riskLevel,
+            spend_in_window: { currency: proposal.currency, value: formatAmount(decimalAdd(facts.spent.total, amount), proposal.currency) },
+            tx_count_in_window: facts.spent.count + 1,
+          }
+        })
         if (earlier !== undefined) {
           throw new AppError('agent_proposal_duplicate', `The same action was proposed by the same agent within ${duplicateProposalWindowHours} hours.`, {
             payment_intent_id: earlier.id,
             status: earlier.status,
           })
         }
-
-        const id = ids.newId('paymentIntent')
-        const windowHours = (await policy.activeWindowHours(tx, tenantId)) ?? 24
-        const spent = await store.spendInWindow(tx, tenantId, agentId ?? principal.id, proposal.currency, new Date(now.getTime() - windowHours * 3_600_000), closedWithoutPayment)
-        const action: PolicyAction = {
-          kind: policyKindOf[proposal.action_type],
-          counterparty_id: counterparty.id,
-          amount: { currency: proposal.currency, value: amount },
-          timestamp: now.toISOString(),
-          agent_id: agentId,
-          action_type: proposal.action_type,
-          action_id: id,
-          confidence: proposal.confidence ?? null,
-          evidence_score: cited.length === 0 ? null : cited.reduce((sum, row) => sum + row.confidence, 0) / cited.length,
-          risk_level: counterparty.riskLevel,
-          spend_in_window: { currency: proposal.currency, value: formatAmount(decimalAdd(spent.total, amount), proposal.currency) },
-          tx_count_in_window: spent.count + 1,
-        }
-        const decision = await policy.evaluateActive(tx, tenantId, action)
-        if (decision === undefined) throw new AppError('policy_not_active', 'The tenant has no active policy; a payment cannot be decided.')
+        if (evaluated === undefined) throw new AppError('policy_not_active', 'The tenant has no active policy; a payment cannot be decided.')
+        const { decision, action } = evaluated
         const outcome = creationOutcome(proposal.action_type, decision, floor)
 
         const decisionRow: PolicyDecisionRow = {

@@ -20,6 +20,8 @@ import type { PolicyStore, VerdictRow } from './policy.store.ts'
 import type { StoredContents } from './stored-content.ts'
 
 export const verdictLifetimeSeconds = 60
+/** The spend window of a policy that names none (`window_hours`), as evaluation assumes. */
+const defaultWindowHours = 24
 export const verdictTokenPrefix = 'pvt_'
 
 /** A decision and the policy version it was made under. */
@@ -44,6 +46,11 @@ export type VerdictConsumption =
 export interface PolicyVerdicts {
   /** Evaluates against the active policy, read FOR SHARE so it cannot be superseded before this transaction ends; undefined when none is active. */
   evaluateActive(tx: Tx, tenantId: string, action: PolicyAction): Promise<EvaluatedDecision | undefined>
+  /**
+   * The same, for a caller whose action depends on the active policy (the payments module's spend window):
+   * one read of the policy FOR SHARE, `build` given its `window_hours` (default 24), then the decision.
+   */
+  evaluateActiveWith(tx: Tx, tenantId: string, build: (windowHours: number) => Promise<PolicyAction>): Promise<{ decision: EvaluatedDecision; action: PolicyAction } | undefined>
   /** Stores a verdict binding the decision to the action; valid for 60 s, once. Writes one row; audits nothing. */
   issueVerdict(tx: Tx, tenantId: string, decision: EvaluatedDecision, action: PolicyAction): Promise<IssuedVerdict>
   /**
@@ -88,6 +95,14 @@ export function createPolicyVerdicts(deps: { store: PolicyStore; ids: IdSource; 
       const policy = await store.findActivePolicy(tx, tenantId, { forShare: true })
       if (policy === undefined) return undefined
       return { ...evaluatePolicy(contents.contentOf(policy), action), policy_id: policy.id, policy_version: policy.version }
+    },
+
+    async evaluateActiveWith(tx, tenantId, build) {
+      const policy = await store.findActivePolicy(tx, tenantId, { forShare: true })
+      if (policy === undefined) return undefined
+      const content = contents.contentOf(policy)
+      const action = await build(content.window_hours ?? defaultWindowHours)
+      return { decision: { ...evaluatePolicy(content, action), policy_id: policy.id, policy_version: policy.version }, action }
     },
 
     async issueVerdict(tx, tenantId, decision, action) {

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, createTestApp, expectError, mintServiceToken, signupOwner, type JoinedMember, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, getOk, normalize, seedArtifact } from '../../support/ledger.ts'
 import { addSigner, compose, sign, signatureOf } from '../../support/policy.ts'
+import { business } from '../../support/payments.ts'
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../../../src/platform/db/database.ts'
 
 let test: TestApp
 let owner: TenantOwner
@@ -283,5 +286,23 @@ describe('a signed policy: allowed under the cap, the floor, rejected, and two d
     const intent = await proposeIn({ amount: '701.00' })
     expect((await act(tenant.token, intent.id, 'approve')).json().status).toBe('awaiting_second_approval')
     expect((await act(second.token, intent.id, 'reject')).json()).toMatchObject({ status: 'rejected', rejection_reason: 'rejected by an approver' })
+  })
+})
+
+describe('the spend window the policy sees', () => {
+  it("populates spend_in_window and tx_count_in_window with the agent's open proposals in the currency, this one included", async () => {
+    const b = await business(test)
+    const ids: string[] = []
+    for (const amount of ['10.00', '11.00', '12.00']) {
+      const response = await test.request({ method: 'POST', url: '/v1/payment-intents', token: b.agent, payload: { action_type: 'ach_outbound', source_account_id: b.account, destination_counterparty_id: b.supplier, amount, currency: 'EUR' } })
+      expect(response.statusCode, response.body).toBe(201)
+      ids.push(response.json().id)
+    }
+    const actions = await queryRows<{ action: Record<string, any> }>(test.runtime.db.orm, sql`select action from payment_policy_decisions where tenant_id = ${b.owner.tenantId} order by created_at, id`)
+    expect(actions.map((row) => [row.action.spend_in_window.value, row.action.tx_count_in_window])).toEqual([
+      ['10.00', 1],
+      ['21.00', 2],
+      ['33.00', 3],
+    ])
   })
 })
