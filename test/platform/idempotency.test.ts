@@ -23,7 +23,7 @@ const store = createIdempotencyStore()
 
 beforeAll(async () => {
   test = await createTestApp()
-  const noEvents = { record: async () => ({ id: 'evt_none' }), recordEach: async () => [], recordMany: async () => undefined }
+  const noEvents = { recordEach: async () => [], recordMany: async () => undefined }
   commands = createCommandRunner({ db: test.runtime.db, clock, audit: { record: async () => ({ id: `aev_${randomUUID()}` }) }, events: noEvents, jobs: test.runtime.jobs, idempotency: store })
 })
 afterAll(async () => test?.close())

@@ -19,7 +19,7 @@ import type { ApprovalRow, PaymentIntentRow, PaymentsStore } from './payments.st
 import type { MemberIdentity, PaymentsLedger, PaymentsMembers } from './ports.ts'
 import { memberIsPayee } from './payee.ts'
 import { proposingAgentOf } from './propose.service.ts'
-import { intentEventPayload, toIntentView, type PaymentIntentView } from './payments.views.ts'
+import { intentEventPayload, loadIntentView, type PaymentIntentView } from './payments.views.ts'
 
 /** A rejection's reason, at most (spec, Limits). */
 export const rejectionReasonCharactersMax = 500
@@ -51,13 +51,6 @@ export function createDecideService(deps: DecideDeps) {
 
   function refused(check: { reason: string; message: string }): AppError {
     return new AppError('payment_intent_approval_invalid', check.message, { reason: check.reason })
-  }
-
-  /** The intent as the API shows it, after a change in this transaction. */
-  async function viewOf(tx: Tx, tenantId: string, intent: PaymentIntentRow): Promise<PaymentIntentView> {
-    const decision = await store.findDecision(tx, tenantId, intent.policyDecisionId)
-    if (decision === undefined) throw new Error(`payment intent ${intent.id} has no decision row ${intent.policyDecisionId}`)
-    return toIntentView(intent, decision, await store.approvalsOf(tx, tenantId, intent.id))
   }
 
   /** Records a decision by a member: its audit event first, then the approval row citing it. */
@@ -146,7 +139,7 @@ export function createDecideService(deps: DecideDeps) {
               { type: 'proposal.awaiting_second_approval', payload: { ...payload, proposal_type: 'payment' } },
             ]
         return {
-          outcome: await viewOf(tx, tenantId, moved),
+          outcome: await loadIntentView(tx, store, moved),
           audit: [statusAudit(context, moved, from, check.reachesQuorum ? 'payment_intent.approved' : 'payment_intent.awaiting_second_approval', { approval_id: approval.id })],
           events,
         }
@@ -171,7 +164,7 @@ export function createDecideService(deps: DecideDeps) {
         const from = intent.status
         const moved = await moveTo(tx, intent, 'rejected', { rejectionReason: reason ?? 'rejected by an approver' })
         return {
-          outcome: await viewOf(tx, tenantId, moved),
+          outcome: await loadIntentView(tx, store, moved),
           audit: [statusAudit(context, moved, from, 'payment_intent.rejected', { approval_id: rejection.id })],
           events: [{ type: 'payment_intent.rejected', payload: { ...intentEventPayload(moved), rejected_by_member_id: rejection.memberId, reason } }],
         }
@@ -235,7 +228,7 @@ export function createDecideService(deps: DecideDeps) {
       }
       const from = intent.status
       const moved = await moveTo(tx, intent, statusAfter(move)!)
-      return { outcome: await viewOf(tx, tenantId, moved), audit: [statusAudit(context, moved, from, action)] }
+      return { outcome: await loadIntentView(tx, store, moved), audit: [statusAudit(context, moved, from, action)] }
     })
   }
 }

@@ -80,9 +80,10 @@ export function createGateService(deps: GateDeps) {
     let liveOutcome: GateSnapshot['liveOutcome']
     let verdict: GateSnapshot['verdict'] = { ok: false, reason: 'no decision to bind a verdict to' }
     if (decision !== undefined && action !== undefined) {
-      const today: PolicyAction = counterparty === undefined ? action : { ...action, risk_level: counterparty.riskLevel }
-      liveOutcome = (await policy.evaluateActive(tx, tenantId, today))?.outcome
       const live = await policy.evaluateActive(tx, tenantId, action)
+      // Evaluated again only when today's facts differ from the stored action's (the counterparty's risk).
+      const riskNow = counterparty?.riskLevel ?? action.risk_level
+      liveOutcome = riskNow === action.risk_level ? live?.outcome : (await policy.evaluateActive(tx, tenantId, { ...action, risk_level: riskNow }))?.outcome
       if (live === undefined) verdict = { ok: false, reason: 'no active policy' }
       else if (actionHash(action) !== decision.actionHash) verdict = { ok: false, reason: 'the stored action does not match its hash' }
       else {

@@ -2,7 +2,8 @@
 import { formatAmount } from '../../kernel/money.ts'
 import type { TraceEntry } from '../policy/index.ts'
 import { sdkStatusOf, type SdkStatus } from './domain/intents.ts'
-import type { ApprovalRow, PaymentIntentRow, PolicyDecisionRow } from './payments.store.ts'
+import type { Executor } from '../../platform/db/database.ts'
+import type { ApprovalRow, PaymentIntentRow, PaymentsStore, PolicyDecisionRow } from './payments.store.ts'
 
 export interface PolicyDecisionView {
   id: string
@@ -115,4 +116,11 @@ export function intentEventPayload(row: PaymentIntentRow): Record<string, unknow
     created_by_agent_id: row.createdByAgentId,
     policy_decision_id: row.policyDecisionId,
   }
+}
+
+/** The intent as the API shows it: its row with its decision and the decisions people recorded (two reads). */
+export async function loadIntentView(executor: Executor, store: Pick<PaymentsStore, 'findDecision' | 'approvalsOf'>, row: PaymentIntentRow): Promise<PaymentIntentView> {
+  const decision = await store.findDecision(executor, row.tenantId, row.policyDecisionId)
+  if (decision === undefined) throw new Error(`payment intent ${row.id} has no decision row ${row.policyDecisionId}`)
+  return toIntentView(row, decision, await store.approvalsOf(executor, row.tenantId, row.id))
 }

@@ -6,10 +6,10 @@
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'
 import { canonicalJson } from '../../kernel/hashing.ts'
-import type { Database, Executor } from '../../platform/db/database.ts'
+import type { Database } from '../../platform/db/database.ts'
 import type { PaymentActionType, PaymentIntentStatus } from './domain/intents.ts'
 import type { PaymentIntentRow, PaymentsStore } from './payments.store.ts'
-import { toIntentView, type PaymentIntentView } from './payments.views.ts'
+import { loadIntentView, type PaymentIntentView } from './payments.views.ts'
 
 /** List page sizes (rows): as the Ledger's transaction listings. */
 export const intentPageRows = { defaultRows: 50, maxRows: 500 } as const
@@ -41,12 +41,6 @@ function agentOf(row: PaymentIntentRow): PaymentIntentView['agent'] {
 export function createReadService(deps: { db: Database; store: PaymentsStore; cursors: CursorCodec }) {
   const { db, store, cursors } = deps
 
-  async function view(executor: Executor, tenantId: string, row: PaymentIntentRow): Promise<PaymentIntentView> {
-    const decision = await store.findDecision(executor, tenantId, row.policyDecisionId)
-    if (decision === undefined) throw new Error(`payment intent ${row.id} has no decision row ${row.policyDecisionId}`)
-    return toIntentView(row, decision, await store.approvalsOf(executor, tenantId, row.id))
-  }
-
   async function found(tenantId: string, id: string): Promise<PaymentIntentRow> {
     const row = await store.findIntent(db.orm, tenantId, id)
     if (row === undefined) throw new AppError('payment_intent_not_found', 'No such payment intent.', { payment_intent_id: id })
@@ -57,7 +51,7 @@ export function createReadService(deps: { db: Database; store: PaymentsStore; cu
     /** One intent; `expand=agent` adds the proposing agent. */
     async get(tenantId: string, id: string, options: { expandAgent: boolean }): Promise<PaymentIntentView> {
       const row = await found(tenantId, id)
-      const shown = await view(db.orm, tenantId, row)
+      const shown = await loadIntentView(db.orm, store, row)
       return options.expandAgent ? { ...shown, agent: agentOf(row) } : shown
     },
 
@@ -81,7 +75,7 @@ export function createReadService(deps: { db: Database; store: PaymentsStore; cu
       const page = rows.slice(0, limit)
       const last = page.at(-1)
       return {
-        payment_intents: await Promise.all(page.map((row) => view(db.orm, tenantId, row))),
+        payment_intents: await Promise.all(page.map((row) => loadIntentView(db.orm, store, row))),
         next_cursor: rows.length > limit && last !== undefined ? cursors.encode(listing, { created_at: last.createdAt.toISOString(), id: last.id }) : null,
       }
     },
@@ -89,7 +83,7 @@ export function createReadService(deps: { db: Database; store: PaymentsStore; cu
     /** The intent, its executions (none until the execution module runs them), its decision and its evidence. */
     async replayInvestigation(tenantId: string, id: string): Promise<ReplayInvestigation> {
       const row = await found(tenantId, id)
-      return { payment_intent: await view(db.orm, tenantId, row), executions: [], policy_decision_id: row.policyDecisionId, evidence_ids: [...row.evidenceIds] }
+      return { payment_intent: await loadIntentView(db.orm, store, row), executions: [], policy_decision_id: row.policyDecisionId, evidence_ids: [...row.evidenceIds] }
     },
   }
 }

@@ -47,10 +47,9 @@ export interface BusinessEvent {
 }
 
 export interface EventRecorder {
-  record(tx: Tx, event: BusinessEvent): Promise<{ id: string }>
   /**
    * Records a command's events of one tenant with one statement (the insert and the subscriber check in
-   * one round trip, as `record` does for one), in order; returns their ids.
+   * one round trip: this runs on every audited change), in order; returns their ids.
    */
   recordEach(tx: Tx, tenantId: string, batch: ReadonlyArray<Omit<BusinessEvent, 'tenantId'>>): Promise<string[]>
   /**
@@ -76,21 +75,6 @@ export interface EventSubscriber {
 
 export function createEventRecorder(deps: { ids: IdSource; clock: Clock; subscriber: EventSubscriber }): EventRecorder {
   return {
-    async record(tx, event) {
-      const id = deps.ids.newId('event')
-      // The insert and the endpoint check in one round trip (this runs on every audited single change).
-      const [recorded] = await queryRows<{ fan_out: boolean }>(
-        tx,
-        sql`with inserted as (
-              insert into ${events} (${sql.identifier(events.id.name)}, ${sql.identifier(events.tenantId.name)}, ${sql.identifier(events.eventType.name)},
-                                     ${sql.identifier(events.payload.name)}, ${sql.identifier(events.auditEventId.name)}, ${sql.identifier(events.createdAt.name)})
-              values (${id}, ${event.tenantId}, ${event.type}, ${JSON.stringify(event.payload)}::jsonb, ${event.auditEventId}, ${deps.clock.now().toISOString()}::timestamptz)
-              returning 1)
-            select ${deps.subscriber.takesAny(event.tenantId, [event.type])} as fan_out from inserted`,
-      )
-      if (recorded?.fan_out === true) await deps.subscriber.handOver(tx, event.tenantId, [id])
-      return { id }
-    },
     async recordEach(tx, tenantId, batch) {
       if (batch.length === 0) return []
       const createdAt = deps.clock.now().toISOString()

@@ -120,3 +120,29 @@ describe('resume', () => {
     expectError(await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/resume`, token: b.agent }), 'auth_scope_insufficient')
   })
 })
+
+describe('payment_intent events at their transitions', () => {
+  it('emits created and policy.evaluate on a proposal, approved when the policy or a person allows, execute.after on dispatch, rejected on a rejection', async () => {
+    const b = await business()
+    const eventsOf = async (id: string) =>
+      ((await getOk(test, b.owner.token, '/v1/events?limit=500')).events as Array<{ type: string; data: Record<string, unknown> }>)
+        .filter((event) => event.data.payment_intent_id === id)
+        .map((event) => event.type)
+        // Ids order events to the millisecond only: one command's events may come in either order.
+        .sort()
+
+    const allowed = await approvedIntent(b, { amount: '5.00' })
+    await test.runtime.settleAudit()
+    expect((await execute(b, allowed)).statusCode).toBe(202)
+    expect(await eventsOf(allowed)).toEqual(['payment_intent.approved', 'payment_intent.created', 'payment_intent.execute.after', 'policy.evaluate'])
+
+    const held = await test.request({ method: 'POST', url: '/v1/payment-intents', token: b.agent, payload: { action_type: 'ach_outbound', source_account_id: b.account, destination_counterparty_id: b.supplier, amount: '70.00', currency: 'EUR' } })
+    const id = held.json().id as string
+    expect((await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/approve`, token: b.owner.token })).json().status).toBe('approved')
+    expect(await eventsOf(id)).toEqual(['payment_intent.approved', 'payment_intent.created', 'policy.evaluate'])
+
+    const rejected = (await test.request({ method: 'POST', url: '/v1/payment-intents', token: b.agent, payload: { action_type: 'ach_outbound', source_account_id: b.account, destination_counterparty_id: b.supplier, amount: '71.00', currency: 'EUR' } })).json().id as string
+    expect((await test.request({ method: 'POST', url: `/v1/payment-intents/${rejected}/reject`, token: b.owner.token })).statusCode).toBe(200)
+    expect(await eventsOf(rejected)).toEqual(['payment_intent.created', 'payment_intent.rejected', 'policy.evaluate'])
+  })
+})

@@ -275,6 +275,8 @@ describe('a signed policy: allowed under the cap, the floor, rejected, and two d
     expect(intent).toMatchObject({ status: 'pending_approval', approvals_required: 2, policy_decision: { outcome: 'confirm', required_approvers: ['signer', 'signer'] } })
     const first = await act(tenant.token, intent.id, 'approve')
     expect(first.json()).toMatchObject({ status: 'awaiting_second_approval', sdk_status: 'needs_approval' })
+    const events = ((await getOk(test, tenant.token, '/v1/events?limit=500')).events as Array<{ type: string; data: Record<string, unknown> }>).filter((event) => event.data.payment_intent_id === intent.id)
+    expect(events.map((event) => event.type).sort()).toEqual(['payment_intent.awaiting_second_approval', 'payment_intent.created', 'policy.evaluate', 'proposal.awaiting_second_approval'])
     expect(expectError(await act(tenant.token, intent.id, 'approve'), 'payment_intent_approval_invalid').details).toEqual({ reason: 'second_approval_required' })
     const approved = await act(second.token, intent.id, 'approve')
     expect(approved.statusCode, approved.body).toBe(200)
@@ -304,5 +306,18 @@ describe('the spend window the policy sees', () => {
       ['21.00', 2],
       ['33.00', 3],
     ])
+  })
+})
+
+describe('cancel by the proposing agent (the command the agent protocol will call)', () => {
+  it('lets the agent cancel its own intent, and not another agent\'s', async () => {
+    const b = await business(test)
+    const response = await test.request({ method: 'POST', url: '/v1/payment-intents', token: b.agent, payload: { action_type: 'ach_outbound', source_account_id: b.account, destination_counterparty_id: b.supplier, amount: '80.00', currency: 'EUR' } })
+    const id = response.json().id as string
+    const other = await test.runtime.services.auth.authenticate(await mintServiceToken(test, b.owner.tenantId))
+    await expect(test.runtime.payments.decide.cancel({ requestId: 'req_test', principal: other }, { id })).rejects.toMatchObject({ code: 'payment_intent_approval_invalid', details: { reason: 'actor_unresolved' } })
+    const own = await test.runtime.services.auth.authenticate(b.agent)
+    const { outcome } = await test.runtime.payments.decide.cancel({ requestId: 'req_test', principal: own }, { id })
+    expect(outcome.status).toBe('cancelled')
   })
 })
