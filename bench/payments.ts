@@ -46,7 +46,7 @@ const gateRuns = Number(values['gate-runs'])
 const serviceTokenSecret = 'bench-service-token-secret-0123456789abcdef'
 const password = 'correct horse battery staple'
 
-const log = (message: string) => process.stderr.write(`${message}\n`)
+const log = (message: string) => process.stderr.write(`${process.env.BENCH_TS ? `[${process.hrtime.bigint() / 1000n}] ` : ""}${message}\n`)
 
 interface Throughput {
   readonly operations: number

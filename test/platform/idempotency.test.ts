@@ -24,7 +24,7 @@ const store = createIdempotencyStore()
 beforeAll(async () => {
   test = await createTestApp()
   const noEvents = { recordEach: async () => [], recordMany: async () => undefined }
-  commands = createCommandRunner({ db: test.runtime.db, clock, audit: { record: async () => ({ id: `aev_${randomUUID()}` }) }, events: noEvents, jobs: test.runtime.jobs, idempotency: store })
+  commands = createCommandRunner({ db: test.runtime.db, clock, audit: { record: async () => ({ id: `aev_${randomUUID()}` }), send: () => ({ id: `aev_${randomUUID()}`, written: Promise.resolve() }) }, events: noEvents, jobs: test.runtime.jobs, idempotency: store })
 })
 afterAll(async () => test?.close())
 

@@ -31,8 +31,13 @@ export const wakeIntervalMs = 100
 export function createAuditRecorder(deps: { ids: IdSource; clock: Clock }): AuditRecorder {
   // Real elapsed time, not the injected clock: this paces notifications, it records nothing.
   let lastWakeAtMs = Number.NEGATIVE_INFINITY
-  return {
+  const recorder: AuditRecorder = {
     async record(tx, record) {
+      const sent = recorder.send(tx, record)
+      await sent.written
+      return { id: sent.id }
+    },
+    send(tx, record) {
       const inputs = record.inputs ?? {}
       const outputs = record.outputs ?? {}
       assertAuditFields(inputs, 'inputs')
@@ -47,14 +52,14 @@ export function createAuditRecorder(deps: { ids: IdSource; clock: Clock }): Audi
                 ${record.entity.type}, ${record.entity.id}, ${JSON.stringify(inputs)}::jsonb, ${JSON.stringify(outputs)}::jsonb,
                 ${sql.param(record.evidenceIds ?? [])}::text[], ${record.requestId ?? null}, ${createdAt.toISOString()})`
       const nowMs = performance.now()
+      let statement = content
       if (nowMs - lastWakeAtMs >= wakeIntervalMs) {
         lastWakeAtMs = nowMs
         // One round trip: the insert, and a notification PostgreSQL delivers only if the transaction commits.
-        await tx.execute(sql`with inserted as (${content} returning tenant_id) select pg_notify(${auditAppendedChannel}, tenant_id::text) from inserted`)
-      } else {
-        await tx.execute(content)
+        statement = sql`with inserted as (${content} returning tenant_id) select pg_notify(${auditAppendedChannel}, tenant_id::text) from inserted`
       }
-      return { id }
+      return { id, written: tx.execute(statement).then(() => undefined) }
     },
   }
+  return recorder
 }

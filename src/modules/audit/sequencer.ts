@@ -119,11 +119,17 @@ export function createAuditSequencer(deps: {
     while (head.seq > batchedSeq) {
       const seqTo = Math.min(batchedSeq + options.batchEventsMax, head.seq)
       const full = seqTo - batchedSeq === options.batchEventsMax
+      if (!full && !closeOpenBatch) {
+        // An open batch closes once its first event has waited long enough: ask for that event alone
+        // (reading the whole open batch on every run cost about 70 rows read per event sequenced).
+        const [opening] = await store.chainSlice(tx, tenantId, batchedSeq + 1, batchedSeq + 1)
+        assert(opening !== undefined, `audit chain of ${tenantId} has a gap at ${batchedSeq + 1}`)
+        if (opening.createdAt.getTime() > cutoff) break
+      }
       const slice = await store.chainSlice(tx, tenantId, batchedSeq + 1, seqTo)
       const first = slice[0]
       const last = slice.at(-1)
       assert(first !== undefined && last !== undefined && slice.length === seqTo - batchedSeq, `audit chain of ${tenantId} has a gap in ${batchedSeq + 1}..${seqTo}`)
-      if (!full && !closeOpenBatch && first.createdAt.getTime() > cutoff) break
       const tree = buildTree(slice.map((event) => leafOf(event.hash)))
       await store.insertAnchor(tx, {
         id: deps.ids.newId('auditAnchor'),

@@ -66,49 +66,71 @@ export function gateFailure(outcome: Extract<GateOutcome, { passed: false }>): A
 export function createGateService(deps: GateDeps) {
   const { commands, store, ledger, members, policy, agents, auditChain, ids, clock, settings } = deps
 
-  /** Everything the 23 checks read, in the caller's transaction (the intent is already locked). */
+  /**
+   * Everything the 23 checks read, in the caller's transaction (the intent is already locked). The reads
+   * go out in three waves, each wave's independent queries together (one round trip on PostgreSQL's
+   * pipelined connection): what the intent names; the live policy and the approvers; the policy's
+   * signatures and the single-use verdict.
+   */
   async function snapshotOf(tx: Tx, intent: PaymentIntentRow, mode: GateSnapshot['mode']): Promise<GateSnapshot> {
     const { tenantId } = intent
     const now = clock.now()
-    const decision = await store.findDecision(tx, tenantId, intent.policyDecisionId)
+    const [decision, counterparty, approvalRows, account, agent, balance, reservedByOthers, changedAt, recentSamePayments, alreadyDispatched, oldestUnlinkedSeconds] =
+      await Promise.all([
+        store.findDecision(tx, tenantId, intent.policyDecisionId),
+        ledger.findCounterparty(tx, tenantId, intent.destinationCounterpartyId),
+        store.approvalsOf(tx, tenantId, intent.id),
+        ledger.findAccount(tx, tenantId, intent.sourceAccountId),
+        intent.createdByAgentId === null ? undefined : agents.standing(tx, tenantId, intent.createdByAgentId, now),
+        ledger.latestBalance(tx, tenantId, intent.sourceAccountId),
+        store.reservedOnAccount(tx, tenantId, intent.sourceAccountId, intent.currency, intent.id),
+        ledger.counterpartyDetailsChangedAt(tx, tenantId, intent.destinationCounterpartyId),
+        store.countRecentSamePayments(
+          tx,
+          tenantId,
+          { destinationCounterpartyId: intent.destinationCounterpartyId, amount: intent.amount, currency: intent.currency, exceptIntentId: intent.id },
+          new Date(now.getTime() - settings.duplicatePaymentHours * 3_600_000),
+        ),
+        store.hasOutbox(tx, tenantId, intent.id),
+        auditChain.oldestUnlinkedSeconds(tx, tenantId, now),
+      ])
     const action = decision?.action as PolicyAction | undefined
 
-    const counterparty = await ledger.findCounterparty(tx, tenantId, intent.destinationCounterpartyId)
+    // The live policy on the stored action (read FOR SHARE), evaluated again with today's Ledger facts (the
+    // counterparty's risk now) only when they differ, for check 7.5; and each approver as they stand now.
+    const riskNow = counterparty?.riskLevel ?? action?.risk_level
+    const [live, liveWithFactsNow, approvals] = await Promise.all([
+      action === undefined ? undefined : policy.evaluateActive(tx, tenantId, action),
+      action === undefined || riskNow === action.risk_level ? undefined : policy.evaluateActive(tx, tenantId, { ...action, risk_level: riskNow }),
+      Promise.all(
+        approvalRows
+          .filter((row) => row.decision === 'approve')
+          .map(async (approval) => {
+            const member = await members.findMemberOfUser(tx, tenantId, approval.userId)
+            const authority = checkMemberAuthority(member, intent.actionType)
+            return {
+              memberId: approval.memberId,
+              memberActive: authority.ok,
+              approvalDomains: member?.approvalDomains ?? [],
+              approvalLimit: member?.approvalLimit ?? null,
+              isPayee: member === undefined ? false : await memberIsPayee({ ledger, members }, tx, tenantId, member, intent.destinationCounterpartyId),
+            }
+          }),
+      ),
+    ])
+    const liveOutcome: GateSnapshot['liveOutcome'] = action === undefined ? undefined : (liveWithFactsNow ?? live)?.outcome
 
-    // The live policy: on the stored action with today's Ledger facts (the counterparty's risk now) for
-    // check 7.5, and a single-use verdict bound to the stored action for check 2.5.
-    let liveOutcome: GateSnapshot['liveOutcome']
-    let verdict: GateSnapshot['verdict'] = { ok: false, reason: 'no decision to bind a verdict to' }
-    if (decision !== undefined && action !== undefined) {
-      const live = await policy.evaluateActive(tx, tenantId, action)
-      // Evaluated again only when today's facts differ from the stored action's (the counterparty's risk).
-      const riskNow = counterparty?.riskLevel ?? action.risk_level
-      liveOutcome = riskNow === action.risk_level ? live?.outcome : (await policy.evaluateActive(tx, tenantId, { ...action, risk_level: riskNow }))?.outcome
-      if (live === undefined) verdict = { ok: false, reason: 'no active policy' }
-      else if (actionHash(action) !== decision.actionHash) verdict = { ok: false, reason: 'the stored action does not match its hash' }
-      else {
-        const issued = await policy.issueVerdict(tx, tenantId, live, action)
-        const consumed = await policy.consumeVerdict(tx, tenantId, issued.token, action)
-        verdict = consumed.ok ? { ok: true } : { ok: false, reason: consumed.reason }
-      }
+    // After the live policy is held FOR SHARE (it cannot be superseded before this transaction ends): its
+    // signatures verified again (check 3.5), beside a single-use verdict bound to the stored action (check 2.5).
+    const bindVerdict = async (): Promise<GateSnapshot['verdict']> => {
+      if (decision === undefined || action === undefined) return { ok: false, reason: 'no decision to bind a verdict to' }
+      if (live === undefined) return { ok: false, reason: 'no active policy' }
+      if (actionHash(action) !== decision.actionHash) return { ok: false, reason: 'the stored action does not match its hash' }
+      const issued = await policy.issueVerdict(tx, tenantId, live, action)
+      const consumed = await policy.consumeVerdict(tx, tenantId, issued.token, action)
+      return consumed.ok ? { ok: true } : { ok: false, reason: consumed.reason }
     }
-    const integrity = await policy.activePolicyIntegrity(tx, tenantId)
-
-    const approvals = []
-    for (const approval of (await store.approvalsOf(tx, tenantId, intent.id)).filter((row) => row.decision === 'approve')) {
-      const member = await members.findMemberOfUser(tx, tenantId, approval.userId)
-      const authority = checkMemberAuthority(member, intent.actionType)
-      approvals.push({
-        memberId: approval.memberId,
-        memberActive: authority.ok,
-        approvalDomains: member?.approvalDomains ?? [],
-        approvalLimit: member?.approvalLimit ?? null,
-        isPayee: member === undefined ? false : await memberIsPayee({ ledger, members }, tx, tenantId, member, intent.destinationCounterpartyId),
-      })
-    }
-
-    const account = await ledger.findAccount(tx, tenantId, intent.sourceAccountId)
-    const agent = intent.createdByAgentId === null ? undefined : await agents.standing(tx, tenantId, intent.createdByAgentId, now)
+    const [integrity, verdict] = await Promise.all([policy.activePolicyIntegrity(tx, tenantId), bindVerdict()])
     return {
       mode,
       now,
@@ -146,8 +168,8 @@ export function createGateService(deps: GateDeps) {
             },
       approvals,
       account: account === undefined ? undefined : { status: account.status, currency: account.currency },
-      balance: await ledger.latestBalance(tx, tenantId, intent.sourceAccountId),
-      reservedByOthers: await store.reservedOnAccount(tx, tenantId, intent.sourceAccountId, intent.currency, intent.id),
+      balance,
+      reservedByOthers,
       counterparty:
         counterparty === undefined
           ? undefined
@@ -155,20 +177,15 @@ export function createGateService(deps: GateDeps) {
               riskLevel: counterparty.riskLevel,
               verifiedStatus: counterparty.verifiedStatus,
               trustState: counterparty.trustState,
-              changedAt: await ledger.counterpartyDetailsChangedAt(tx, tenantId, counterparty.id),
+              changedAt,
             },
       agent,
-      recentSamePayments: await store.countRecentSamePayments(
-        tx,
-        tenantId,
-        { destinationCounterpartyId: intent.destinationCounterpartyId, amount: intent.amount, currency: intent.currency, exceptIntentId: intent.id },
-        new Date(now.getTime() - settings.duplicatePaymentHours * 3_600_000),
-      ),
+      recentSamePayments,
       // No smart-account session keys or escrows are registered yet: on-chain transfers and escrow releases fail closed.
       sessionKey: undefined,
       escrow: undefined,
-      alreadyDispatched: await store.hasOutbox(tx, tenantId, intent.id),
-      auditChain: { oldestUnlinkedSeconds: await auditChain.oldestUnlinkedSeconds(tx, tenantId, now) },
+      alreadyDispatched,
+      auditChain: { oldestUnlinkedSeconds },
     }
   }
 
@@ -208,12 +225,15 @@ export function createGateService(deps: GateDeps) {
           }),
         ],
       })
-      await store.insertGateRun(tx, { id: gateRunId, tenantId, paymentIntentId: intent.id, mode, passed, checks, auditEventId: auditEventId ?? null, createdAt: snapshot.now })
-      if (!passed) return { outcome: { passed: false, payment_intent_id: intent.id, gate_run_id: gateRunId, checks } }
+      const gateRun = store.insertGateRun(tx, { id: gateRunId, tenantId, paymentIntentId: intent.id, mode, passed, checks, auditEventId: auditEventId ?? null, createdAt: snapshot.now })
+      if (!passed) {
+        await gateRun
+        return { outcome: { passed: false, payment_intent_id: intent.id, gate_run_id: gateRunId, checks } }
+      }
 
       const rail = railOf[intent.actionType]
       if (mode === 'resume') {
-        await store.updateIntent(tx, tenantId, intent.id, { status: 'approved', updatedAt: snapshot.now })
+        await Promise.all([gateRun, store.updateIntent(tx, tenantId, intent.id, { status: 'approved', updatedAt: snapshot.now })])
         return {
           outcome: { passed: true, payment_intent_id: intent.id, status: 'approved', outbox_id: null, execution_id: null, rail, gate_run_id: gateRunId },
           audit: [auditedBy(context, { layer: 'execution', action: 'payment_intent.resumed', entity: { type: 'payment_intent', id: intent.id }, inputs: { gate_run_id: gateRunId }, outputs: { status_before: 'paused', status: 'approved' } })],
@@ -221,13 +241,17 @@ export function createGateService(deps: GateDeps) {
       }
 
       const outboxId = ids.newId('outboxRow')
-      await store.updateIntent(tx, tenantId, intent.id, { status: 'dispatching', updatedAt: snapshot.now })
-      await store.insertOutbox(tx, { id: outboxId, tenantId, paymentIntentId: intent.id, rail, idempotencyKey: `sha256:${sha256Hex(`${tenantId}:${intent.id}:${outboxId}`)}`, status: 'pending', createdAt: snapshot.now })
       const reserved = reservationAmount(intent.actionType, intent.amount)
       const reservationId = reserved === undefined ? null : ids.newId('reservation')
-      if (reservationId !== null) {
-        await store.insertReservation(tx, { id: reservationId, tenantId, paymentIntentId: intent.id, accountId: intent.sourceAccountId, amount: reserved!, currency: intent.currency, status: 'active', createdAt: snapshot.now, updatedAt: snapshot.now })
-      }
+      // Independent writes, sent together.
+      await Promise.all([
+        gateRun,
+        store.updateIntent(tx, tenantId, intent.id, { status: 'dispatching', updatedAt: snapshot.now }),
+        store.insertOutbox(tx, { id: outboxId, tenantId, paymentIntentId: intent.id, rail, idempotencyKey: `sha256:${sha256Hex(`${tenantId}:${intent.id}:${outboxId}`)}`, status: 'pending', createdAt: snapshot.now }),
+        reservationId === null
+          ? undefined
+          : store.insertReservation(tx, { id: reservationId, tenantId, paymentIntentId: intent.id, accountId: intent.sourceAccountId, amount: reserved!, currency: intent.currency, status: 'active', createdAt: snapshot.now, updatedAt: snapshot.now }),
+      ])
       const moved = { ...intent, status: 'dispatching' as const, updatedAt: snapshot.now }
       return {
         outcome: { passed: true, payment_intent_id: intent.id, status: 'dispatching', outbox_id: outboxId, execution_id: null, rail, gate_run_id: gateRunId },

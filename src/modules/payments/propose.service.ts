@@ -128,29 +128,7 @@ export function createProposeService(deps: ProposeDeps) {
         }
         const amount = formatAmount(proposal.amount, proposal.currency)
 
-        const account = await ledger.findAccount(tx, tenantId, proposal.source_account_id)
-        if (account === undefined) throw new AppError('ledger_account_not_found', 'No such account in this tenant.', { source_account_id: proposal.source_account_id })
-        const counterparty = await ledger.findCounterparty(tx, tenantId, proposal.destination_counterparty_id)
-        if (counterparty === undefined) {
-          throw new AppError('ledger_counterparty_not_found', 'No such counterparty in this tenant.', { destination_counterparty_id: proposal.destination_counterparty_id })
-        }
-        if (proposal.invoice_id !== undefined && !('type' in input) && (await ledger.findInvoice(tx, tenantId, proposal.invoice_id)) === undefined) {
-          throw new AppError('ledger_invoice_not_found', 'No such invoice in this tenant.', { invoice_id: proposal.invoice_id })
-        }
-        if (proposal.obligation_id !== undefined) {
-          const obligation = await ledger.findObligation(tx, tenantId, proposal.obligation_id)
-          if (obligation === undefined) throw new AppError('obligation_not_found', 'No such obligation in this tenant.', { obligation_id: proposal.obligation_id })
-          if (obligation.direction !== 'payable') {
-            throw new AppError('obligation_direction_invalid', 'A payment can only settle a payable obligation.', { obligation_id: obligation.id, direction: obligation.direction })
-          }
-        }
         const evidenceIds = [...new Set(proposal.evidence_ids ?? [])]
-        const cited = await evidence.parsedRowConfidences(tx, tenantId, evidenceIds)
-        if (cited.length !== evidenceIds.length) {
-          const found = new Set(cited.map((row) => row.id))
-          throw new AppError('ledger_parsed_row_not_found', 'Every evidence id must be a parsed row of this tenant.', { evidence_ids: evidenceIds.filter((id) => !found.has(id)) })
-        }
-
         const agentId = proposingAgentOf(principal)
         const proposalKey = `sha256:${sha256Hex(
           canonicalJson({
@@ -164,13 +142,44 @@ export function createProposeService(deps: ProposeDeps) {
             obligation_id: proposal.obligation_id ?? null,
           }),
         )}`
-        await store.lockProposalKey(tx, tenantId, proposalKey)
         const now = clock.now()
         const id = ids.newId('paymentIntent')
+        // What the proposal names, read together (one round trip on PostgreSQL's pipelined connection) with
+        // the proposal key's lock (two concurrent identical proposals cannot both pass the duplicate check,
+        // which is asked after it) and the active policy, read FOR SHARE by evaluateActiveWith below.
+        const named = Promise.all([
+          store.lockProposalKey(tx, tenantId, proposalKey),
+          ledger.findAccount(tx, tenantId, proposal.source_account_id),
+          ledger.findCounterparty(tx, tenantId, proposal.destination_counterparty_id),
+          proposal.invoice_id === undefined || 'type' in input ? true : ledger.findInvoice(tx, tenantId, proposal.invoice_id).then((invoice) => invoice !== undefined),
+          proposal.obligation_id === undefined ? undefined : ledger.findObligation(tx, tenantId, proposal.obligation_id),
+          evidenceIds.length === 0 ? [] : evidence.parsedRowConfidences(tx, tenantId, evidenceIds),
+        ]).then(([, account, counterparty, invoiceFound, obligation, cited]) => {
+          if (account === undefined) throw new AppError('ledger_account_not_found', 'No such account in this tenant.', { source_account_id: proposal.source_account_id })
+          if (counterparty === undefined) {
+            throw new AppError('ledger_counterparty_not_found', 'No such counterparty in this tenant.', { destination_counterparty_id: proposal.destination_counterparty_id })
+          }
+          if (!invoiceFound) throw new AppError('ledger_invoice_not_found', 'No such invoice in this tenant.', { invoice_id: proposal.invoice_id })
+          if (proposal.obligation_id !== undefined) {
+            if (obligation === undefined) throw new AppError('obligation_not_found', 'No such obligation in this tenant.', { obligation_id: proposal.obligation_id })
+            if (obligation.direction !== 'payable') {
+              throw new AppError('obligation_direction_invalid', 'A payment can only settle a payable obligation.', { obligation_id: obligation.id, direction: obligation.direction })
+            }
+          }
+          if (cited.length !== evidenceIds.length) {
+            const found = new Set(cited.map((row) => row.id))
+            throw new AppError('ledger_parsed_row_not_found', 'Every evidence id must be a parsed row of this tenant.', { evidence_ids: evidenceIds.filter((id) => !found.has(id)) })
+          }
+          return { account, counterparty, cited }
+        })
+        // Its refusal is awaited below (after the policy read, or inside the action builder); until then it is handled here.
+        named.catch(() => {})
+
         // One read of the active policy, whose spend window the action's spend and count depend on, and one
         // statement for both the duplicate check and that spend.
         let earlier: { id: string; status: PaymentIntentStatus } | undefined
         const evaluated = await policy.evaluateActiveWith(tx, tenantId, async (windowHours) => {
+          const { counterparty, cited } = await named
           const facts = await store.proposalFacts(tx, tenantId, {
             proposalKey,
             duplicateSince: new Date(now.getTime() - duplicateProposalWindowHours * 3_600_000),
@@ -195,6 +204,7 @@ export function createProposeService(deps: ProposeDeps) {
             tx_count_in_window: facts.spent.count + 1,
           }
         })
+        const { account, counterparty } = await named
         if (earlier !== undefined) {
           throw new AppError('agent_proposal_duplicate', `The same action was proposed by the same agent within ${duplicateProposalWindowHours} hours.`, {
             payment_intent_id: earlier.id,
@@ -242,8 +252,7 @@ export function createProposeService(deps: ProposeDeps) {
           createdAt: now,
           updatedAt: now,
         }
-        await store.insertDecision(tx, decisionRow)
-        await store.insertIntent(tx, row)
+        await Promise.all([store.insertDecision(tx, decisionRow), store.insertIntent(tx, row)])
 
         const view = toIntentView(row, decisionRow, [])
         const payload = intentEventPayload(row)

@@ -12,4 +12,9 @@ export interface RecordedAuditEvent {
 
 export interface AuditRecorder {
   record(tx: Tx, record: AuditRecord): Promise<RecordedAuditEvent>
+  /**
+   * The same, without waiting: the event's id at once and the write under way, so what cites the event
+   * (business events) can go out beside it. The caller awaits `written` before its transaction commits.
+   */
+  send(tx: Tx, record: AuditRecord): RecordedAuditEvent & { readonly written: Promise<void> }
 }

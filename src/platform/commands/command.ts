@@ -117,19 +117,37 @@ export function createCommandRunner(deps: {
   jobs: Pick<JobQueue, 'enqueue'>
   idempotency: IdempotencyStore
 }): CommandRunner {
-  async function commit(tx: Tx, tenantId: string, effects: Omit<CommandWork<unknown>, 'outcome'>): Promise<string[]> {
-    const auditEventIds: string[] = []
-    for (const record of effects.audit ?? []) auditEventIds.push((await deps.audit.record(tx, record)).id)
-    // A command's events go in with one statement per tenant (usually one): each is a round trip saved.
+  /**
+   * The command's effects, sent together (one round trip on PostgreSQL's pipelined connection): the audit
+   * events, in order, then what cites them (the business events) and the jobs, with `also` (the
+   * idempotency record) beside them.
+   */
+  async function commit(tx: Tx, tenantId: string, effects: Omit<CommandWork<unknown>, 'outcome'>, also?: () => Promise<void>): Promise<string[]> {
+    const audit = effects.audit ?? []
+    for (const event of effects.events ?? []) {
+      assert(audit[event.auditIndex ?? 0] !== undefined, `event ${event.type} names audit event ${event.auditIndex ?? 0}, which the command did not record`)
+    }
+    const sent: Array<ReturnType<AuditRecorder['send']>> = []
+    try {
+      for (const record of audit) sent.push(deps.audit.send(tx, record))
+    } catch (error) {
+      // A record refused before it was sent: the ones already sent are abandoned with the transaction.
+      for (const event of sent) event.written.catch(() => {})
+      throw error
+    }
+    const auditEventIds = sent.map((event) => event.id)
+    // A command's events go in with one statement per tenant (usually one).
     const byTenant = new Map<string, Array<{ type: PendingEvent['type']; payload: PendingEvent['payload']; auditEventId: string }>>()
     for (const event of effects.events ?? []) {
-      const auditEventId = auditEventIds[event.auditIndex ?? 0]
-      assert(auditEventId !== undefined, `event ${event.type} names audit event ${event.auditIndex ?? 0}, which the command did not record`)
       const owner = event.tenantId ?? tenantId
-      byTenant.set(owner, [...(byTenant.get(owner) ?? []), { type: event.type, payload: event.payload, auditEventId }])
+      byTenant.set(owner, [...(byTenant.get(owner) ?? []), { type: event.type, payload: event.payload, auditEventId: auditEventIds[event.auditIndex ?? 0]! }])
     }
-    for (const [owner, batch] of byTenant) await deps.events.recordEach(tx, owner, batch)
-    for (const job of effects.jobs ?? []) await deps.jobs.enqueue(tx, job.queue, job.payload, job.options)
+    await Promise.all([
+      ...sent.map((event) => event.written),
+      ...[...byTenant].map(([owner, batch]) => deps.events.recordEach(tx, owner, batch)),
+      ...(effects.jobs ?? []).map((job) => deps.jobs.enqueue(tx, job.queue, job.payload, job.options)),
+      also?.(),
+    ])
     return auditEventIds
   }
 
@@ -156,10 +174,9 @@ export function createCommandRunner(deps: {
           }
         }
         const done = await work(tx)
-        const auditEventIds = await commit(tx, request.tenantId, done)
-        if (ref === undefined) return { outcome: done.outcome, replayed: false, auditEventIds }
+        if (ref === undefined) return { outcome: done.outcome, replayed: false, auditEventIds: await commit(tx, request.tenantId, done) }
         const stored = JSON.parse(JSON.stringify(done.outcome ?? null)) as typeof done.outcome
-        await deps.idempotency.complete(tx, ref, stored)
+        const auditEventIds = await commit(tx, request.tenantId, done, () => deps.idempotency.complete(tx, ref, stored))
         return { outcome: stored, replayed: false, auditEventIds }
       })
       if (commandCommittedChannel.hasSubscribers) {

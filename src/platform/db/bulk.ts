@@ -94,9 +94,18 @@ export async function copyMany<T extends PgTable>(executor: Executor, table: T, 
   // Encoded before the COPY starts, so the data goes out as soon as the server is ready for it, without
   // waiting for Node to produce it.
   const data = Buffer.from(copyTextOf(plan.columns, rows as ReadonlyArray<Record<string, unknown>>))
-  const stream = client.query(copyFrom(plan.copy))
-  await pipeline(Readable.from([data]), stream)
-  return stream.rowCount
+  // A COPY keeps the connection to itself: pg refuses custom query classes in pipeline mode, so the mode is
+  // off while it runs (the caller awaited its earlier queries: nothing else is on the wire).
+  const connection = client as pg.ClientBase & { pipeline?: boolean }
+  const pipelined = connection.pipeline === true
+  connection.pipeline = false
+  try {
+    const stream = client.query(copyFrom(plan.copy))
+    await pipeline(Readable.from([data]), stream)
+    return stream.rowCount
+  } finally {
+    connection.pipeline = pipelined
+  }
 }
 
 /**
