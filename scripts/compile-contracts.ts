@@ -1,8 +1,10 @@
 /**
- * `npm run contracts:build`: compiles contracts/AuditAnchor.sol with the pinned solc npm package and writes
- * contracts/artifacts/AuditAnchor.json. The artifact is committed, and test/modules/audit/anchor-contract.test.ts checks
- * that a fresh compile reproduces it byte for byte, so it is never hand-edited and never drifts from the
- * source. Any compiler error fails the run; warnings are printed.
+ * `npm run contracts:build`: compiles every contract of `contractNames` (contracts/<Name>.sol) with the
+ * pinned solc npm package and writes contracts/artifacts/<Name>.json for each. The artifacts are
+ * committed, and the contract tests (test/modules/audit/anchor-contract.test.ts,
+ * test/modules/execution/smart-account-contract.test.ts) check that a fresh compile reproduces them byte
+ * for byte, so they are never hand-edited and never drift from the sources. Any compiler error fails the
+ * run before any artifact is written; warnings are printed.
  */
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -13,21 +15,37 @@ import solc from 'solc'
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const nodeModulesRoot = join(repositoryRoot, 'node_modules')
 
-const contractName = 'AuditAnchor'
+/**
+ * The contracts the build compiles. Each is the contract of the same name in contracts/<Name>.sol, and
+ * is compiled on its own (one source unit per solc run), so an artifact depends only on its source and
+ * what that imports: adding a contract here never changes another's bytecode.
+ */
+export const contractNames = ['AuditAnchor', 'SmartAccount', 'TestUSDC'] as const
+export type ContractName = (typeof contractNames)[number]
+
 /** The source unit name is repository-relative, so the metadata hash in the bytecode is the same on every machine. */
-const sourceUnitName = 'contracts/AuditAnchor.sol'
-export const artifactPath = join(repositoryRoot, 'contracts', 'artifacts', `${contractName}.json`)
+function sourceUnitNameOf(contractName: ContractName): string {
+  return `contracts/${contractName}.sol`
+}
+
+export function artifactPathOf(contractName: ContractName): string {
+  return join(repositoryRoot, 'contracts', 'artifacts', `${contractName}.json`)
+}
+
+/** AuditAnchor's artifact, the one path callers used before the build had more contracts. */
+export const artifactPath = artifactPathOf('AuditAnchor')
 
 /**
  * `paris` (the Merge) because it is the newest EVM version every EVM L2 and anvil execute: it leaves out
  * PUSH0 (Shanghai) and MCOPY/transient storage (Cancun), which some rollups adopted late or not at all,
- * and the contract needs none of them. The price is about one gas per zero constant pushed.
+ * and the contracts need none of them. The price is about one gas per zero constant pushed.
  */
 const evmVersion = 'paris'
 
 /**
- * Runs are set for a contract that is deployed once and then called for every batch for years: runtime
- * gas matters, deployment size does not.
+ * Runs are set for contracts that are deployed once and then called for years (AuditAnchor for every
+ * batch, a SmartAccount for every payment): runtime gas matters, deployment size does not. All contracts
+ * share the settings, so there is one configuration to review; TestUSDC, a test token, simply follows.
  */
 const optimizerRuns = 10_000
 
@@ -71,8 +89,9 @@ function findImport(importPath: string): { contents: string } | { error: string 
   }
 }
 
-/** Compiles the contract and returns the artifact; throws on any compiler error. Prints warnings to stderr. */
-export function compileAuditAnchor(): ContractArtifact {
+/** Compiles one contract and returns its artifact; throws on any compiler error. Prints warnings to stderr. */
+export function compileContract(contractName: ContractName): ContractArtifact {
+  const sourceUnitName = sourceUnitNameOf(contractName)
   const source = readFileSync(join(repositoryRoot, sourceUnitName), 'utf8')
   const input = {
     language: 'Solidity',
@@ -107,16 +126,23 @@ export function compileAuditAnchor(): ContractArtifact {
   }
 }
 
-/** The exact bytes of the committed artifact: pretty JSON with a final newline. */
+export function compileAuditAnchor(): ContractArtifact {
+  return compileContract('AuditAnchor')
+}
+
+/** The exact bytes of a committed artifact: pretty JSON with a final newline. */
 export function renderArtifact(artifact: ContractArtifact): string {
   return `${JSON.stringify(artifact, null, 2)}\n`
 }
 
 function main(): void {
-  const artifact = compileAuditAnchor()
-  mkdirSync(dirname(artifactPath), { recursive: true })
-  writeFileSync(artifactPath, renderArtifact(artifact))
-  console.log(`wrote ${relative(repositoryRoot, artifactPath)} (${(artifact.deployedBytecode.length - 2) / 2} bytes deployed, solc ${artifact.compiler.version})`)
+  // Every contract compiles before any file is written, so a failing source leaves all artifacts as they were.
+  const artifacts = contractNames.map((contractName) => ({ path: artifactPathOf(contractName), artifact: compileContract(contractName) }))
+  for (const { path, artifact } of artifacts) {
+    mkdirSync(dirname(path), { recursive: true })
+    writeFileSync(path, renderArtifact(artifact))
+    console.log(`wrote ${relative(repositoryRoot, path)} (${(artifact.deployedBytecode.length - 2) / 2} bytes deployed, solc ${artifact.compiler.version})`)
+  }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main()
