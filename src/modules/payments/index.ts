@@ -23,7 +23,7 @@ export type { DecideService } from './decide.service.ts'
 export type { ProposeService } from './propose.service.ts'
 export type { ReadService } from './read.service.ts'
 export type { GateService } from './gate.service.ts'
-export { defaultGateSettings, type GateSettings } from './domain/gate.ts'
+export { defaultGateSettings, railOf, type GateSettings, type Rail } from './domain/gate.ts'
 export type { PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsLedger, PaymentsMembers, PaymentsPolicy, MemberIdentity } from './ports.ts'
 
 export interface Payments {
