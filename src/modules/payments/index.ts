@@ -1,7 +1,8 @@
 /**
  * The payments module as the composition root sees it: PaymentIntents proposed with their policy
- * decision, decided on by members, paused, cancelled and read (issue 16). The gate and execution come
- * next (docs/payments.md says what is built).
+ * decision, decided on by members, paused, cancelled and read, and the section 6 gate that dispatches an
+ * approved intent to the outbox (issue 16; docs/payments.md, docs/gate.md). The execution module takes
+ * the outbox rows to the rails (issue 17, in progress).
  */
 import type { Clock } from '../../kernel/clock.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
