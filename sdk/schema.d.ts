@@ -1861,6 +1861,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rails/bank_ach/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a bank_ach provider event (signed, no bearer)
+         * @description The ACH provider tells Steward a transfer settled or was returned. X-Provider-Signature signs the raw body with the rail's webhook secret (ACH_WEBHOOK_SECRET), as Raw's provider webhooks are signed (docs/raw.md); any failure is 401 rail_webhook_signature_invalid. Settled: the execution completes and the intent is executed. Returned before settlement: the execution fails and the intent is failed. Returned after settlement: the return is recorded as a second receipt and audited; statuses stay. A redelivery answers applied: false. 404 rail_transfer_unknown when no execution has the event's idempotency_key (the provider redelivers). No Idempotency-Key: the signature authenticates it and an event applies once. Body at most 16384 bytes.
+         */
+        post: operations["receiveAchRailWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2484,7 +2504,7 @@ export interface components {
          * @description Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.
          * @enum {string}
          */
-        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
         IngestResult: {
             raw_id: string;
             sha256: string;
@@ -2740,11 +2760,19 @@ export interface components {
         };
         PaymentIntentReplayInvestigation: {
             payment_intent: components["schemas"]["PaymentIntent"];
-            /** @description Rail executions (the execution module records them). */
+            /** @description Rail executions, oldest first (one per dispatch). */
             executions: {
                 id: string;
                 rail: string;
-                rail_receipt: unknown;
+                /**
+                 * @description The execution row (docs/execution.md has the moves).
+                 * @enum {string}
+                 */
+                status: "dispatched" | "in_flight" | "completed" | "failed";
+                /** @description The settlement receipt, typed by its `type` (ach, wire, erp, onchain); null until the rail settles. */
+                rail_receipt: {
+                    [key: string]: unknown;
+                } | null;
             }[];
             policy_decision_id: string;
             evidence_ids: string[];
@@ -2882,6 +2910,15 @@ export interface components {
         /** @description The provider's JSON payload, stored byte for byte: the Steward envelope of its source type, named by its `schema` field (bank_provider: steward.bank_provider.v1, card_processor: steward.card_processor.v1, chain_indexer: steward.chain_indexer.v1, erp_provider: steward.erp_provider.v1; generic_hmac: steward.accounting_provider.v1, steward.payroll_provider.v1 or any other JSON object). The body is not checked here: one that fits no envelope is recorded and its extraction fails with the reason (docs/provider-payloads.md). */
         ProviderWebhookPayload: components["schemas"]["BankProviderPayload"] | components["schemas"]["CardProcessorPayload"] | components["schemas"]["ChainIndexerPayload"] | components["schemas"]["ErpProviderPayload"] | components["schemas"]["AccountingProviderPayload"] | components["schemas"]["PayrollProviderPayload"] | {
             [key: string]: unknown;
+        };
+        RailWebhookAccepted: {
+            /** @enum {boolean} */
+            accepted: true;
+            /** @description False when the event changed nothing (a redelivery, or an event about an execution already settled that way). */
+            applied: boolean;
+            execution_id: string;
+            /** @enum {string} */
+            execution_status: "dispatched" | "in_flight" | "completed" | "failed";
         };
         RawArtifact: {
             raw_id: string;
@@ -9099,6 +9136,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveAchRailWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA-256(secret, "<t>." + raw body)>; the timestamp must be within 300 s of ours. */
+                "x-provider-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The provider's event id; the same on every redelivery. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "transfer.settled" | "transfer.returned";
+                    /** @description The provider's transfer id (the execution's rail_reference). */
+                    transfer_id: string;
+                    /** @description The key the transfer was created with: the outbox row's. */
+                    idempotency_key: string;
+                    /** @description What Steward attached to the transfer, echoed by the provider: the tenant and the intent. */
+                    metadata: {
+                        /** Format: uuid */
+                        tenant_id: string;
+                        payment_intent_id: string;
+                    };
+                    amount: string;
+                    currency: string;
+                    /** @description NACHA return code of a returned transfer. */
+                    return_code: string | null;
+                    /** @description When the transfer settled; null for one returned before settlement. */
+                    settled_at: string | null;
+                    /** Format: date-time */
+                    occurred_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RailWebhookAccepted"];
                 };
             };
             /** @description The error envelope of every non-2xx response. */

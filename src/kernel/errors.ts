@@ -125,6 +125,10 @@ export const errorCatalogue = {
   invoice_already_paid: entry(409, 'PaymentIntent', 'The invoice is already paid in full; there is nothing left to pay.'),
   invoice_not_payable: entry(409, 'PaymentIntent', 'The invoice cannot be paid: it is cancelled or names no counterparty.'),
 
+  // Execution (rails)
+  rail_webhook_signature_invalid: entry(401, 'Execution', 'The rail provider webhook signature is missing, stale or wrong.'),
+  rail_transfer_unknown: entry(404, 'Execution', 'The rail provider webhook names a transfer Steward has no execution for (yet); the provider redelivers.'),
+
   // Proposal
   execution_proposal_not_found: entry(404, 'Proposal', 'No such proposal.'),
   actor_unresolved: entry(403, 'Proposal', 'The caller does not resolve to an active tenant member with approval authority.'),

@@ -60,16 +60,18 @@ import { outboxTenantData } from '../platform/outbox/outbox.tables.ts'
 import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
 import { createPayments, paymentRoutes, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
+import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
-export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues] as const
+export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues, ...executionQueues] as const
 
 /**
  * Tenant deletion runs the modules' plans in this order: a module's rows go before the rows they
  * reference in another module (policies, keys and members reference their tenant, which goes last).
  */
 export const tenantDataPlans: readonly TenantDataPlan[] = [
+  executionTenantData,
   paymentsTenantData,
   ledgerTenantData,
   rawTenantData,
@@ -129,6 +131,8 @@ export interface RuntimeOptions {
   readonly anchorChain?: AnchorChainPublisher
   /** Raw: a parser selector, a host resolver and a fetch deadline (tests register parsers and fake DNS). */
   readonly raw?: RawOptions
+  /** The execution worker's lease, retries, sweeper and the sandbox ACH provider's timings (tests shorten them). */
+  readonly execution?: Partial<ExecutionSettings>
 }
 
 export interface Runtime {
@@ -146,6 +150,8 @@ export interface Runtime {
   readonly policy: Policy
   /** The payments module: proposals, decisions, reads (and the agents module's halt). */
   readonly payments: Payments
+  /** The execution module: the worker, the rails and their webhooks. */
+  readonly execution: Execution
   buildApp(): Promise<FastifyInstance>
   startWorkers(): Promise<void>
   /**
@@ -275,7 +281,22 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       },
     },
     auditChain: { oldestUnlinkedSeconds },
+    // The execution module is built next, from this module's dispatch port; these run only once both exist.
+    execution: {
+      dispatchJobs: (order) => execution.dispatchJobs(order),
+      executionsOf: (executor, tenantId, paymentIntentId) => execution.executionsOf(executor, tenantId, paymentIntentId),
+    },
     floor: { fiatFloorEnabled: config.paymentsFiatFloor },
+  })
+  const execution: Execution = createExecution({
+    db,
+    commands,
+    jobs,
+    ids,
+    clock,
+    payments: payments.dispatch,
+    achWebhookSecret: config.achWebhookSecret ?? hmacSha256Hex(config.jwtSecret, 'steward:ach-webhook:v1'),
+    settings: { ...options.execution, sandboxAch: options.execution?.sandboxAch ?? { settleAfterSeconds: config.sandboxAchSettleSeconds, returnAfterSeconds: config.sandboxAchSettleSeconds } },
   })
   const services = {
     apiKeys: auth.apiKeys,
@@ -322,6 +343,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
     { name: 'policy', routes: routesOf(policyRoutes, { policy: policy.service, wallets: policy.wallets, publicBaseUrl: config.publicBaseUrl }) },
     { name: 'payments', routes: routesOf(paymentRoutes, { propose: payments.propose, decide: payments.decide, read: payments.read, gate: payments.gate }) },
+    {
+      name: 'execution',
+      routes: routesOf(executionRoutes, { railWebhooks: execution.railWebhooks }),
+      startWorkers: (queue) => execution.startWorkers(queue, { pollingIntervalSeconds }),
+      stop: () => execution.stop(),
+    },
   ]
 
   let closed = false
@@ -336,6 +363,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ledger,
     policy,
     payments,
+    execution,
     buildApp: () =>
       buildApp({
         logger,

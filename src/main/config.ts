@@ -52,6 +52,10 @@ export interface Config {
   readonly anchorChain: AnchorChainConfig | undefined
   /** Payments: while on, every wire needs a human approval whatever the policy's autonomous cap (the spec's fiat floor). */
   readonly paymentsFiatFloor: boolean
+  /** The secret bank_ach provider webhooks are signed with; unset derives one from JWT_SECRET (the sandbox provider is in-process). */
+  readonly achWebhookSecret: string | undefined
+  /** How long the sandbox ACH provider waits before settling a transfer (and before a late return). */
+  readonly sandboxAchSettleSeconds: number
   /** Raw: let fetch-by-URL reach loopback addresses (sandbox tests serving files locally); refused in production. */
   readonly rawFetchAllowLoopback: boolean
   /** Sandbox: create the demo business (sandbox/demo) on the first start; never in production. */
@@ -98,6 +102,8 @@ export const configurationNames = [
   'WORKERS_IN_PROCESS',
   'RAW_FETCH_ALLOW_LOOPBACK',
   'PAYMENTS_FIAT_FLOOR',
+  'ACH_WEBHOOK_SECRET',
+  'SANDBOX_ACH_SETTLE_SECONDS',
   'SANDBOX_DEMO_DATA',
   'SELF_SERVE_SIGNUP',
   'API_KEY_AUTH_PRODUCTION_ENABLED',
@@ -201,6 +207,8 @@ export function loadConfig(env: Env): Config {
     anchorChain: readAnchorChain(read, problems),
     rawFetchAllowLoopback,
     paymentsFiatFloor: read.boolean('PAYMENTS_FIAT_FLOOR', true),
+    achWebhookSecret: read.secret('ACH_WEBHOOK_SECRET', { requiredIn: false }),
+    sandboxAchSettleSeconds: read.integer('SANDBOX_ACH_SETTLE_SECONDS', 5, { min: 0, max: 86_400 }),
     sandboxDemoData,
     blobStore: readBlobStore(read, problems, production),
   }

@@ -41,6 +41,8 @@ const expectedPublicRoutes = new Set([
   // Raw: the signed content URL (its signature is the credential) and provider webhooks (an HMAC over the body).
   'GET /v1/raw/:raw_id/content',
   'POST /v1/raw/webhooks/:provider',
+  // Rail provider webhooks: the provider's HMAC over the body is the credential.
+  'POST /v1/rails/bank_ach/webhooks',
   // Deprecated routes answer 404 whoever calls.
   'POST /v1/agents/register',
   'POST /v1/agents/:agent_id/propose',

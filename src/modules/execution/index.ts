@@ -1,10 +1,140 @@
 /**
- * The execution module as the composition root will see it (issue 17, in progress): the worker that takes
- * the gate's outbox rows to the rails. Built so far: the execution rules (domain/executions.ts) and the
- * rail interface with its fail-closed stand-in (rails.ts); the worker, its tables and the rail adapters
- * come next (docs/execution.md).
+ * The execution module as the composition root sees it (issue 17, in progress): the worker that takes the
+ * gate's outbox rows to the rails (dispatch.service.ts), the rails behind one interface (rails.ts) with
+ * the sandbox ACH provider (sandbox-ach.rail.ts) and erp_writeback's fail-closed stub, and the rail
+ * providers' webhooks (rail-webhooks.service.ts). docs/execution.md.
  */
-export { canMoveExecution, decideAfter, defaultRetrySettings, isSettled, retryDelaySeconds } from './domain/executions.ts'
+import type { Clock } from '../../kernel/clock.ts'
+import type { IdSource } from '../../kernel/ids.ts'
+import type { CommandRunner } from '../../platform/commands/command.ts'
+import type { Database, Executor } from '../../platform/db/database.ts'
+import type { JobQueue } from '../../platform/jobs/job-queue.ts'
+import { defaultRetrySettings, type RetrySettings } from './domain/executions.ts'
+import { createDispatcher, dispatchJob, type Dispatcher } from './dispatch.service.ts'
+import { createExecutionStore } from './execution.store.pg.ts'
+import { executionDispatchQueue, sandboxAchSettleQueue } from './execution.jobs.ts'
+import type { ExecutionPayments } from './ports.ts'
+import type { PaymentExecution } from '../payments/index.ts'
+import { createRailWebhooks, type RailWebhooks } from './rail-webhooks.service.ts'
+import { failClosedRail, railRegistry, type RailAdapter, type RailRegistry } from './rails.ts'
+import { createSandboxAch, defaultSandboxAchSettings, type SandboxAchSettings } from './sandbox-ach.rail.ts'
+
+export { canMoveExecution, decideAfter, defaultRetrySettings, executionStatuses, isSettled, retryDelaySeconds } from './domain/executions.ts'
 export type { Decision, ExecutionStatus, RailAnswer, RetrySettings } from './domain/executions.ts'
 export { failClosedRail, railRegistry, railUnavailableCode } from './rails.ts'
 export type { RailAdapter, RailRegistry, RailRequest } from './rails.ts'
+export { executionQueues } from './execution.jobs.ts'
+export { executionRoutes } from './execution.routes.ts'
+export { executionTenantData } from './execution.tables.ts'
+export { dispatchSteps, executionStepChannel, type DispatchResult, type DispatchStep } from './dispatch.service.ts'
+export type { ExecutionPayments } from './ports.ts'
+export { achWebhookBodyOf, type AchWebhookBody } from './sandbox-ach.rail.ts'
+
+/** Why erp_writeback refuses: no ERP write-back provider exists yet, and a guess would write to someone's books. */
+export const erpWritebackRefusal = 'ERP write-back is not available: no ERP provider is connected for write-back in this deployment (fail-closed stub)'
+
+export interface ExecutionSettings {
+  /** How long a claimed attempt is its worker's (a dead worker's attempt is taken up after it). */
+  readonly leaseSeconds: number
+  readonly retry: RetrySettings
+  /** How often the sweeper looks for lost jobs, due retries and expired leases. */
+  readonly sweepIntervalMs: number
+  /** An outbox row nobody claimed for this long is taken up by the sweeper (its job was lost). */
+  readonly pendingGraceSeconds: number
+  readonly sweepRowsMax: number
+  /** Parallel dispatch jobs per process. */
+  readonly concurrency: number
+  readonly sandboxAch: SandboxAchSettings
+}
+
+export const defaultExecutionSettings: ExecutionSettings = {
+  leaseSeconds: 60,
+  retry: defaultRetrySettings,
+  sweepIntervalMs: 5_000,
+  pendingGraceSeconds: 30,
+  sweepRowsMax: 100,
+  concurrency: 4,
+  sandboxAch: defaultSandboxAchSettings,
+}
+
+export interface ExecutionDeps {
+  readonly db: Database
+  readonly commands: CommandRunner
+  readonly jobs: Pick<JobQueue, 'enqueue'>
+  readonly ids: IdSource
+  readonly clock: Clock
+  readonly payments: ExecutionPayments
+  /** The secret bank_ach provider webhooks are signed with (ACH_WEBHOOK_SECRET). */
+  readonly achWebhookSecret: string
+  /** Further rail adapters (onchain_base when a chain is configured); x402_base and escrow_base stay unregistered. */
+  readonly rails?: readonly RailAdapter[]
+  readonly settings?: Partial<ExecutionSettings>
+}
+
+export interface Execution {
+  readonly dispatcher: Dispatcher
+  readonly railWebhooks: RailWebhooks
+  readonly rails: RailRegistry
+  /** The jobs the gate enqueues with a new outbox row. */
+  dispatchJobs(order: { tenantId: string; outboxId: string }): ReturnType<typeof dispatchJob>[]
+  /** The intent's executions with their settlement receipts (the replay investigation). */
+  executionsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<PaymentExecution[]>
+  startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
+  stop(): Promise<void>
+}
+
+export function createExecution(deps: ExecutionDeps): Execution {
+  const settings: ExecutionSettings = { ...defaultExecutionSettings, ...deps.settings }
+  const { db, commands, ids, clock, payments } = deps
+  const store = createExecutionStore()
+  let railWebhooks: RailWebhooks | undefined
+  const sandboxAch = createSandboxAch({
+    db,
+    store,
+    jobs: deps.jobs,
+    ids,
+    clock,
+    settings: settings.sandboxAch,
+    webhookSecret: deps.achWebhookSecret,
+    deliver: async (signature, body) => {
+      await railWebhooks!.receiveAch({ signature, body })
+    },
+  })
+  const rails = railRegistry([sandboxAch.adapter, failClosedRail('erp_writeback', erpWritebackRefusal), ...(deps.rails ?? [])])
+  const dispatcher = createDispatcher({ db, commands, store, payments, rails, ids, clock, settings: { leaseSeconds: settings.leaseSeconds, retry: settings.retry } })
+  railWebhooks = createRailWebhooks({ db, commands, store, payments, dispatcher, ids, clock, achWebhookSecret: deps.achWebhookSecret })
+
+  let sweeper: NodeJS.Timeout | undefined
+  let sweeping: Promise<unknown> = Promise.resolve()
+  let stopped = false
+
+  return {
+    dispatcher,
+    railWebhooks,
+    rails,
+    dispatchJobs: (order) => [dispatchJob(order)],
+    async executionsOf(executor, tenantId, paymentIntentId) {
+      const rows = await store.executionsOf(executor, tenantId, paymentIntentId)
+      return rows.map(({ execution, settlement }) => ({ id: execution.id, rail: execution.rail, status: execution.status, rail_receipt: settlement === null ? null : (settlement.receipt as Record<string, unknown>) }))
+    },
+    async startWorkers(jobs, { pollingIntervalSeconds }) {
+      await jobs.work(executionDispatchQueue, async (job) => void (await dispatcher.dispatch(job.data.tenant_id, job.data.outbox_id)), { pollingIntervalSeconds, concurrency: settings.concurrency })
+      await jobs.work(sandboxAchSettleQueue, async (job) => sandboxAch.settle(job.data), { pollingIntervalSeconds })
+      const tick = () => {
+        if (stopped) return
+        sweeping = dispatcher
+          .sweep({ pendingGraceSeconds: settings.pendingGraceSeconds, rowsMax: settings.sweepRowsMax })
+          .catch(() => undefined)
+          .finally(() => {
+            if (!stopped) sweeper = setTimeout(tick, settings.sweepIntervalMs)
+          })
+      }
+      sweeper = setTimeout(tick, settings.sweepIntervalMs)
+    },
+    async stop() {
+      stopped = true
+      if (sweeper !== undefined) clearTimeout(sweeper)
+      await sweeping
+    },
+  }
+}

@@ -21,7 +21,7 @@ import { railOf, reservationAmount, runGate, type GateCheckResult, type GateSett
 import { memberIsPayee } from './payee.ts'
 import type { PaymentIntentRow, PaymentsStore } from './payments.store.ts'
 import { intentEventPayload } from './payments.views.ts'
-import type { PaymentsAgents, PaymentsAuditChain, PaymentsLedger, PaymentsMembers, PaymentsPolicy } from './ports.ts'
+import type { PaymentsAgents, PaymentsAuditChain, PaymentsExecution, PaymentsLedger, PaymentsMembers, PaymentsPolicy } from './ports.ts'
 
 export type GateOutcome =
   | {
@@ -46,6 +46,7 @@ export interface GateDeps {
   readonly policy: PaymentsPolicy
   readonly agents: PaymentsAgents
   readonly auditChain: PaymentsAuditChain
+  readonly execution: PaymentsExecution
   readonly ids: IdSource
   readonly clock: Clock
   readonly settings: GateSettings
@@ -64,7 +65,7 @@ export function gateFailure(outcome: Extract<GateOutcome, { passed: false }>): A
 }
 
 export function createGateService(deps: GateDeps) {
-  const { commands, store, ledger, members, policy, agents, auditChain, ids, clock, settings } = deps
+  const { commands, store, ledger, members, policy, agents, auditChain, execution, ids, clock, settings } = deps
 
   /**
    * Everything the 23 checks read, in the caller's transaction (the intent is already locked). The reads
@@ -265,6 +266,7 @@ export function createGateService(deps: GateDeps) {
           }),
         ],
         events: [{ type: 'payment_intent.execute.after', payload: { ...intentEventPayload(moved), outbox_id: outboxId, rail, gate_run_id: gateRunId } }],
+        jobs: execution.dispatchJobs({ tenantId, outboxId }),
       }
     })
   }

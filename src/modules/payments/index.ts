@@ -2,7 +2,7 @@
  * The payments module as the composition root sees it: PaymentIntents proposed with their policy
  * decision, decided on by members, paused, cancelled and read, and the section 6 gate that dispatches an
  * approved intent to the outbox (issue 16; docs/payments.md, docs/gate.md). The execution module takes
- * the outbox rows to the rails (issue 17, in progress).
+ * the outbox rows to the rails through `dispatch` (issue 17, in progress).
  */
 import type { Clock } from '../../kernel/clock.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
@@ -14,7 +14,8 @@ import type { FloorSettings } from './domain/intents.ts'
 import { defaultGateSettings, type GateSettings } from './domain/gate.ts'
 import { createGateService, type GateService } from './gate.service.ts'
 import { createPaymentsStore } from './payments.store.pg.ts'
-import type { PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsLedger, PaymentsMembers, PaymentsPolicy } from './ports.ts'
+import type { PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsExecution, PaymentsLedger, PaymentsMembers, PaymentsPolicy } from './ports.ts'
+import { createDispatchPort, type PaymentsDispatch } from './dispatch.service.ts'
 import { createProposeService, type ProposeService } from './propose.service.ts'
 import { createReadService, type ReadService } from './read.service.ts'
 
@@ -25,13 +26,16 @@ export type { ProposeService } from './propose.service.ts'
 export type { ReadService } from './read.service.ts'
 export type { GateService } from './gate.service.ts'
 export { defaultGateSettings, railOf, type GateSettings, type Rail } from './domain/gate.ts'
-export type { PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsLedger, PaymentsMembers, PaymentsPolicy, MemberIdentity } from './ports.ts'
+export type { PaymentExecution, PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsExecution, PaymentsLedger, PaymentsMembers, PaymentsPolicy, MemberIdentity } from './ports.ts'
+export type { DispatchEffects, DispatchOrder, DispatchOutcome, PaymentsDispatch } from './dispatch.service.ts'
 
 export interface Payments {
   readonly propose: ProposeService
   readonly decide: DecideService
   readonly read: ReadService
   readonly gate: GateService
+  /** The outbox and the rail's moves on intents, for the execution worker. */
+  readonly dispatch: PaymentsDispatch
 }
 
 export interface PaymentsDeps {
@@ -46,6 +50,8 @@ export interface PaymentsDeps {
   readonly policy: PaymentsPolicy
   readonly agents: PaymentsAgents
   readonly auditChain: PaymentsAuditChain
+  /** The execution module: the dispatch jobs the gate enqueues, and the executions the replay investigation shows. */
+  readonly execution: PaymentsExecution
   /** The hard human-approval floor's setting (PAYMENTS_FIAT_FLOOR; on unless turned off). */
   readonly floor: FloorSettings
   /** The gate's limits and registered rails (defaultGateSettings unless a test or deployment says otherwise). */
@@ -53,12 +59,13 @@ export interface PaymentsDeps {
 }
 
 export function createPayments(deps: PaymentsDeps): Payments {
-  const { db, commands, cursors, ids, clock, ledger, evidence, members, policy, agents, auditChain, floor } = deps
+  const { db, commands, cursors, ids, clock, ledger, evidence, members, policy, agents, auditChain, execution, floor } = deps
   const store = createPaymentsStore()
   return {
     propose: createProposeService({ commands, store, ledger, evidence, policy, ids, clock, floor }),
     decide: createDecideService({ commands, store, ledger, members, ids, clock }),
-    read: createReadService({ db, store, cursors }),
-    gate: createGateService({ commands, store, ledger, members, policy, agents, auditChain, ids, clock, settings: deps.gate ?? defaultGateSettings }),
+    read: createReadService({ db, store, cursors, execution }),
+    gate: createGateService({ commands, store, ledger, members, policy, agents, auditChain, execution, ids, clock, settings: deps.gate ?? defaultGateSettings }),
+    dispatch: createDispatchPort({ store, clock }),
   }
 }

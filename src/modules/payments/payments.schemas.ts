@@ -120,7 +120,15 @@ export const IntentListResponse = named('PaymentIntentList', Strict({ payment_in
 
 export const ReplayInvestigationResponse = named('PaymentIntentReplayInvestigation', Strict({
   payment_intent: PaymentIntent,
-  executions: Type.Array(Strict({ id: Type.String(), rail: Type.String(), rail_receipt: Type.Unknown() }), { description: 'Rail executions (the execution module records them).' }),
+  executions: Type.Array(
+    Strict({
+      id: Type.String(),
+      rail: Type.String(),
+      status: Type.Union([Type.Literal('dispatched'), Type.Literal('in_flight'), Type.Literal('completed'), Type.Literal('failed')], { description: 'The execution row (docs/execution.md has the moves).' }),
+      rail_receipt: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description: 'The settlement receipt, typed by its `type` (ach, wire, erp, onchain); null until the rail settles.' }),
+    }),
+    { description: 'Rail executions, oldest first (one per dispatch).' },
+  ),
   policy_decision_id: Type.String(),
   evidence_ids: Type.Array(Type.String()),
 }))

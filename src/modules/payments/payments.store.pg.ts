@@ -94,6 +94,45 @@ export function createPaymentsStore(): PaymentsStore {
       await tx.insert(paymentOutbox).values(row)
     },
 
+    async findOutbox(executor, tenantId, id, options = {}) {
+      const o = paymentOutbox
+      const query = executor.select().from(o).where(and(eq(o.tenantId, tenantId), eq(o.id, id))).limit(1)
+      const [row] = options.forUpdate === true ? await query.for('update') : await query
+      return row
+    },
+
+    async pendingOutbox(executor, createdBefore, limit) {
+      const o = paymentOutbox
+      return executor
+        .select({ tenantId: o.tenantId, id: o.id })
+        .from(o)
+        .where(and(eq(o.status, 'pending'), lt(o.createdAt, createdBefore)))
+        .orderBy(asc(o.createdAt))
+        .limit(limit)
+    },
+
+    async updateOutboxStatus(tx, tenantId, id, status) {
+      const o = paymentOutbox
+      await tx.update(o).set({ status }).where(and(eq(o.tenantId, tenantId), eq(o.id, id)))
+    },
+
+    async settleReservation(tx, tenantId, paymentIntentId, status, now) {
+      const r = paymentReservations
+      const moved = await tx
+        .update(r)
+        .set({ status, updatedAt: now })
+        .where(and(eq(r.tenantId, tenantId), eq(r.paymentIntentId, paymentIntentId), eq(r.status, 'active')))
+        .returning({ id: r.id })
+      return moved.length > 0
+    },
+
+    async appendReceipt(tx, tenantId, paymentIntentId, receiptId, now) {
+      await tx
+        .update(i)
+        .set({ executionReceiptIds: sql`array_append(${i.executionReceiptIds}, ${receiptId}::text)`, updatedAt: now })
+        .where(and(eq(i.tenantId, tenantId), eq(i.id, paymentIntentId), sql`not (${receiptId}::text = any(${i.executionReceiptIds}))`))
+    },
+
     async hasOutbox(executor, tenantId, paymentIntentId) {
       const o = paymentOutbox
       const rows = await executor.select({ id: o.id }).from(o).where(and(eq(o.tenantId, tenantId), eq(o.paymentIntentId, paymentIntentId))).limit(1)

@@ -48,6 +48,15 @@ export interface PaymentsStore {
   insertApproval(tx: Tx, row: ApprovalRow): Promise<void>
   insertGateRun(tx: Tx, row: GateRunRow): Promise<void>
   insertOutbox(tx: Tx, row: OutboxRow): Promise<void>
+  /** An outbox row; with `forUpdate`, locked until the transaction ends (the execution worker's claim). */
+  findOutbox(executor: Executor, tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<OutboxRow | undefined>
+  /** Outbox rows no worker has claimed, created before `createdBefore`, oldest first (every tenant: the sweeper's probe). */
+  pendingOutbox(executor: Executor, createdBefore: Date, limit: number): Promise<Array<Pick<OutboxRow, 'tenantId' | 'id'>>>
+  updateOutboxStatus(tx: Tx, tenantId: string, id: string, status: OutboxRow['status']): Promise<void>
+  /** Moves the intent's active reservation, if it has one; answers whether it did. */
+  settleReservation(tx: Tx, tenantId: string, paymentIntentId: string, status: 'consumed' | 'released', now: Date): Promise<boolean>
+  /** Appends a rail receipt's id to the intent's execution_receipt_ids (once). */
+  appendReceipt(tx: Tx, tenantId: string, paymentIntentId: string, receiptId: string, now: Date): Promise<void>
   /** Whether the intent has an outbox row (it was dispatched). */
   hasOutbox(executor: Executor, tenantId: string, paymentIntentId: string): Promise<boolean>
   insertReservation(tx: Tx, row: ReservationRow): Promise<void>

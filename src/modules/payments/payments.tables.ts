@@ -41,6 +41,8 @@ export const paymentIntents = pgTable(
     evidenceIds: text('evidence_ids').array().notNull(),
     status: text('status', { enum: paymentIntentStatuses }).notNull(),
     policyDecisionId: text('policy_decision_id').notNull(),
+    /** The rail receipts the execution worker appended (settlement, and an ACH return after it). */
+    executionReceiptIds: text('execution_receipt_ids').array().notNull().default(sql`'{}'::text[]`),
     approvalsRequired: integer('approvals_required').notNull(),
     /** Why a person must approve: `policy` (confirm) or `floor` (the hard human-approval floor held an allow). */
     heldBy: text('held_by', { enum: ['policy', 'floor'] }),
@@ -161,6 +163,8 @@ export const paymentOutbox = pgTable(
     check('payment_outbox_status_check', sql`${table.status} in ('pending', 'claimed', 'done')`),
     foreignKey({ name: 'payment_outbox_intent_fk', columns: [table.tenantId, table.paymentIntentId], foreignColumns: [paymentIntents.tenantId, paymentIntents.id] }),
     uniqueIndex('payment_outbox_intent_unique').on(table.tenantId, table.paymentIntentId),
+    // The execution sweeper's probe: rows no worker has claimed yet.
+    index('payment_outbox_pending_idx').on(table.createdAt).where(sql`${table.status} = 'pending'`),
   ],
 )
 

@@ -96,8 +96,7 @@ export function toIntentView(row: PaymentIntentRow, decision: PolicyDecisionRow,
       created_at: approval.createdAt.toISOString(),
     })),
     rejection_reason: row.rejectionReason,
-    // The execution module (issue 17) appends rail receipts.
-    execution_receipt_ids: [],
+    execution_receipt_ids: [...row.executionReceiptIds],
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   }

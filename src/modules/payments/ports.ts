@@ -4,6 +4,7 @@
  * its query port, Raw's parsed rows through its records port, members through the tenants directory,
  * linked wallets and the active policy through the policy module.
  */
+import type { PendingJob } from '../../platform/commands/command.ts'
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { LedgerQueries, PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation } from '../ledger/index.ts'
 import type { EvaluatedDecision, PolicyAction, PolicyIntegrity, PolicyVerdicts } from '../policy/index.ts'
@@ -61,4 +62,20 @@ export interface PaymentsAgents {
 export interface PaymentsAuditChain {
   /** How long the oldest recorded-but-unlinked event has waited, in seconds; null when none waits. */
   oldestUnlinkedSeconds(executor: Executor, tenantId: string, now: Date): Promise<number | null>
+}
+
+/** An execution as the replay investigation shows it. */
+export interface PaymentExecution {
+  readonly id: string
+  readonly rail: string
+  readonly status: 'dispatched' | 'in_flight' | 'completed' | 'failed'
+  readonly rail_receipt: Record<string, unknown> | null
+}
+
+/** The execution module, as the gate and the reads use it (issue 17). */
+export interface PaymentsExecution {
+  /** The jobs that take a freshly written outbox row to its rail: enqueued in the gate's own commit. */
+  dispatchJobs(order: { tenantId: string; outboxId: string }): PendingJob[]
+  /** The intent's executions with their rail receipts, oldest first (the replay investigation). */
+  executionsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<PaymentExecution[]>
 }

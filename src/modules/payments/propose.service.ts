@@ -245,6 +245,7 @@ export function createProposeService(deps: ProposeDeps) {
           evidenceIds,
           status: outcome.status,
           policyDecisionId: decisionRow.id,
+          executionReceiptIds: [],
           approvalsRequired: outcome.approvalsRequired,
           heldBy: outcome.heldBy,
           proposalKey,

@@ -9,6 +9,7 @@ import { canonicalJson } from '../../kernel/hashing.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { PaymentActionType, PaymentIntentStatus } from './domain/intents.ts'
 import type { PaymentIntentRow, PaymentsStore } from './payments.store.ts'
+import type { PaymentExecution, PaymentsExecution } from './ports.ts'
 import { loadIntentView, type PaymentIntentView } from './payments.views.ts'
 
 /** List page sizes (rows): as the Ledger's transaction listings. */
@@ -26,7 +27,7 @@ export interface IntentListQuery {
 
 export interface ReplayInvestigation {
   payment_intent: PaymentIntentView
-  executions: Array<{ id: string; rail: string; rail_receipt: unknown }>
+  executions: PaymentExecution[]
   policy_decision_id: string
   evidence_ids: string[]
 }
@@ -38,8 +39,8 @@ function agentOf(row: PaymentIntentRow): PaymentIntentView['agent'] {
   return { id: row.createdByAgentId, kind: 'internal', display_name: row.createdByAgentId.startsWith('svt_') ? 'Steward internal agent (service token)' : row.createdByAgentId }
 }
 
-export function createReadService(deps: { db: Database; store: PaymentsStore; cursors: CursorCodec }) {
-  const { db, store, cursors } = deps
+export function createReadService(deps: { db: Database; store: PaymentsStore; cursors: CursorCodec; execution: PaymentsExecution }) {
+  const { db, store, cursors, execution } = deps
 
   async function found(tenantId: string, id: string): Promise<PaymentIntentRow> {
     const row = await store.findIntent(db.orm, tenantId, id)
@@ -80,10 +81,10 @@ export function createReadService(deps: { db: Database; store: PaymentsStore; cu
       }
     },
 
-    /** The intent, its executions (none until the execution module runs them), its decision and its evidence. */
+    /** The intent, its executions (with the rail's receipt once settled), its decision and its evidence. */
     async replayInvestigation(tenantId: string, id: string): Promise<ReplayInvestigation> {
       const row = await found(tenantId, id)
-      return { payment_intent: await loadIntentView(db.orm, store, row), executions: [], policy_decision_id: row.policyDecisionId, evidence_ids: [...row.evidenceIds] }
+      return { payment_intent: await loadIntentView(db.orm, store, row), executions: await execution.executionsOf(db.orm, tenantId, row.id), policy_decision_id: row.policyDecisionId, evidence_ids: [...row.evidenceIds] }
     },
   }
 }

@@ -32,7 +32,7 @@ export { rawQueues } from './raw.jobs.ts'
 export { createRawRecords, type RawRecords } from './records.ts'
 export type { RawService } from './raw.service.ts'
 export type { ConnectionInput, ConnectionView, ConnectionWithSecret, ConnectorsService } from './connectors.service.ts'
-export { providerSignatureHeader } from './domain/provider-signature.ts'
+export { providerSignatureHeader, signatureToleranceSeconds, verifyProviderSignature } from './domain/provider-signature.ts'
 export type { Provider } from './domain/source-types.ts'
 
 /** Extractions in flight per process: each holds one transaction for the whole artifact. */

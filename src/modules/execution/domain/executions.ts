@@ -16,7 +16,8 @@
  * `in_flight`) until the rail's status for the key, or a person, settles it.
  */
 
-export type ExecutionStatus = 'dispatched' | 'in_flight' | 'completed' | 'failed'
+export const executionStatuses = ['dispatched', 'in_flight', 'completed', 'failed'] as const
+export type ExecutionStatus = (typeof executionStatuses)[number]
 
 /** What a rail answered for one idempotency key. */
 export type RailAnswer =

@@ -1,0 +1,101 @@
+/** The execution store on Drizzle: this module's tables only. */
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import type { ExecutionStore } from './execution.store.ts'
+import { executionReceipts, executions, sandboxAchTransfers } from './execution.tables.ts'
+
+export function createExecutionStore(): ExecutionStore {
+  const e = executions
+  const r = executionReceipts
+  const a = sandboxAchTransfers
+  return {
+    async findByOutbox(executor, tenantId, outboxId, options = {}) {
+      const query = executor.select().from(e).where(and(eq(e.tenantId, tenantId), eq(e.outboxId, outboxId))).limit(1)
+      const [row] = options.forUpdate === true ? await query.for('update') : await query
+      return row
+    },
+
+    async findByIdempotencyKey(executor, tenantId, key, options = {}) {
+      const query = executor.select().from(e).where(and(eq(e.tenantId, tenantId), eq(e.idempotencyKey, key))).limit(1)
+      const [row] = options.forUpdate === true ? await query.for('update') : await query
+      return row
+    },
+
+    async insert(tx, row) {
+      await tx.insert(e).values(row)
+    },
+
+    async update(tx, tenantId, id, values) {
+      await tx.update(e).set(values).where(and(eq(e.tenantId, tenantId), eq(e.id, id)))
+    },
+
+    async due(executor, now, limit) {
+      return executor
+        .select({ tenantId: e.tenantId, outboxId: e.outboxId })
+        .from(e)
+        .where(
+          and(
+            inArray(e.status, ['dispatched', 'in_flight']),
+            or(
+              and(eq(e.status, 'dispatched'), or(isNull(e.nextAttemptAt), lte(e.nextAttemptAt, now))),
+              // An attempt whose worker never answered: no settlement awaited, not parked, lease run out.
+              and(eq(e.status, 'in_flight'), isNull(e.railReference), isNull(e.parkedReason), lte(e.leaseUntil, now)),
+            ),
+          ),
+        )
+        .orderBy(asc(e.updatedAt))
+        .limit(limit)
+    },
+
+    async insertReceipt(tx, row) {
+      const inserted = await tx.insert(r).values(row).onConflictDoNothing().returning({ id: r.id })
+      return inserted.length > 0
+    },
+
+    async findReceipt(executor, tenantId, executionId, kind) {
+      const [row] = await executor
+        .select()
+        .from(r)
+        .where(and(eq(r.tenantId, tenantId), eq(r.executionId, executionId), eq(r.kind, kind)))
+        .limit(1)
+      return row
+    },
+
+    async executionsOf(executor, tenantId, paymentIntentId) {
+      const rows = await executor
+        .select({ execution: e, settlement: r })
+        .from(e)
+        .leftJoin(r, and(eq(r.tenantId, e.tenantId), eq(r.executionId, e.id), eq(r.kind, 'settlement')))
+        .where(and(eq(e.tenantId, tenantId), eq(e.paymentIntentId, paymentIntentId)))
+        .orderBy(asc(e.createdAt), asc(e.id))
+      return rows.map((row) => ({ execution: row.execution, settlement: row.settlement ?? null }))
+    },
+
+    sandboxAch: {
+      async submit(tx, row) {
+        const [created] = await tx.insert(a).values(row).onConflictDoNothing({ target: [a.tenantId, a.idempotencyKey] }).returning()
+        if (created !== undefined) return { transfer: created, created: true }
+        const [known] = await tx
+          .update(a)
+          .set({ duplicateSubmits: sql`${a.duplicateSubmits} + 1` })
+          .where(and(eq(a.tenantId, row.tenantId), eq(a.idempotencyKey, row.idempotencyKey)))
+          .returning()
+        return { transfer: known!, created: false }
+      },
+
+      async findByKey(executor, tenantId, key) {
+        const [row] = await executor.select().from(a).where(and(eq(a.tenantId, tenantId), eq(a.idempotencyKey, key))).limit(1)
+        return row
+      },
+
+      async find(executor, tenantId, id, options = {}) {
+        const query = executor.select().from(a).where(and(eq(a.tenantId, tenantId), eq(a.id, id))).limit(1)
+        const [row] = options.forUpdate === true ? await query.for('update') : await query
+        return row
+      },
+
+      async update(tx, tenantId, id, values) {
+        await tx.update(a).set(values).where(and(eq(a.tenantId, tenantId), eq(a.id, id)))
+      },
+    },
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * What the execution use cases need of storage. The Drizzle implementation (execution.store.pg.ts)
+ * touches only this module's tables; every statement names the tenant, except the sweeper's probe, which
+ * looks at every tenant's open executions.
+ */
+import type { Executor, Tx } from '../../platform/db/database.ts'
+import type { executionReceipts, executions, sandboxAchTransfers } from './execution.tables.ts'
+
+export type ExecutionRow = typeof executions.$inferSelect
+export type ReceiptRow = typeof executionReceipts.$inferSelect
+export type SandboxAchTransferRow = typeof sandboxAchTransfers.$inferSelect
+
+export interface ExecutionStore {
+  /** The execution of an outbox row; with `forUpdate`, locked until the transaction ends. */
+  findByOutbox(executor: Executor, tenantId: string, outboxId: string, options?: { forUpdate?: boolean }): Promise<ExecutionRow | undefined>
+  /** The execution a rail knows by its idempotency key; with `forUpdate`, locked. */
+  findByIdempotencyKey(executor: Executor, tenantId: string, key: string, options?: { forUpdate?: boolean }): Promise<ExecutionRow | undefined>
+  insert(tx: Tx, row: ExecutionRow): Promise<void>
+  update(tx: Tx, tenantId: string, id: string, values: Partial<Omit<ExecutionRow, 'id' | 'tenantId' | 'outboxId' | 'paymentIntentId' | 'rail' | 'idempotencyKey' | 'createdAt'>>): Promise<void>
+  /** Executions a worker should take up again (every tenant): retries due, and attempts whose lease ran out without an answer. */
+  due(executor: Executor, now: Date, limit: number): Promise<Array<Pick<ExecutionRow, 'tenantId' | 'outboxId'>>>
+  /** Stores the receipt unless the execution already has one of its kind; answers whether it did. */
+  insertReceipt(tx: Tx, row: ReceiptRow): Promise<boolean>
+  findReceipt(executor: Executor, tenantId: string, executionId: string, kind: ReceiptRow['kind']): Promise<ReceiptRow | undefined>
+  /** The intent's executions, oldest first, each with its settlement receipt (null until settled). */
+  executionsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<Array<{ execution: ExecutionRow; settlement: ReceiptRow | null }>>
+
+  /** The sandbox ACH provider's book. */
+  sandboxAch: {
+    /** Records the transfer unless its key is known; answers the stored one and whether it was new (a known key counts a duplicate submit). */
+    submit(tx: Tx, row: Omit<SandboxAchTransferRow, 'duplicateSubmits'>): Promise<{ transfer: SandboxAchTransferRow; created: boolean }>
+    findByKey(executor: Executor, tenantId: string, key: string): Promise<SandboxAchTransferRow | undefined>
+    find(executor: Executor, tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<SandboxAchTransferRow | undefined>
+    update(tx: Tx, tenantId: string, id: string, values: Partial<Pick<SandboxAchTransferRow, 'status' | 'returnCode' | 'settledAt' | 'returnedAt'>>): Promise<void>
+  }
+}

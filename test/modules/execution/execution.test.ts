@@ -1,0 +1,268 @@
+/**
+ * The execution worker and the bank_ach sandbox rail (issue 17): an outbox row taken to its rail, the
+ * transfer settled or returned by the provider's signed webhook, declines, transient failures retried and
+ * parked reconciling, a lost answer recovered by asking the rail, erp_writeback failing closed — with the
+ * intent, its reservation, its receipts and the audit chain checked at each step.
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '../../../src/platform/db/database.ts'
+import { providerSignatureHeader } from '../../../src/modules/raw/index.ts'
+import { auditActions as auditActionsOf } from '../../support/audit-log.ts'
+import { createTestApp, expectError, type TestApp } from '../../support/harness.ts'
+import { getOk } from '../../support/ledger.ts'
+import { approvedIntent as approvedIntentIn, business as businessIn, type Business } from '../../support/payments.ts'
+
+const achSecret = 'test-ach-webhook-secret-0123456789abcdef0123'
+
+let test: TestApp
+let b: Business
+beforeAll(async () => {
+  test = await createTestApp({
+    env: { ACH_WEBHOOK_SECRET: achSecret },
+    // Retries due at once and three attempts in all, so a test walks the whole retry path by calling dispatch.
+    runtime: { execution: { retry: { attemptsMax: 3, firstDelaySeconds: 0, delaySecondsMax: 0 } } },
+  })
+  b = await businessIn(test, '100000.00')
+  await test.runtime.settleAudit()
+})
+afterAll(async () => test?.close())
+
+const db = () => test.runtime.db.orm
+const dispatcher = () => test.runtime.execution.dispatcher
+
+/** An approved intent of `amount`, executed: its outbox row. */
+async function dispatched(amount: string, overrides: Record<string, unknown> = {}) {
+  const id = await approvedIntentIn(test, b, { amount, ...overrides })
+  await test.runtime.settleAudit()
+  const response = await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/execute`, token: b.agent })
+  expect(response.statusCode, response.body).toBe(202)
+  return { id, outboxId: response.json().outbox_id as string }
+}
+
+const intentOf = (id: string) => getOk(test, b.owner.token, `/v1/payment-intents/${id}`)
+
+async function executionOf(outboxId: string) {
+  const [row] = await queryRows<{ id: string; status: string; attempts: number; rail_reference: string | null; parked_reason: string | null; failure_code: string | null; idempotency_key: string }>(
+    db(),
+    sql`select id, status, attempts, rail_reference, parked_reason, failure_code, idempotency_key from executions where tenant_id = ${b.owner.tenantId} and outbox_id = ${outboxId}`,
+  )
+  return row!
+}
+
+async function reservationOf(intentId: string) {
+  const [row] = await queryRows<{ status: string }>(db(), sql`select status from payment_reservations where tenant_id = ${b.owner.tenantId} and payment_intent_id = ${intentId}`)
+  return row?.status
+}
+
+async function outboxStatusOf(outboxId: string) {
+  const [row] = await queryRows<{ status: string }>(db(), sql`select status from payment_outbox where tenant_id = ${b.owner.tenantId} and id = ${outboxId}`)
+  return row!.status
+}
+
+async function transferOf(key: string) {
+  const [row] = await queryRows<{ id: string; status: string; duplicate_submits: number }>(db(), sql`select id, status, duplicate_submits from sandbox_ach_transfers where idempotency_key = ${key}`)
+  return row
+}
+
+const auditActions = (entityId: string) => auditActionsOf(test, b.owner.tenantId, { entityId })
+
+async function eventTypes(intentId: string) {
+  const rows = await queryRows<{ event_type: string }>(db(), sql`select event_type from events where tenant_id = ${b.owner.tenantId} and payload->>'payment_intent_id' = ${intentId} order by created_at, id`)
+  return rows.map((row) => row.event_type)
+}
+
+/** The provider's webhook for the transfer of `key`, signed with `secret` at `atSeconds`. */
+function webhook(key: string, transferId: string, intentId: string, type: 'transfer.settled' | 'transfer.returned', fields: { amount: string; return_code?: string | null; settled_at?: string | null }, options: { secret?: string; atSeconds?: number; tenantId?: string } = {}) {
+  const body = Buffer.from(
+    JSON.stringify({
+      id: `evt_${transferId}_${type}`,
+      type,
+      transfer_id: transferId,
+      idempotency_key: key,
+      metadata: { tenant_id: options.tenantId ?? b.owner.tenantId, payment_intent_id: intentId },
+      amount: fields.amount,
+      currency: 'EUR',
+      return_code: fields.return_code ?? null,
+      settled_at: fields.settled_at === undefined ? (type === 'transfer.settled' ? '2026-11-26T12:00:00.000Z' : null) : fields.settled_at,
+      occurred_at: '2026-11-26T12:00:00.000Z',
+    }),
+  )
+  const signature = providerSignatureHeader(options.secret ?? achSecret, options.atSeconds ?? Math.floor(Date.now() / 1000), body)
+  return test.request({ method: 'POST', url: '/v1/rails/bank_ach/webhooks', headers: { 'content-type': 'application/json', 'x-provider-signature': signature }, payload: body })
+}
+
+describe('bank_ach: settlement by the provider\'s signed webhook', () => {
+  it('creates the transfer and waits (dispatching); the settled webhook executes the intent, consumes the reservation and appends the receipt', async () => {
+    const { id, outboxId } = await dispatched('30.00')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('awaiting')
+    const execution = await executionOf(outboxId)
+    expect(execution).toMatchObject({ status: 'in_flight', attempts: 1, rail_reference: expect.stringMatching(/^ach_/), parked_reason: null })
+    expect((await intentOf(id)).status).toBe('dispatching')
+    expect(await reservationOf(id)).toBe('active')
+    expect(await outboxStatusOf(outboxId)).toBe('claimed')
+    // Another dispatch of the same row (a duplicate job) does nothing while the settlement is awaited.
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('awaiting_settlement')
+
+    const settled = await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.settled', { amount: '30.00' })
+    expect(settled.statusCode, settled.body).toBe(202)
+    expect(settled.json()).toEqual({ accepted: true, applied: true, execution_id: execution.id, execution_status: 'completed' })
+    const intent = await intentOf(id)
+    expect(intent.status).toBe('executed')
+    expect(intent.execution_receipt_ids).toEqual([expect.stringMatching(/^rcp_/)])
+    expect(await reservationOf(id)).toBe('consumed')
+    expect(await outboxStatusOf(outboxId)).toBe('done')
+    expect((await executionOf(outboxId)).status).toBe('completed')
+
+    const replay = await getOk(test, b.owner.token, `/v1/payment-intents/${id}/replay-investigation`)
+    expect(replay.executions).toEqual([
+      { id: execution.id, rail: 'bank_ach', status: 'completed', rail_receipt: { type: 'ach', provider: 'sandbox_ach', transfer_id: execution.rail_reference, amount: '30.00', currency: 'EUR', settled_at: '2026-11-26T12:00:00.000Z' } },
+    ])
+    expect(await auditActions(execution.id)).toEqual(['execution.created', 'execution.awaiting_settlement', 'execution.completed'])
+    expect(await auditActions(id)).toEqual(expect.arrayContaining(['payment_intent.dispatched', 'payment_intent.executed']))
+    expect(await eventTypes(id)).toEqual(expect.arrayContaining(['payment_intent.execute.after', 'payment_intent.executed']))
+
+    // A redelivery changes nothing.
+    const again = await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.settled', { amount: '30.00' })
+    expect(again.json()).toMatchObject({ applied: false, execution_status: 'completed' })
+    expect((await intentOf(id)).execution_receipt_ids).toHaveLength(1)
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('settled')
+  })
+
+  it('a return before settlement fails the intent and releases the reservation', async () => {
+    const { id, outboxId } = await dispatched('30.92')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('awaiting')
+    const execution = await executionOf(outboxId)
+    const returned = await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.returned', { amount: '30.92', return_code: 'R01' })
+    expect(returned.json()).toMatchObject({ applied: true, execution_status: 'failed' })
+    expect((await intentOf(id)).status).toBe('failed')
+    expect(await reservationOf(id)).toBe('released')
+    expect(await executionOf(outboxId)).toMatchObject({ status: 'failed', failure_code: 'ach_returned_R01' })
+    expect(await eventTypes(id)).toContain('payment_intent.failed')
+  })
+
+  it('a return after settlement is recorded beside it and audited; the intent stays executed', async () => {
+    const { id, outboxId } = await dispatched('30.93')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('awaiting')
+    const execution = await executionOf(outboxId)
+    expect((await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.settled', { amount: '30.93' })).json()).toMatchObject({ applied: true })
+    const returned = await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.returned', { amount: '30.93', return_code: 'R10', settled_at: '2026-11-26T12:00:00.000Z' })
+    expect(returned.json()).toMatchObject({ applied: true, execution_status: 'completed' })
+    const intent = await intentOf(id)
+    expect(intent.status).toBe('executed')
+    expect(intent.execution_receipt_ids).toHaveLength(2)
+    expect(await auditActions(execution.id)).toContain('execution.returned_after_settlement')
+    const [receipt] = await queryRows<{ receipt: Record<string, unknown> }>(db(), sql`select receipt from execution_receipts where tenant_id = ${b.owner.tenantId} and execution_id = ${execution.id} and kind = 'return'`)
+    expect(receipt!.receipt).toMatchObject({ type: 'ach', status: 'returned', return_code: 'R10' })
+    // The return redelivered: recorded once.
+    expect((await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.returned', { amount: '30.93', return_code: 'R10', settled_at: '2026-11-26T12:00:00.000Z' })).json()).toMatchObject({ applied: false })
+    expect((await intentOf(id)).execution_receipt_ids).toHaveLength(2)
+  })
+
+  it('refuses a webhook with a wrong or stale signature, an unknown key and a malformed body', async () => {
+    const { id, outboxId } = await dispatched('30.01')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('awaiting')
+    const execution = await executionOf(outboxId)
+    expectError(await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.settled', { amount: '30.01' }, { secret: 'another-secret-0123456789abcdef0123456789' }), 'rail_webhook_signature_invalid')
+    expectError(await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.settled', { amount: '30.01' }, { atSeconds: Math.floor(Date.now() / 1000) - 3600 }), 'rail_webhook_signature_invalid')
+    const unsigned = await test.request({ method: 'POST', url: '/v1/rails/bank_ach/webhooks', headers: { 'content-type': 'application/json' }, payload: '{}' })
+    expectError(unsigned, 'rail_webhook_signature_invalid')
+    expectError(await webhook('sha256:unknown', 'ach_unknown', 'pi_unknown', 'transfer.settled', { amount: '30.01' }), 'rail_transfer_unknown')
+    // The right key under another tenant, or naming another intent, is unknown too.
+    expectError(await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.settled', { amount: '30.01' }, { tenantId: '00000000-0000-4000-8000-000000000000' }), 'rail_transfer_unknown')
+    expectError(await webhook(execution.idempotency_key, execution.rail_reference!, 'pi_other', 'transfer.settled', { amount: '30.01' }), 'rail_transfer_unknown')
+    const body = Buffer.from(JSON.stringify({ type: 'transfer.settled' }))
+    const malformed = await test.request({
+      method: 'POST',
+      url: '/v1/rails/bank_ach/webhooks',
+      headers: { 'content-type': 'application/json', 'x-provider-signature': providerSignatureHeader(achSecret, Math.floor(Date.now() / 1000), body) },
+      payload: body,
+    })
+    expect(expectError(malformed, 'request_body_invalid').details?.issues).toBeDefined()
+    expect((await executionOf(outboxId)).status).toBe('in_flight')
+  })
+})
+
+describe('the worker on the rail\'s other answers', () => {
+  it('a decline fails the intent at once and releases the reservation', async () => {
+    const { id, outboxId } = await dispatched('30.91')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('failed')
+    expect((await intentOf(id)).status).toBe('failed')
+    expect(await reservationOf(id)).toBe('released')
+    expect(await outboxStatusOf(outboxId)).toBe('done')
+    expect(await executionOf(outboxId)).toMatchObject({ status: 'failed', failure_code: 'ach_authorization_declined', attempts: 1 })
+  })
+
+  it('a provider that stays unavailable is retried, then the intent is parked reconciling with its reservation kept — never guessed', async () => {
+    const { id, outboxId } = await dispatched('30.94')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('retry_scheduled')
+    expect(await executionOf(outboxId)).toMatchObject({ status: 'dispatched', attempts: 1 })
+    expect((await intentOf(id)).status).toBe('dispatching')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('retry_scheduled')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('reconciling')
+    expect(await executionOf(outboxId)).toMatchObject({ status: 'in_flight', attempts: 3, parked_reason: expect.stringContaining('no answer after 3 attempts') })
+    expect((await intentOf(id)).status).toBe('reconciling')
+    expect(await reservationOf(id)).toBe('active')
+    expect(await eventTypes(id)).toContain('payment_intent.reconciling')
+    // Parked: nothing calls the rail again.
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('parked')
+    const execution = await executionOf(outboxId)
+    expect(await auditActions(execution.id)).toEqual([
+      'execution.created',
+      'execution.retry_scheduled',
+      'execution.attempt_started',
+      'execution.retry_scheduled',
+      'execution.attempt_started',
+      'execution.parked',
+    ])
+  })
+
+  it('an answer lost after the provider acted: the retry asks the rail for the key and never submits it again', async () => {
+    const { id, outboxId } = await dispatched('30.95')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('retry_scheduled')
+    const key = (await executionOf(outboxId)).idempotency_key
+    expect(await transferOf(key)).toMatchObject({ status: 'pending', duplicate_submits: 0 })
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('awaiting')
+    const execution = await executionOf(outboxId)
+    expect(execution.rail_reference).toBe((await transferOf(key))!.id)
+    expect(await transferOf(key)).toMatchObject({ duplicate_submits: 0 })
+    expect((await webhook(key, execution.rail_reference!, id, 'transfer.settled', { amount: '30.95' })).json()).toMatchObject({ applied: true })
+    expect((await intentOf(id)).status).toBe('executed')
+  })
+
+  it('erp_writeback fails closed with the reason, moving nothing', async () => {
+    const { id, outboxId } = await dispatched('5.00', { action_type: 'erp_writeback' })
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('failed')
+    expect((await intentOf(id)).status).toBe('failed')
+    expect(await executionOf(outboxId)).toMatchObject({ status: 'failed', failure_code: 'rail_unavailable' })
+  })
+
+  it('a dispatch of an outbox row of another tenant, or none, finds nothing', async () => {
+    const { outboxId } = await dispatched('30.02')
+    expect(await dispatcher().dispatch('00000000-0000-4000-8000-000000000000', outboxId)).toBe('missing')
+    expect(await dispatcher().dispatch(b.owner.tenantId, 'pob_00000000000000000000000000')).toBe('missing')
+  })
+})
+
+describe('the workers end to end', () => {
+  it('the gate\'s job dispatches the row and the sandbox provider settles it by its own signed webhook', async () => {
+    const running = await createTestApp({ workers: true, env: { ACH_WEBHOOK_SECRET: achSecret }, runtime: { execution: { sandboxAch: { settleAfterSeconds: 0, returnAfterSeconds: 0 }, sweepIntervalMs: 200 } } })
+    try {
+      const other = await businessIn(running, '1000.00')
+      await running.runtime.settleAudit()
+      const id = await approvedIntentIn(running, other, { amount: '12.00' })
+      await running.runtime.settleAudit()
+      const executed = await running.request({ method: 'POST', url: `/v1/payment-intents/${id}/execute`, token: other.agent })
+      expect(executed.statusCode, executed.body).toBe(202)
+      let status = ''
+      for (let waited = 0; waited < 200 && status !== 'executed'; waited += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        const [row] = await queryRows<{ status: string }>(running.runtime.db.orm, sql`select status from payment_intents where tenant_id = ${other.owner.tenantId} and id = ${id}`)
+        status = row!.status
+      }
+      expect(status).toBe('executed')
+    } finally {
+      await running.close()
+    }
+  })
+})
