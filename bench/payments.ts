@@ -154,10 +154,27 @@ async function setUpTenant(server: BenchServer, index: number): Promise<BenchTen
 
   const minted = await inject(server, 'POST', '/v1/auth/service-token', { tenant_id: tenantId, reason: 'bench' }, serviceTokenSecret)
   const principalOf = (token: string): Promise<Principal> => server.runtime.services.auth.authenticate(token)
+  // A promoted agent: the execute benchmark measures live dispatches, not shadow runs (governing rule 7).
+  const agent = await principalOf(minted.access_token as string)
+  await inject(
+    server,
+    'POST',
+    `/v1/execution/agents/${agent.type === 'service' ? agent.credentialId : agent.id}/promote`,
+    {
+      currency: 'EUR',
+      per_payment_cap: '1000000',
+      per_day_cap: '100000000',
+      rails: ['bank_ach'],
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      reason: 'bench',
+      thresholds: { min_shadow_runs: 0, min_approval_rate: 0, max_gate_failure_rate: 1 },
+    },
+    admin,
+  )
   return {
     tenantId,
     ownerContext: { requestId: 'req_bench', principal: await principalOf(owner) },
-    agentContext: { requestId: 'req_bench', principal: await principalOf(minted.access_token as string) },
+    agentContext: { requestId: 'req_bench', principal: agent },
     accountId,
     counterpartyId,
   }
@@ -244,6 +261,7 @@ async function main() {
       if (intent === undefined) return
       const { outcome } = await server.runtime.payments.gate.execute(intent.tenant.agentContext, { id: intent.id })
       if (!outcome.passed) throw new Error(`gate failed: ${outcome.checks.filter((check) => !check.passed).map((check) => check.name).join(', ')}`)
+      if (outcome.status !== 'dispatching') throw new Error(`not dispatched: ${outcome.status}`)
     }, approved.length)
 
     const result = {

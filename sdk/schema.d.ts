@@ -1832,7 +1832,7 @@ export interface paths {
         put?: never;
         /**
          * Execute an approved payment intent through the gate
-         * @description No body; needs payment_intent:execute, which no external credential carries. Runs the 23 checks of the section 6 gate on one snapshot (docs/gate.md); every run is recorded. A failure is 409 payment_intent_gate_failed whose details name the first failed check (index, name, gate code, reason) and list every failed one; the intent is unchanged. On a pass: 202, the intent is dispatching, its outbox row and (for money leaving a Ledger account) its reservation are written in the same transaction. 409 action_already_executed for an intent already dispatched; 409 payment_intent_invalid_state from any status but approved. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         * @description No body; needs payment_intent:execute, which no external credential carries. Runs the 23 checks of the section 6 gate on one snapshot (docs/gate.md); every run is recorded. A failure is 409 payment_intent_gate_failed whose details name the first failed check (index, name, gate code, reason) and list every failed one; the intent is unchanged. On a pass: 202, the intent is dispatching, its outbox row and (for money leaving a Ledger account) its reservation are written in the same transaction. A money proposal of an agent that is not promoted is a shadow run (governing rule 7): every check runs and is recorded, then the intent ends shadow_completed and nothing is sent or reserved, pass or fail: 202 with status shadow_completed, outbox_id null and `shadow` saying whether the gate passed (docs/execution.md). 409 action_already_executed for an intent already dispatched; 409 payment_intent_invalid_state from any status but approved. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
          */
         post: operations["executePaymentIntent"];
         delete?: never;
@@ -1861,6 +1861,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/execution/agents/{agent_id}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote an agent out of shadow mode
+         * @description Until promoted, an agent's money proposals run in shadow: the whole pipeline, policy and gate included, ending shadow_completed with no rail call (governing rule 7). A promotion lets its approved payments out within per-payment and per-day caps in one currency, on the rails and (optionally) to the counterparties it names, until it expires; the gate enforces them (check 10). Refused, 409 agent_promotion_refused with details.scorecard and details.unmet, unless the agent's shadow scorecard meets the request's thresholds; the scorecard is in the promotion and its audit event (agent.promoted). A new promotion replaces an open one. 404 agent_not_found, 409 agent_inactive, 400 validation_failed (expiry, caps). With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["promoteAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/execution/agents/{agent_id}/demote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Demote an agent back to shadow mode
+         * @description Closes the agent's promotion (audited agent.demoted); its next executes are shadow runs. Payments already dispatched go on. 404 agent_promotion_not_found when it is not promoted, 404 agent_not_found. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["demoteAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/execution/agents/{agent_id}/promotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's promotion and shadow scorecard
+         * @description The agent's open promotion (null in shadow mode; `active` false once expired) and its shadow scorecard now, to judge a promotion before asking for it. 404 agent_not_found.
+         */
+        get: operations["getAgentPromotion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rails/bank_ach/webhooks": {
         parameters: {
             query?: never;
@@ -1875,6 +1935,46 @@ export interface paths {
          * @description The ACH provider tells Steward a transfer settled or was returned. X-Provider-Signature signs the raw body with the rail's webhook secret (ACH_WEBHOOK_SECRET), as Raw's provider webhooks are signed (docs/raw.md); any failure is 401 rail_webhook_signature_invalid. Settled: the execution completes and the intent is executed. Returned before settlement: the execution fails and the intent is failed. Returned after settlement: the return is recorded as a second receipt and audited; statuses stay. A redelivery answers applied: false. 404 rail_transfer_unknown when no execution has the event's idempotency_key (the provider redelivers). No Idempotency-Key: the signature authenticates it and an event applies once. Body at most 16384 bytes.
          */
         post: operations["receiveAchRailWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/execution/onchain-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register the smart account that pays for a Ledger account (onchain_base)
+         * @description Binds one of the tenant's Ledger USD accounts to a SmartAccount and the USDC it pays in, on the chain the onchain_base rail serves, and answers the address of the session key Steward will sign with: add it on chain with addSessionKey(key, token, cap, expiry) (the cap in USDC base units, 6 decimals). onchain_transfer amounts are USD, paid one for one in USDC. 201 when registered (audited execution.onchain_account.registered); 200 when the account is already registered with exactly these terms. 404 ledger_account_not_found when the account is not the tenant's; 400 validation_failed for an address that is not one (or zero), an account not in USD, or a token without 6 decimals on the chain; 409 onchain_account_already_registered when registered with other terms (a registration does not change); 409 onchain_rail_not_configured when the deployment has no chain; 503 service_unavailable when the chain cannot be asked. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["registerOnchainAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/execution/onchain-accounts/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a Ledger account's smart-account registration (onchain_base)
+         * @description The registration as it was made, with the session key address to add on chain. 404 onchain_account_not_found when the account has none in the tenant.
+         */
+        get: operations["getOnchainAccount"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2042,6 +2142,77 @@ export interface components {
                 interval: "weekly" | "monthly" | "quarterly" | "yearly";
                 next_due_date: string;
             }[];
+        };
+        AgentPromotion: {
+            /** @description prm_… */
+            id: string;
+            agent_id: string;
+            currency: string;
+            per_payment_cap: string;
+            per_day_cap: string;
+            rails: string[];
+            counterparty_ids: string[] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            expires_at: string;
+            reason: string;
+            /** @description The member who promoted (user id). */
+            promoted_by: string;
+            /** @description What the agent's shadow scorecard must meet for the promotion to be granted. */
+            thresholds: {
+                /** @description At least this many shadow runs. */
+                min_shadow_runs: number;
+                /** @description At least this share of the agent's decided proposals approved (0 to 1). */
+                min_approval_rate: number;
+                /** @description At most this share of its shadow runs failing the gate (0 to 1). */
+                max_gate_failure_rate: number;
+            };
+            /** @description The agent's shadow record. */
+            scorecard: {
+                /** @description Proposals that ran the whole pipeline in shadow (shadow_completed). */
+                shadow_runs: number;
+                /** @description Proposals approved at some point or rejected. */
+                decided: number;
+                /** @description Of those, the approved ones: a person (or the policy) would have let them through. */
+                approved: number;
+                /** @description Shadow runs whose gate did not pass. */
+                gate_would_fail: number;
+                /** @description approved / decided, four decimals; 0 when nothing was decided. */
+                approval_rate: number;
+                /** @description gate_would_fail / shadow_runs, four decimals; 0 without shadow runs. */
+                gate_failure_rate: number;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            /** @description Whether the gate lets the agent's payments out under it now (not demoted, not expired). */
+            active: boolean;
+            demoted_at: string | null;
+            demoted_by: string | null;
+            demotion_reason: string | null;
+        };
+        AgentPromotionStanding: {
+            agent_id: string;
+            promotion: components["schemas"]["AgentPromotion"] | null;
+            /** @description The agent's shadow record. */
+            scorecard: {
+                /** @description Proposals that ran the whole pipeline in shadow (shadow_completed). */
+                shadow_runs: number;
+                /** @description Proposals approved at some point or rejected. */
+                decided: number;
+                /** @description Of those, the approved ones: a person (or the policy) would have let them through. */
+                approved: number;
+                /** @description Shadow runs whose gate did not pass. */
+                gate_would_fail: number;
+                /** @description approved / decided, four decimals; 0 when nothing was decided. */
+                approval_rate: number;
+                /** @description gate_would_fail / shadow_runs, four decimals; 0 without shadow runs. */
+                gate_failure_rate: number;
+            };
         };
         /** @description An amount as a decimal string, never a float: an optional `-`, digits, and `.` with the fraction digits of its currency's scale (its ISO 4217 minor units; USDC and USDT 6, ETH 18; a code Steward does not know 2): `"1410.000000"` USDC, `"0.00"` EUR, `"1500"` JPY. Never rounded: a value with more non-zero fraction digits than its scale keeps them. Negative is money out of the account on transactions and differences; never `-0`. The currency is the `currency` field beside it. */
         Amount: string;
@@ -2504,7 +2675,7 @@ export interface components {
          * @description Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.
          * @enum {string}
          */
-        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_promotion_refused" | "agent_promotion_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
         IngestResult: {
             raw_id: string;
             sha256: string;
@@ -2663,6 +2834,23 @@ export interface components {
             updated_at: string;
             superseded_at: string | null;
         };
+        OnchainAccount: {
+            /** @description The Ledger account. */
+            account_id: string;
+            /** @description The SmartAccount that pays. Lower case. */
+            smart_account: string;
+            /** @description The USDC contract (6 decimals). Lower case. */
+            token: string;
+            /** @description The chain the rail pays on (EIP-155). */
+            chain_id: number;
+            /** @description The session key Steward signs with for this account, derived from its seed (no private key is stored). The account's owner adds it on chain with addSessionKey(key, token, cap, expiry): until then gate check 12 refuses the account's payments. Lower case. */
+            session_key_address: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+        };
         ParsedRow: {
             id: string;
             raw_artifact_id: string;
@@ -2744,15 +2932,21 @@ export interface components {
         };
         PaymentIntentDispatch: {
             payment_intent_id: string;
-            /** @description The outbox row the execution worker picks up (pob_…). */
-            outbox_id: string;
+            outbox_id: string | null;
             execution_id: string | null;
             /** @enum {string} */
             rail: "bank_ach" | "onchain_base" | "erp_writeback" | "x402_base" | "escrow_base";
             /** @enum {string} */
-            status: "dispatching";
+            status: "dispatching" | "shadow_completed";
             /** @description The recorded gate run (gtr_…): all 23 check results. */
             gate_run_id: string;
+            /** @description Present for a shadow run only: an un-promoted agent's money proposal ran the whole pipeline and ended shadow_completed, with no rail call (governing rule 7). */
+            shadow?: {
+                /** @description Whether every check passed: whether the payment would have gone out. */
+                gate_passed: boolean;
+                /** @description The checks that failed, as `index:name`. */
+                failed_checks: string[];
+            };
         };
         PaymentIntentList: {
             payment_intents: components["schemas"]["PaymentIntent"][];
@@ -9158,6 +9352,172 @@ export interface operations {
             };
         };
     };
+    promoteAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The agent id (today a service token id, svt_…). An id that names nothing of your tenant, whatever its shape, is 404 agent_not_found; over 255 characters is 400 request_params_invalid. */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The caps' currency: only payments in it can go live. */
+                    currency: string;
+                    /** @description The most one payment may be, in the currency. */
+                    per_payment_cap: string;
+                    /** @description The most the agent's live payments may take in any 24 hours (at least the per-payment cap). */
+                    per_day_cap: string;
+                    /** @description The rails the agent may use. */
+                    rails: ("bank_ach" | "onchain_base" | "erp_writeback" | "x402_base" | "escrow_base")[];
+                    counterparty_ids?: string[] | null;
+                    /**
+                     * Format: date-time
+                     * @description When the promotion ends on its own (within 366 days).
+                     */
+                    expires_at: string;
+                    /** @description Why (audited as a digest). */
+                    reason: string;
+                    /** @description What the agent's shadow scorecard must meet for the promotion to be granted. */
+                    thresholds: {
+                        /** @description At least this many shadow runs. */
+                        min_shadow_runs: number;
+                        /** @description At least this share of the agent's decided proposals approved (0 to 1). */
+                        min_approval_rate: number;
+                        /** @description At most this share of its shadow runs failing the gate (0 to 1). */
+                        max_gate_failure_rate: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentPromotion"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    demoteAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The agent id (today a service token id, svt_…). An id that names nothing of your tenant, whatever its shape, is 404 agent_not_found; over 255 characters is 400 request_params_invalid. */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why (audited as a digest). */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentPromotion"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgentPromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent id (today a service token id, svt_…). An id that names nothing of your tenant, whatever its shape, is 404 agent_not_found; over 255 characters is 400 request_params_invalid. */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentPromotionStanding"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     receiveAchRailWebhook: {
         parameters: {
             query?: never;
@@ -9204,6 +9564,109 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RailWebhookAccepted"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerOnchainAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A Ledger USD account, the smart account that pays for it and the USDC it pays in. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The Ledger account the smart account pays for (an intent's source_account_id); it must be the tenant's (404 ledger_account_not_found) and in USD (400 validation_failed). */
+                    account_id: string;
+                    /** @description The SmartAccount contract (contracts/SmartAccount.sol) holding the USDC. 0x and 40 hex digits, any case (mixed case must be a valid EIP-55 checksum); never the zero address. */
+                    smart_account: string;
+                    /** @description The USDC contract the account pays in: it must answer decimals() = 6 on the rail's chain. 0x and 40 hex digits, any case (mixed case must be a valid EIP-55 checksum); never the zero address. */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnchainAccount"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnchainAccount"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOnchainAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Ledger account id. An id that names nothing of your tenant, whatever its shape, is 404 onchain_account_not_found; over 255 characters is 400 request_params_invalid. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnchainAccount"];
                 };
             };
             /** @description The error envelope of every non-2xx response. */

@@ -113,6 +113,8 @@ export const errorCatalogue = {
   agent_scope_hash_mismatch: entry(401, 'Agent', 'The token scope hash differs from the on-chain registration.'),
   scope_expired: entry(403, 'Agent', 'The granted scope has expired.'),
   agent_proposal_duplicate: entry(409, 'Agent', 'This proposal duplicates one already made.'),
+  agent_promotion_refused: entry(409, 'Agent', 'The agent\'s shadow scorecard misses a threshold of the promotion request; details.unmet lists each, beside the scorecard.'),
+  agent_promotion_not_found: entry(404, 'Agent', 'The agent has no promotion to demote: it is already in shadow mode.'),
 
   // PaymentIntent
   payment_intent_not_found: entry(404, 'PaymentIntent', 'No such payment intent.'),
@@ -128,6 +130,9 @@ export const errorCatalogue = {
   // Execution (rails)
   rail_webhook_signature_invalid: entry(401, 'Execution', 'The rail provider webhook signature is missing, stale or wrong.'),
   rail_transfer_unknown: entry(404, 'Execution', 'The rail provider webhook names a transfer Steward has no execution for (yet); the provider redelivers.'),
+  onchain_account_not_found: entry(404, 'Execution', 'No smart account is registered for this Ledger account in this tenant.'),
+  onchain_account_already_registered: entry(409, 'Execution', 'The Ledger account is already registered with other terms (smart account, token, chain or session key); details.registered shows them.'),
+  onchain_rail_not_configured: entry(409, 'Execution', 'The onchain_base rail is not configured in this deployment (ONCHAIN_RAIL_RPC_URL and ONCHAIN_RAIL_CHAIN_ID).'),
 
   // Proposal
   execution_proposal_not_found: entry(404, 'Proposal', 'No such proposal.'),

@@ -8,7 +8,7 @@ import type { Logger } from 'pino'
 import { buildApp } from './app.ts'
 import { createPasswordHasher, defaultScryptParameters, type ScryptParameters } from '../kernel/passwords.ts'
 import type { Config } from './config.ts'
-import { openDatabase, ping, type Database } from '../platform/db/database.ts'
+import { openDatabase, ping, type Database, type Executor } from '../platform/db/database.ts'
 import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from '../platform/http/rate-limit/stores.ts'
 import { createJobQueue, type JobQueue } from '../platform/jobs/job-queue.ts'
 import { systemClock, type Clock } from '../kernel/clock.ts'
@@ -61,6 +61,7 @@ import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
 import { createPayments, paymentRoutes, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
+import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
@@ -72,6 +73,7 @@ export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...web
  */
 export const tenantDataPlans: readonly TenantDataPlan[] = [
   executionTenantData,
+  onchainTenantData,
   paymentsTenantData,
   ledgerTenantData,
   rawTenantData,
@@ -239,6 +241,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     tenantData: tenantDataPlans,
     blobs,
   })
+  // Until the agent registry (issue 18), the agents that propose are service tokens (Steward's internal agents).
+  const agentStanding = async (executor: Executor, tenantId: string, agentId: string, now: Date) => {
+    const token = await serviceTokenStanding(executor, tenantId, agentId, now)
+    return token === undefined ? undefined : { active: token.active, mayPropose: token.scopes.includes('payment_intent:propose'), behaviorHash: null }
+  }
   const payments = createPayments({
     db,
     commands,
@@ -274,19 +281,32 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       activePolicyIntegrity: (executor, tenantId) => policy.integrity.activePolicyIntegrity(executor, tenantId),
     },
     agents: {
-      // Until the agent registry (issue 18), the agents that propose are service tokens (Steward's internal agents).
-      async standing(executor, tenantId, agentId, now) {
-        const token = await serviceTokenStanding(executor, tenantId, agentId, now)
-        return token === undefined ? undefined : { active: token.active, mayPropose: token.scopes.includes('payment_intent:propose'), behaviorHash: null }
-      },
+      standing: agentStanding,
+      // Promotions are the execution module's, built next; this runs only once both exist.
+      promotionOf: (executor, tenantId, agentId, now) => execution.promotions.activeFor(executor, tenantId, agentId, now),
     },
     auditChain: { oldestUnlinkedSeconds },
     // The execution module is built next, from this module's dispatch port; these run only once both exist.
     execution: {
       dispatchJobs: (order) => execution.dispatchJobs(order),
       executionsOf: (executor, tenantId, paymentIntentId) => execution.executionsOf(executor, tenantId, paymentIntentId),
+      railsRegistered: () => execution.rails.registered(),
+      sessionKeyOf: (executor, tenantId, payment) => onchain.sessionKeyOf(executor, tenantId, payment),
     },
     floor: { fiatFloorEnabled: config.paymentsFiatFloor },
+  })
+  // The onchain_base rail: registered only when a chain is configured; its session keys derive from their own
+  // seed (in the sandbox, one derived from JWT_SECRET like the other derived secrets; production sets its own).
+  const onchain = createOnchainBase({
+    db,
+    commands,
+    clock,
+    ledger: ledger.queries,
+    chain:
+      config.onchainRail === undefined
+        ? undefined
+        : { rpcUrl: config.onchainRail.rpcUrl, chainId: config.onchainRail.chainId, receiptTimeoutMs: config.onchainRail.receiptTimeoutSeconds * 1000, expiryMarginSeconds: config.onchainRail.expiryMarginSeconds },
+    sessionKeySeed: config.onchainSessionKeySeed ?? hmacSha256Hex(config.jwtSecret, 'steward:onchain-session-key-seed:v1'),
   })
   const execution: Execution = createExecution({
     db,
@@ -295,7 +315,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ids,
     clock,
     payments: payments.dispatch,
+    agents: { standing: agentStanding },
     achWebhookSecret: config.achWebhookSecret ?? hmacSha256Hex(config.jwtSecret, 'steward:ach-webhook:v1'),
+    rails: onchain.adapter === undefined ? [] : [onchain.adapter],
     settings: { ...options.execution, sandboxAch: options.execution?.sandboxAch ?? { settleAfterSeconds: config.sandboxAchSettleSeconds, returnAfterSeconds: config.sandboxAchSettleSeconds } },
   })
   const services = {
@@ -345,7 +367,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     { name: 'payments', routes: routesOf(paymentRoutes, { propose: payments.propose, decide: payments.decide, read: payments.read, gate: payments.gate }) },
     {
       name: 'execution',
-      routes: routesOf(executionRoutes, { railWebhooks: execution.railWebhooks }),
+      // The rails' webhooks, and the onchain_base rail's registrations.
+      routes: async (app) => {
+        await app.register(routesOf(executionRoutes, { railWebhooks: execution.railWebhooks, promotions: execution.promotions }))
+        await app.register(routesOf(onchainRoutes, { accounts: onchain.accounts }))
+      },
       startWorkers: (queue) => execution.startWorkers(queue, { pollingIntervalSeconds }),
       stop: () => execution.stop(),
     },

@@ -168,3 +168,34 @@ describe('loadConfig: the blob store', () => {
     expect(loadConfig(production).blobStore).toMatchObject({ kind: 's3', endpoint: undefined })
   })
 })
+
+describe('loadConfig: the onchain_base rail', () => {
+  const rail = { ONCHAIN_RAIL_RPC_URL: 'https://base.example/rpc', ONCHAIN_RAIL_CHAIN_ID: '8453' }
+
+  it('leaves the rail unregistered by default, and registers it with both the RPC and the chain id', () => {
+    expect(loadConfig({})).toMatchObject({ onchainRail: undefined, onchainSessionKeySeed: undefined })
+    expect(loadConfig(rail).onchainRail).toEqual({ rpcUrl: 'https://base.example/rpc', chainId: 8453, receiptTimeoutSeconds: 20, expiryMarginSeconds: 300 })
+    expect(loadConfig({ ...rail, ONCHAIN_RAIL_RECEIPT_TIMEOUT_SECONDS: '5', ONCHAIN_RAIL_EXPIRY_MARGIN_SECONDS: '0', ONCHAIN_SESSION_KEY_SEED: secret })).toMatchObject({
+      onchainRail: { receiptTimeoutSeconds: 5, expiryMarginSeconds: 0 },
+      onchainSessionKeySeed: secret,
+    })
+  })
+
+  it.each([
+    [{ ONCHAIN_RAIL_RPC_URL: 'https://base.example/rpc' }, /set both/],
+    [{ ONCHAIN_RAIL_CHAIN_ID: '8453' }, /set both/],
+    [{ ...rail, ONCHAIN_RAIL_CHAIN_ID: '0' }, /ONCHAIN_RAIL_CHAIN_ID: 0 is outside/],
+    [{ ...rail, ONCHAIN_RAIL_CHAIN_ID: 'base' }, /ONCHAIN_RAIL_CHAIN_ID: "base" is not a whole number/],
+    [{ ...rail, ONCHAIN_RAIL_RPC_URL: 'ws://base.example' }, /ONCHAIN_RAIL_RPC_URL: protocol must be/],
+    [{ ...rail, ONCHAIN_RAIL_RECEIPT_TIMEOUT_SECONDS: '60' }, /ONCHAIN_RAIL_RECEIPT_TIMEOUT_SECONDS: 60 is outside/],
+    [{ ONCHAIN_SESSION_KEY_SEED: 'short' }, /ONCHAIN_SESSION_KEY_SEED: must be at least 32 bytes/],
+  ])('refuses %o', (env, message) => {
+    expect(problemsOf(env).join('\n')).toMatch(message)
+  })
+
+  it('needs its own session key seed in production once the rail is configured', () => {
+    expect(problemsOf({ ...productionBase, ...rail }).join('\n')).toMatch(/ONCHAIN_SESSION_KEY_SEED: required when STEWARD_ENV=production/)
+    expect(problemsOf({ ...productionBase, ...rail, ONCHAIN_SESSION_KEY_SEED: secret })).toEqual([])
+    expect(problemsOf(productionBase)).toEqual([])
+  })
+})

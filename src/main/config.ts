@@ -56,6 +56,10 @@ export interface Config {
   readonly achWebhookSecret: string | undefined
   /** How long the sandbox ACH provider waits before settling a transfer (and before a late return). */
   readonly sandboxAchSettleSeconds: number
+  /** The onchain_base rail's chain; unset leaves the rail unregistered (gate check 11 refuses on-chain transfers). */
+  readonly onchainRail: OnchainRailConfig | undefined
+  /** What every onchain session key is derived from; unset in the sandbox derives one from JWT_SECRET, required in production with the rail. */
+  readonly onchainSessionKeySeed: string | undefined
   /** Raw: let fetch-by-URL reach loopback addresses (sandbox tests serving files locally); refused in production. */
   readonly rawFetchAllowLoopback: boolean
   /** Sandbox: create the demo business (sandbox/demo) on the first start; never in production. */
@@ -104,6 +108,11 @@ export const configurationNames = [
   'PAYMENTS_FIAT_FLOOR',
   'ACH_WEBHOOK_SECRET',
   'SANDBOX_ACH_SETTLE_SECONDS',
+  'ONCHAIN_RAIL_RPC_URL',
+  'ONCHAIN_RAIL_CHAIN_ID',
+  'ONCHAIN_SESSION_KEY_SEED',
+  'ONCHAIN_RAIL_RECEIPT_TIMEOUT_SECONDS',
+  'ONCHAIN_RAIL_EXPIRY_MARGIN_SECONDS',
   'SANDBOX_DEMO_DATA',
   'SELF_SERVE_SIGNUP',
   'API_KEY_AUTH_PRODUCTION_ENABLED',
@@ -128,6 +137,16 @@ export const configurationNames = [
   'S3_SECRET_ACCESS_KEY',
   'S3_PREFIX',
 ] as const
+
+export interface OnchainRailConfig {
+  readonly rpcUrl: string
+  /** The chain the rail signs for (EIP-155); the RPC must serve it. */
+  readonly chainId: number
+  /** How long a submit waits for its transaction's receipt before the worker retries (below the worker's 60 s lease). */
+  readonly receiptTimeoutSeconds: number
+  /** A session key expiring within this many seconds of the latest block is refused, by gate check 12 and by the rail. */
+  readonly expiryMarginSeconds: number
+}
 
 export interface AnchorChainConfig {
   readonly rpcUrl: string
@@ -209,11 +228,35 @@ export function loadConfig(env: Env): Config {
     paymentsFiatFloor: read.boolean('PAYMENTS_FIAT_FLOOR', true),
     achWebhookSecret: read.secret('ACH_WEBHOOK_SECRET', { requiredIn: false }),
     sandboxAchSettleSeconds: read.integer('SANDBOX_ACH_SETTLE_SECONDS', 5, { min: 0, max: 86_400 }),
+    ...readOnchainRail(read, problems, production),
     sandboxDemoData,
     blobStore: readBlobStore(read, problems, production),
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze(config)
+}
+
+/** A chain id fits in a JavaScript integer and in the database's `integer` column. */
+const chainIdMax = 2_147_483_647
+
+/**
+ * ONCHAIN_RAIL_RPC_URL and ONCHAIN_RAIL_CHAIN_ID together register the onchain_base rail (both or neither).
+ * Production needs its own ONCHAIN_SESSION_KEY_SEED with the rail: a seed derived from JWT_SECRET would
+ * change every session key whenever that secret is rotated.
+ */
+function readOnchainRail(read: EnvReader, problems: string[], production: boolean): Pick<Config, 'onchainRail' | 'onchainSessionKeySeed'> {
+  const rpcUrl = read.url('ONCHAIN_RAIL_RPC_URL', ['http:', 'https:'])
+  const chainId = read.isSet('ONCHAIN_RAIL_CHAIN_ID') ? read.integer('ONCHAIN_RAIL_CHAIN_ID', 0, { min: 1, max: chainIdMax }) : undefined
+  const onchainSessionKeySeed = read.secret('ONCHAIN_SESSION_KEY_SEED', { requiredIn: false })
+  const receiptTimeoutSeconds = read.integer('ONCHAIN_RAIL_RECEIPT_TIMEOUT_SECONDS', 20, { min: 1, max: 45 })
+  const expiryMarginSeconds = read.integer('ONCHAIN_RAIL_EXPIRY_MARGIN_SECONDS', 300, { min: 0, max: 86_400 })
+  const given = [read.isSet('ONCHAIN_RAIL_RPC_URL'), read.isSet('ONCHAIN_RAIL_CHAIN_ID')].filter(Boolean).length
+  if (given === 1) problems.push('ONCHAIN_RAIL_RPC_URL and ONCHAIN_RAIL_CHAIN_ID: set both to register the onchain_base rail, or neither')
+  const onchainRail = rpcUrl === undefined || chainId === undefined || chainId === 0 ? undefined : { rpcUrl, chainId, receiptTimeoutSeconds, expiryMarginSeconds }
+  if (production && given === 2 && !read.isSet('ONCHAIN_SESSION_KEY_SEED')) {
+    problems.push('ONCHAIN_SESSION_KEY_SEED: required when STEWARD_ENV=production and the onchain_base rail is configured (generate one with: openssl rand -hex 32)')
+  }
+  return { onchainRail, onchainSessionKeySeed }
 }
 
 function readAnchorChain(read: EnvReader, problems: string[]): AnchorChainConfig | undefined {

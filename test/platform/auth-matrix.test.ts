@@ -19,9 +19,10 @@ import type { RegisteredRoute } from '../../src/platform/http/guard.ts'
 import type { RouteAuth } from '../../src/platform/http/route-auth.ts'
 import type { ErrorCode } from '../../src/kernel/errors.ts'
 import { auditEvents } from '../support/audit-log.ts'
-import { addMember, createTestApp, expectError, issueApiKey, mintServiceToken, signupOwner, testPlatformSecret, type TenantOwner, type TestApp } from '../support/harness.ts'
+import { addMember, createTestApp, expectError, issueApiKey, mintServiceToken, signupOwner, subjectOf, testPlatformSecret, type TenantOwner, type TestApp } from '../support/harness.ts'
 import { bankTransaction, normalize, seedArtifact } from '../support/ledger.ts'
 import { ingestFile, uniqueCsv } from '../fixtures/raw/ingest/raw-test-kit.ts'
+import { promotionRequest } from '../support/payments.ts'
 
 /** Every public route. Adding a public route means adding it here, on purpose. */
 const expectedPublicRoutes = new Set([
@@ -148,12 +149,37 @@ const resourceFixtures: Record<string, ResourceFixture> = {
     },
     notFound: 'raw_artifact_not_found',
   },
+  // An agent (today a service token) of tenant A.
+  agent_id: { create: async (test, owner) => ({ agent_id: subjectOf(await mintServiceToken(test, owner.tenantId)) }), notFound: 'agent_not_found' },
   export_id: {
     create: async (test, owner) => {
       const response = await test.request({ method: 'POST', url: '/v1/audit/export', token: owner.token, payload: { format: 'jsonl' } })
       return { export_id: response.json().export_id as string }
     },
     notFound: 'audit_export_not_found',
+  },
+}
+
+/**
+ * A route whose path parameter names another resource than the parameter usually does: its own fixture.
+ * `account_id` is a Ledger account elsewhere; on the onchain registration routes it is the registration.
+ */
+const routeFixtures: Record<string, Record<string, ResourceFixture>> = {
+  'GET /v1/execution/onchain-accounts/:account_id': {
+    account_id: {
+      create: async (test, owner) => {
+        const accountId = (await ledgerOf(test, owner)).transaction.account_id
+        // Written as the registration route writes it (the route itself needs a chain to ask the token's decimals).
+        await test.runtime.db.orm.execute(
+          sql`insert into onchain_accounts (tenant_id, account_id, smart_account, token, session_key_address, chain_id, created_by, created_at)
+              values (${owner.tenantId}, ${accountId}, ${`0x${'a1'.repeat(20)}`}, ${`0x${'b2'.repeat(20)}`}, ${`0x${'c3'.repeat(20)}`}, 31337, ${owner.userId}, now())`,
+        )
+        const own = await test.request({ method: 'GET', url: `/v1/execution/onchain-accounts/${accountId}`, token: owner.token })
+        expect(own.statusCode, own.body).toBe(200)
+        return { account_id: accountId }
+      },
+      notFound: 'onchain_account_not_found',
+    },
   },
 }
 
@@ -318,7 +344,7 @@ describe('bearer routes', () => {
       const values: Record<string, string> = {}
       let notFound: ErrorCode | undefined
       for (const name of names) {
-        const fixture = resourceFixtures[name]!
+        const fixture = routeFixtures[routeName(route)]?.[name] ?? resourceFixtures[name]!
         Object.assign(values, await fixture.create(test, tenantA))
         notFound = fixture.notFound
       }
@@ -348,6 +374,8 @@ describe('bearer routes', () => {
 const minimalBodies: Record<string, Record<string, unknown>> = {
   'PATCH /v1/tenants/:tenant_id/members/:member_id': { role: 'viewer' },
   'PATCH /v1/webhooks/:endpoint_id': { description: 'auth matrix' },
+  'POST /v1/execution/agents/:agent_id/promote': promotionRequest({ reason: 'auth matrix' }),
+  'POST /v1/execution/agents/:agent_id/demote': { reason: 'auth matrix' },
 }
 
 describe('platform routes', () => {

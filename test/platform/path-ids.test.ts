@@ -19,6 +19,7 @@ import type { RateLimitStore } from '../../src/platform/http/rate-limit/stores.t
 import type { RouteAuth } from '../../src/platform/http/route-auth.ts'
 import { addMember, createTestApp, expectError, issueApiKey, mintServiceToken, signupOwner, type TenantOwner, type TestApp } from '../support/harness.ts'
 import { ingestFile, uniqueCsv } from '../fixtures/raw/ingest/raw-test-kit.ts'
+import { promotionRequest } from '../support/payments.ts'
 
 /** The not-found code of each path parameter that names a resource. A new one fails the coverage test below. */
 const notFoundOf: Record<string, ErrorCode> = {
@@ -36,8 +37,15 @@ const notFoundOf: Record<string, ErrorCode> = {
   export_id: 'audit_export_not_found',
   raw_id: 'raw_artifact_not_found',
   payment_intent_id: 'payment_intent_not_found',
-  // The spec's deprecated route: 404 whatever it names.
-  agent_id: 'route_not_found',
+  // An agent (today a service token): the promotion routes. The spec's deprecated public route
+  // /v1/agents/{agent_id}/propose answers route_not_found whatever it names (tested below).
+  agent_id: 'agent_not_found',
+}
+
+/** Where a route's parameter names another resource than it does elsewhere: that route's not-found code. */
+const notFoundOfRoute: Record<string, Record<string, ErrorCode>> = {
+  // account_id names a Ledger account elsewhere; here, the account's onchain_base registration.
+  'GET /v1/execution/onchain-accounts/:account_id': { account_id: 'onchain_account_not_found' },
 }
 
 /**
@@ -78,6 +86,8 @@ const overBound = 'a'.repeat(pathParameterCharactersMax + 1)
 const minimalBodies: Record<string, Record<string, unknown>> = {
   'PATCH /v1/tenants/:tenant_id/members/:member_id': { role: 'viewer' },
   'PATCH /v1/webhooks/:endpoint_id': { description: 'path ids' },
+  'POST /v1/execution/agents/:agent_id/promote': promotionRequest({ reason: 'path ids' }),
+  'POST /v1/execution/agents/:agent_id/demote': { reason: 'path ids' },
 }
 
 /** Hundreds of requests from one credential: this file is about answers, not budgets (429s would hide them). */
@@ -175,7 +185,7 @@ describe('path ids of every route', () => {
       if (route.auth.kind !== 'bearer') continue
       const headers = { authorization: `Bearer ${authorizedToken(route.auth)}` }
       for (const name of pathParams(route.url)) {
-        const notFound = notFoundOf[name]
+        const notFound = notFoundOfRoute[routeName(route)]?.[name] ?? notFoundOf[name]
         if (notFound === undefined) continue
         for (const [label, value] of foreignShapes) {
           const response = await send(route, pathWith(route, name, value()), headers)

@@ -215,6 +215,13 @@ export function expectError(response: LightMyRequestResponse, code: ErrorCode): 
   return body.error
 }
 
+/** The credential id a bearer token names (its `sub`): for a service token, the agent id it proposes as. */
+export function subjectOf(token: string): string {
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown }
+  expect(typeof payload.sub).toBe('string')
+  return payload.sub as string
+}
+
 /** Mints a break-glass service token for the tenant (the stand-in for Steward's internal agents: it proposes payments). */
 export async function mintServiceToken(test: TestApp, tenantId: string, reason = 'test'): Promise<string> {
   const minted = await test.request({ method: 'POST', url: '/v1/auth/service-token', token: testServiceTokenSecret, payload: { tenant_id: tenantId, reason } })

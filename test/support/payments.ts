@@ -4,7 +4,7 @@
  * and approved intents proposed by its service token.
  */
 import { expect } from 'vitest'
-import { addMember, mintServiceToken, signupOwner, type TestApp } from './harness.ts'
+import { addMember, mintServiceToken, signupOwner, subjectOf, type TestApp, type TenantOwner } from './harness.ts'
 import { bankTransaction, getOk, normalize, seedArtifact } from './ledger.ts'
 import { addSigner, compose, sign, signatureOf } from './policy.ts'
 
@@ -29,9 +29,10 @@ const operating = { iban: 'DE89370400440532013000', name: 'Operating account', c
 
 /**
  * A tenant whose policy rejects payments to high-risk counterparties and lets payments up to 50 EUR through
- * on their own (autonomous cap 50; others need one approval), with a funded account and two suppliers.
+ * on their own (autonomous cap 50; others need one approval), with a funded account and two suppliers, and
+ * its agent promoted out of shadow mode (unless `promoted: false`: then its payments end shadow_completed).
  */
-export async function business(test: TestApp, balance = '100.00') {
+export async function business(test: TestApp, balance = '100.00', options: { promoted?: boolean } = {}) {
   const owner = await signupOwner(test)
   const admin = await addMember(test, owner, 'admin')
   const seeded = await seedArtifact(test, owner.tenantId, [
@@ -50,7 +51,23 @@ export async function business(test: TestApp, balance = '100.00') {
   const composed = await compose(test, owner, businessPolicy(2))
   expect((await sign(test, owner, signer.member.token, composed.policy_id, [await signatureOf(signer, composed)])).statusCode).toBe(200)
   const agent = await mintServiceToken(test, owner.tenantId)
+  if (options.promoted !== false) await promoteAgent(test, admin, agent)
   return { owner, admin, signer, account, supplier, unverified, agent }
+}
+
+/**
+ * Promotes the agent of `agentToken` out of shadow mode (governing rule 7) by `admin`: caps of 100,000
+ * EUR a payment and a day on every rail, no thresholds, for 30 days (or as overridden). Answers the promotion.
+ */
+export async function promoteAgent(test: TestApp, admin: Pick<TenantOwner, 'token'>, agentToken: string, overrides: Record<string, unknown> = {}) {
+  const response = await test.request({
+    method: 'POST',
+    url: `/v1/execution/agents/${subjectOf(agentToken)}/promote`,
+    token: admin.token,
+    payload: promotionRequest({ per_payment_cap: '100000', per_day_cap: '100000', rails: ['bank_ach', 'onchain_base', 'erp_writeback'], reason: 'test business: live payments', ...overrides }),
+  })
+  expect(response.statusCode, response.body).toBe(201)
+  return response.json() as Record<string, any>
 }
 export type Business = Awaited<ReturnType<typeof business>>
 
@@ -67,3 +84,17 @@ export async function approvedIntent(test: TestApp, b: Business, overrides: Reco
   return response.json().id as string
 }
 
+
+/** A promotion request body (POST /v1/execution/agents/{agent_id}/promote): 1 EUR caps on bank_ach, no thresholds, 30 days (or as overridden). */
+export function promotionRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    currency: 'EUR',
+    per_payment_cap: '1',
+    per_day_cap: '1',
+    rails: ['bank_ach'],
+    expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    reason: 'test',
+    thresholds: { min_shadow_runs: 0, min_approval_rate: 0, max_gate_failure_rate: 1 },
+    ...overrides,
+  }
+}

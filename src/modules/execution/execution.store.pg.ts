@@ -1,7 +1,7 @@
 /** The execution store on Drizzle: this module's tables only. */
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
 import type { ExecutionStore } from './execution.store.ts'
-import { executionReceipts, executions, sandboxAchTransfers } from './execution.tables.ts'
+import { agentPromotions, executionReceipts, executions, sandboxAchTransfers } from './execution.tables.ts'
 
 export function createExecutionStore(): ExecutionStore {
   const e = executions
@@ -68,6 +68,31 @@ export function createExecutionStore(): ExecutionStore {
         .where(and(eq(e.tenantId, tenantId), eq(e.paymentIntentId, paymentIntentId)))
         .orderBy(asc(e.createdAt), asc(e.id))
       return rows.map((row) => ({ execution: row.execution, settlement: row.settlement ?? null }))
+    },
+
+    promotions: {
+      async lockAgent(tx, tenantId, agentId) {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`agent-promotion:${tenantId}:${agentId}`}, 0))`)
+      },
+
+      async findOpen(executor, tenantId, agentId) {
+        const p = agentPromotions
+        const [row] = await executor
+          .select()
+          .from(p)
+          .where(and(eq(p.tenantId, tenantId), eq(p.agentId, agentId), isNull(p.demotedAt)))
+          .limit(1)
+        return row
+      },
+
+      async insert(tx, row) {
+        await tx.insert(agentPromotions).values(row)
+      },
+
+      async close(tx, tenantId, id, values) {
+        const p = agentPromotions
+        await tx.update(p).set(values).where(and(eq(p.tenantId, tenantId), eq(p.id, id)))
+      },
     },
 
     sandboxAch: {

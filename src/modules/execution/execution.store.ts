@@ -4,11 +4,12 @@
  * looks at every tenant's open executions.
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
-import type { executionReceipts, executions, sandboxAchTransfers } from './execution.tables.ts'
+import type { agentPromotions, executionReceipts, executions, sandboxAchTransfers } from './execution.tables.ts'
 
 export type ExecutionRow = typeof executions.$inferSelect
 export type ReceiptRow = typeof executionReceipts.$inferSelect
 export type SandboxAchTransferRow = typeof sandboxAchTransfers.$inferSelect
+export type PromotionRow = typeof agentPromotions.$inferSelect
 
 export interface ExecutionStore {
   /** The execution of an outbox row; with `forUpdate`, locked until the transaction ends. */
@@ -24,6 +25,16 @@ export interface ExecutionStore {
   findReceipt(executor: Executor, tenantId: string, executionId: string, kind: ReceiptRow['kind']): Promise<ReceiptRow | undefined>
   /** The intent's executions, oldest first, each with its settlement receipt (null until settled). */
   executionsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<Array<{ execution: ExecutionRow; settlement: ReceiptRow | null }>>
+
+  /** Agents' promotions out of shadow mode. */
+  promotions: {
+    /** Serialises promotion changes of one agent in the caller's transaction (a transaction-scoped advisory lock). */
+    lockAgent(tx: Tx, tenantId: string, agentId: string): Promise<void>
+    /** The agent's promotion not demoted (it may have expired). */
+    findOpen(executor: Executor, tenantId: string, agentId: string): Promise<PromotionRow | undefined>
+    insert(tx: Tx, row: PromotionRow): Promise<void>
+    close(tx: Tx, tenantId: string, id: string, values: { demotedAt: Date; demotedBy: string; demotionReason: string }): Promise<void>
+  }
 
   /** The sandbox ACH provider's book. */
   sandboxAch: {

@@ -13,7 +13,8 @@ import { defaultRetrySettings, type RetrySettings } from './domain/executions.ts
 import { createDispatcher, dispatchJob, type Dispatcher } from './dispatch.service.ts'
 import { createExecutionStore } from './execution.store.pg.ts'
 import { executionDispatchQueue, sandboxAchSettleQueue } from './execution.jobs.ts'
-import type { ExecutionPayments } from './ports.ts'
+import type { ExecutionAgents, ExecutionPayments } from './ports.ts'
+import { createPromotions, type Promotions } from './promotions.service.ts'
 import type { PaymentExecution } from '../payments/index.ts'
 import { createRailWebhooks, type RailWebhooks } from './rail-webhooks.service.ts'
 import { failClosedRail, railRegistry, type RailAdapter, type RailRegistry } from './rails.ts'
@@ -27,8 +28,14 @@ export { executionQueues } from './execution.jobs.ts'
 export { executionRoutes } from './execution.routes.ts'
 export { executionTenantData } from './execution.tables.ts'
 export { dispatchSteps, executionStepChannel, type DispatchResult, type DispatchStep } from './dispatch.service.ts'
-export type { ExecutionPayments } from './ports.ts'
+export type { ExecutionAgents, ExecutionPayments } from './ports.ts'
+export type { AgentPromotionStanding, PromotionRequest, PromotionView, Promotions } from './promotions.service.ts'
 export { achWebhookBodyOf, type AchWebhookBody } from './sandbox-ach.rail.ts'
+// The onchain_base rail wired into the service: its adapter, registrations, routes, tables and gate check 12.
+export { createOnchainBase, type OnchainBase, type OnchainChainSettings, type SessionKeyCheck } from './onchain-base.ts'
+export { onchainRoutes } from './onchain.routes.ts'
+export { onchainTenantData } from './onchain.tables.ts'
+export type { ExecutionLedger } from './ports.ts'
 
 /** Why erp_writeback refuses: no ERP write-back provider exists yet, and a guess would write to someone's books. */
 export const erpWritebackRefusal = 'ERP write-back is not available: no ERP provider is connected for write-back in this deployment (fail-closed stub)'
@@ -64,6 +71,8 @@ export interface ExecutionDeps {
   readonly ids: IdSource
   readonly clock: Clock
   readonly payments: ExecutionPayments
+  /** The agents that propose (promotion refuses an unknown or inactive one). */
+  readonly agents: ExecutionAgents
   /** The secret bank_ach provider webhooks are signed with (ACH_WEBHOOK_SECRET). */
   readonly achWebhookSecret: string
   /** Further rail adapters (onchain_base when a chain is configured); x402_base and escrow_base stay unregistered. */
@@ -75,6 +84,8 @@ export interface Execution {
   readonly dispatcher: Dispatcher
   readonly railWebhooks: RailWebhooks
   readonly rails: RailRegistry
+  /** Agents' promotions out of shadow mode (the gate reads the active one for check 10). */
+  readonly promotions: Promotions
   /** The jobs the gate enqueues with a new outbox row. */
   dispatchJobs(order: { tenantId: string; outboxId: string }): ReturnType<typeof dispatchJob>[]
   /** The intent's executions with their settlement receipts (the replay investigation). */
@@ -102,6 +113,7 @@ export function createExecution(deps: ExecutionDeps): Execution {
   })
   const rails = railRegistry([sandboxAch.adapter, failClosedRail('erp_writeback', erpWritebackRefusal), ...(deps.rails ?? [])])
   const dispatcher = createDispatcher({ db, commands, store, payments, rails, ids, clock, settings: { leaseSeconds: settings.leaseSeconds, retry: settings.retry } })
+  const promotions = createPromotions({ db, commands, store, payments, agents: deps.agents, ids, clock })
   railWebhooks = createRailWebhooks({ db, commands, store, payments, dispatcher, ids, clock, achWebhookSecret: deps.achWebhookSecret })
 
   let sweeper: NodeJS.Timeout | undefined
@@ -112,6 +124,7 @@ export function createExecution(deps: ExecutionDeps): Execution {
     dispatcher,
     railWebhooks,
     rails,
+    promotions,
     dispatchJobs: (order) => [dispatchJob(order)],
     async executionsOf(executor, tenantId, paymentIntentId) {
       const rows = await store.executionsOf(executor, tenantId, paymentIntentId)

@@ -23,6 +23,8 @@ export interface PaymentCounterparty {
   readonly verifiedStatus: 'unverified' | 'self_attested' | 'document_verified' | 'sanctions_cleared'
   readonly riskLevel: 'low' | 'medium' | 'high' | 'sanctioned'
   readonly trustState: 'unreviewed' | 'trusted' | 'paused' | 'acknowledged'
+  /** The wallets it is paid at: the `wallet:` entries of its linked accounts, lower-cased, in the order recorded. */
+  readonly walletAddresses: readonly string[]
 }
 
 /** An invoice as a payment needs it (its current version). */
@@ -113,11 +115,14 @@ export function createLedgerQueries(): LedgerQueries {
     async findCounterparty(executor, tenantId, counterpartyId) {
       const c = ledgerCounterparties
       const [row] = await executor
-        .select({ id: c.id, name: c.name, verifiedStatus: c.verifiedStatus, riskLevel: c.riskLevel, trustState: c.trustState })
+        .select({ id: c.id, name: c.name, verifiedStatus: c.verifiedStatus, riskLevel: c.riskLevel, trustState: c.trustState, linkedAccounts: c.linkedAccounts })
         .from(c)
         .where(and(eq(c.tenantId, tenantId), eq(c.id, counterpartyId), isNull(c.supersededAt)))
         .limit(1)
-      return row
+      if (row === undefined) return undefined
+      const { linkedAccounts, ...counterparty } = row
+      const walletAddresses = linkedAccounts.filter((account) => account.startsWith('wallet:')).map((account) => account.slice('wallet:'.length).toLowerCase())
+      return { ...counterparty, walletAddresses }
     },
 
     async findInvoice(executor, tenantId, invoiceId) {

@@ -124,6 +124,9 @@ export function createDispatchPort(deps: { store: PaymentsStore; clock: Clock })
       }
     },
 
+    /** The agent's shadow record (the promotion scorecard's counts). */
+    shadowCounts: (executor: Executor, tenantId: string, agentId: string) => store.shadowCounts(executor, tenantId, agentId),
+
     /**
      * Appends a receipt recorded after the intent settled (an ACH return after settlement) to its
      * execution_receipt_ids; the intent keeps its status.

@@ -17,7 +17,7 @@ import type { Tx } from '../../platform/db/database.ts'
 import { actionHash, type PolicyAction } from '../policy/index.ts'
 import { checkMemberAuthority } from './domain/approvals.ts'
 import { canMove, type PaymentIntentStatus } from './domain/intents.ts'
-import { railOf, reservationAmount, runGate, type GateCheckResult, type GateSettings, type GateSnapshot, type Rail } from './domain/gate.ts'
+import { isShadowRun, railOf, reservationAmount, runGate, type GateCheckResult, type GateSettings, type GateSnapshot, type Rail } from './domain/gate.ts'
 import { memberIsPayee } from './payee.ts'
 import type { PaymentIntentRow, PaymentsStore } from './payments.store.ts'
 import { intentEventPayload } from './payments.views.ts'
@@ -27,16 +27,18 @@ export type GateOutcome =
   | {
       readonly passed: true
       readonly payment_intent_id: string
-      readonly status: 'dispatching' | 'approved'
+      readonly status: 'dispatching' | 'approved' | 'shadow_completed'
       readonly outbox_id: string | null
       readonly execution_id: null
       readonly rail: Rail
       readonly gate_run_id: string
+      /** A shadow run (an un-promoted agent's money proposal): what the gate said, though nothing is sent either way. */
+      readonly shadow?: { readonly gate_passed: boolean; readonly failed_checks: readonly string[] }
     }
   | { readonly passed: false; readonly payment_intent_id: string; readonly gate_run_id: string; readonly checks: readonly GateCheckResult[] }
 
-/** Statuses of an intent already handed to a rail: executing it again is action_already_executed. */
-const alreadyMoving: ReadonlySet<PaymentIntentStatus> = new Set(['dispatching', 'reconciling', 'executed'])
+/** Statuses of an intent already handed to a rail, or run as a shadow: executing it again is action_already_executed. */
+const alreadyMoving: ReadonlySet<PaymentIntentStatus> = new Set(['dispatching', 'reconciling', 'executed', 'shadow_completed'])
 
 export interface GateDeps {
   readonly commands: CommandRunner
@@ -71,12 +73,22 @@ export function createGateService(deps: GateDeps) {
    * Everything the 23 checks read, in the caller's transaction (the intent is already locked). The reads
    * go out in three waves, each wave's independent queries together (one round trip on PostgreSQL's
    * pipelined connection): what the intent names; the live policy and the approvers; the policy's
-   * signatures and the single-use verdict.
+   * signatures and the single-use verdict. For an onchain_base intent the chain is asked too (check 12),
+   * beside the three waves rather than after them.
    */
   async function snapshotOf(tx: Tx, intent: PaymentIntentRow, mode: GateSnapshot['mode']): Promise<GateSnapshot> {
     const { tenantId } = intent
     const now = clock.now()
-    const [decision, counterparty, approvalRows, account, agent, balance, reservedByOthers, changedAt, recentSamePayments, alreadyDispatched, oldestUnlinkedSeconds] =
+    const agentId = intent.createdByAgentId
+    // Check 12 asks the chain, for onchain_base intents only: started beside the first wave and awaited with
+    // the last, so its RPC round trips overlap the database's instead of adding a wave.
+    const sessionKeyRead =
+      railOf[intent.actionType] === 'onchain_base'
+        ? execution.sessionKeyOf(tx, tenantId, { sourceAccountId: intent.sourceAccountId, amount: intent.amount, currency: intent.currency })
+        : Promise.resolve(undefined)
+    // Awaited in the last wave; should an earlier wave fail first, its failure must not go unhandled.
+    sessionKeyRead.catch(() => undefined)
+    const [decision, counterparty, approvalRows, account, agent, balance, reservedByOthers, changedAt, recentSamePayments, alreadyDispatched, oldestUnlinkedSeconds, promotion, agentSpentLastDay] =
       await Promise.all([
         store.findDecision(tx, tenantId, intent.policyDecisionId),
         ledger.findCounterparty(tx, tenantId, intent.destinationCounterpartyId),
@@ -94,6 +106,8 @@ export function createGateService(deps: GateDeps) {
         ),
         store.hasOutbox(tx, tenantId, intent.id),
         auditChain.oldestUnlinkedSeconds(tx, tenantId, now),
+        agentId === null ? undefined : agents.promotionOf(tx, tenantId, agentId, now),
+        agentId === null ? '0' : store.agentSpentSince(tx, tenantId, agentId, intent.currency, new Date(now.getTime() - 86_400_000), intent.id),
       ])
     const action = decision?.action as PolicyAction | undefined
 
@@ -131,7 +145,7 @@ export function createGateService(deps: GateDeps) {
       const consumed = await policy.consumeVerdict(tx, tenantId, issued.token, action)
       return consumed.ok ? { ok: true } : { ok: false, reason: consumed.reason }
     }
-    const [integrity, verdict] = await Promise.all([policy.activePolicyIntegrity(tx, tenantId), bindVerdict()])
+    const [integrity, verdict, sessionKey] = await Promise.all([policy.activePolicyIntegrity(tx, tenantId), bindVerdict(), sessionKeyRead])
     return {
       mode,
       now,
@@ -142,6 +156,7 @@ export function createGateService(deps: GateDeps) {
         amount: intent.amount,
         currency: intent.currency,
         createdByAgentId: intent.createdByAgentId,
+        destinationCounterpartyId: intent.destinationCounterpartyId,
         approvalsRequired: intent.approvalsRequired,
         heldBy: intent.heldBy,
       },
@@ -181,9 +196,11 @@ export function createGateService(deps: GateDeps) {
               changedAt,
             },
       agent,
+      promotion,
+      agentSpentLastDay,
       recentSamePayments,
-      // No smart-account session keys or escrows are registered yet: on-chain transfers and escrow releases fail closed.
-      sessionKey: undefined,
+      // The source account's registered session key, read on chain (check 12); no escrow is registered yet, so escrow releases fail closed.
+      sessionKey,
       escrow: undefined,
       alreadyDispatched,
       auditChain: { oldestUnlinkedSeconds },
@@ -211,7 +228,9 @@ export function createGateService(deps: GateDeps) {
       // Reservations on one account are decided one at a time: two intents cannot both take the same balance.
       if (mode === 'execute') await store.lockAccount(tx, tenantId, intent.sourceAccountId)
       const snapshot = await snapshotOf(tx, intent, mode)
-      const checks = runGate(snapshot, settings)
+      // Check 11: a rail is available when the execution module registered it and the gate's settings allowlist it.
+      const registered = execution.railsRegistered()
+      const checks = runGate(snapshot, { ...settings, railsAvailable: new Set([...settings.railsAvailable].filter((rail) => registered.has(rail))) })
       const passed = checks.every((check) => check.passed)
       const gateRunId = ids.newId('gateRun')
       const [auditEventId] = await commands.commit(tx, tenantId, {
@@ -227,12 +246,29 @@ export function createGateService(deps: GateDeps) {
         ],
       })
       const gateRun = store.insertGateRun(tx, { id: gateRunId, tenantId, paymentIntentId: intent.id, mode, passed, checks, auditEventId: auditEventId ?? null, createdAt: snapshot.now })
+      const rail = railOf[intent.actionType]
+      if (isShadowRun(snapshot)) {
+        // Governing rule 7: the whole pipeline ran and is recorded; nothing is sent, nothing is reserved.
+        const failedChecks = checks.filter((check) => !check.passed).map((check) => `${check.index}:${check.name}`)
+        await Promise.all([gateRun, store.updateIntent(tx, tenantId, intent.id, { status: 'shadow_completed', updatedAt: snapshot.now })])
+        return {
+          outcome: { passed: true, payment_intent_id: intent.id, status: 'shadow_completed', outbox_id: null, execution_id: null, rail, gate_run_id: gateRunId, shadow: { gate_passed: passed, failed_checks: failedChecks } },
+          audit: [
+            auditedBy(context, {
+              layer: 'execution',
+              action: 'payment_intent.shadow_completed',
+              entity: { type: 'payment_intent', id: intent.id },
+              inputs: { gate_run_id: gateRunId, agent_id: intent.createdByAgentId },
+              outputs: { status_before: 'approved', status: 'shadow_completed', rail, gate_passed: passed, failed_checks: failedChecks, rail_called: false },
+            }),
+          ],
+        }
+      }
       if (!passed) {
         await gateRun
         return { outcome: { passed: false, payment_intent_id: intent.id, gate_run_id: gateRunId, checks } }
       }
 
-      const rail = railOf[intent.actionType]
       if (mode === 'resume') {
         await Promise.all([gateRun, store.updateIntent(tx, tenantId, intent.id, { status: 'approved', updatedAt: snapshot.now })])
         return {

@@ -25,7 +25,7 @@ export type { DecideService } from './decide.service.ts'
 export type { ProposeService } from './propose.service.ts'
 export type { ReadService } from './read.service.ts'
 export type { GateService } from './gate.service.ts'
-export { defaultGateSettings, railOf, type GateSettings, type Rail } from './domain/gate.ts'
+export { defaultGateSettings, railOf, type GateSettings, type PromotionFact, type Rail } from './domain/gate.ts'
 export type { PaymentExecution, PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsExecution, PaymentsLedger, PaymentsMembers, PaymentsPolicy, MemberIdentity } from './ports.ts'
 export type { DispatchEffects, DispatchOrder, DispatchOutcome, PaymentsDispatch } from './dispatch.service.ts'
 

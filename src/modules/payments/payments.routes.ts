@@ -199,7 +199,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         operationId: 'executePaymentIntent',
         tags,
         summary: 'Execute an approved payment intent through the gate',
-        description: `No body; needs payment_intent:execute, which no external credential carries. ${gateNote} On a pass: 202, the intent is dispatching, its outbox row and (for money leaving a Ledger account) its reservation are written in the same transaction. 409 action_already_executed for an intent already dispatched; 409 payment_intent_invalid_state from any status but approved. ${idempotencyNote}`,
+        description: `No body; needs payment_intent:execute, which no external credential carries. ${gateNote} On a pass: 202, the intent is dispatching, its outbox row and (for money leaving a Ledger account) its reservation are written in the same transaction. A money proposal of an agent that is not promoted is a shadow run (governing rule 7): every check runs and is recorded, then the intent ends shadow_completed and nothing is sent or reserved, pass or fail: 202 with status shadow_completed, outbox_id null and \`shadow\` saying whether the gate passed (docs/execution.md). 409 action_already_executed for an intent already dispatched; 409 payment_intent_invalid_state from any status but approved. ${idempotencyNote}`,
         params: IntentPathParams,
         headers: IdempotencyKeyHeaders,
         response: { 202: ExecuteResponse },
@@ -209,7 +209,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
       const { outcome, replayed } = await gate.execute(contextOf(request), { id: request.params.payment_intent_id })
       if (!outcome.passed) throw gateFailure(outcome)
       const { passed: _passed, ...dispatch } = outcome
-      return markReplayed(reply, replayed).code(202).send({ ...dispatch, outbox_id: dispatch.outbox_id!, status: 'dispatching' as const })
+      return markReplayed(reply, replayed).code(202).send({ ...dispatch, status: dispatch.status === 'shadow_completed' ? 'shadow_completed' : ('dispatching' as const) })
     },
   )
 

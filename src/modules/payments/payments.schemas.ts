@@ -135,9 +135,18 @@ export const ReplayInvestigationResponse = named('PaymentIntentReplayInvestigati
 
 export const ExecuteResponse = named('PaymentIntentDispatch', Strict({
   payment_intent_id: Type.String(),
-  outbox_id: Type.String({ description: 'The outbox row the execution worker picks up (pob_…).' }),
+  outbox_id: Nullable(Type.String({ description: 'The outbox row the execution worker picks up (pob_…); null for a shadow run, which sends nothing.' })),
   execution_id: Nullable(Type.String({ description: 'Null until the worker picks the row up.' })),
   rail: literals(['bank_ach', 'onchain_base', 'erp_writeback', 'x402_base', 'escrow_base'] as const),
-  status: literals(['dispatching'] as const),
+  status: literals(['dispatching', 'shadow_completed'] as const),
   gate_run_id: Type.String({ description: 'The recorded gate run (gtr_…): all 23 check results.' }),
+  shadow: Type.Optional(
+    Strict(
+      {
+        gate_passed: Type.Boolean({ description: 'Whether every check passed: whether the payment would have gone out.' }),
+        failed_checks: Type.Array(Type.String(), { description: 'The checks that failed, as `index:name`.' }),
+      },
+      { description: 'Present for a shadow run only: an un-promoted agent\'s money proposal ran the whole pipeline and ended shadow_completed, with no rail call (governing rule 7).' },
+    ),
+  ),
 }))

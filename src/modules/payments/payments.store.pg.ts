@@ -133,6 +133,40 @@ export function createPaymentsStore(): PaymentsStore {
         .where(and(eq(i.tenantId, tenantId), eq(i.id, paymentIntentId), sql`not (${receiptId}::text = any(${i.executionReceiptIds}))`))
     },
 
+    async agentSpentSince(executor, tenantId, agentId, currency, since, exceptIntentId) {
+      const [row] = await executor
+        .select({ total: sql<string>`coalesce(sum(${i.amount}), 0)::text` })
+        .from(i)
+        .where(
+          and(
+            eq(i.tenantId, tenantId),
+            eq(i.createdByAgentId, agentId),
+            eq(i.currency, currency),
+            inArray(i.status, ['dispatching', 'executed', 'reconciling']),
+            gte(i.updatedAt, since),
+            ne(i.id, exceptIntentId),
+          ),
+        )
+      return row?.total ?? '0'
+    },
+
+    async shadowCounts(executor, tenantId, agentId) {
+      const approvedAtSomePoint = ['approved', 'paused', 'dispatching', 'executed', 'failed', 'reconciling', 'shadow_completed'] as const
+      const [row] = await executor
+        .select({
+          shadowRuns: sql<number>`(count(*) filter (where ${i.status} = 'shadow_completed'))::int`,
+          approved: sql<number>`(count(*) filter (where ${inArray(i.status, [...approvedAtSomePoint])}))::int`,
+          rejected: sql<number>`(count(*) filter (where ${i.status} = 'rejected'))::int`,
+          // Qualified by hand: Drizzle leaves columns unqualified in a one-table select, which a correlated subquery cannot have.
+          gateWouldFail: sql<number>`(count(*) filter (where ${i.status} = 'shadow_completed' and not exists (${sql.raw(
+            'select 1 from payment_gate_runs g where g.tenant_id = payment_intents.tenant_id and g.payment_intent_id = payment_intents.id and g.passed',
+          )})))::int`,
+        })
+        .from(i)
+        .where(and(eq(i.tenantId, tenantId), eq(i.createdByAgentId, agentId)))
+      return row ?? { shadowRuns: 0, approved: 0, rejected: 0, gateWouldFail: 0 }
+    },
+
     async hasOutbox(executor, tenantId, paymentIntentId) {
       const o = paymentOutbox
       const rows = await executor.select({ id: o.id }).from(o).where(and(eq(o.tenantId, tenantId), eq(o.paymentIntentId, paymentIntentId))).limit(1)

@@ -66,6 +66,10 @@ export interface PaymentsStore {
   reservedOnAccount(executor: Executor, tenantId: string, accountId: string, currency: string, exceptIntentId: string): Promise<string>
   /** Other intents to this destination of this amount and currency dispatched, executing or executed since `since`. */
   countRecentSamePayments(executor: Executor, tenantId: string, payment: { destinationCounterpartyId: string; amount: string; currency: string; exceptIntentId: string }, since: Date): Promise<number>
+  /** What the agent's live payments in the currency (dispatching, executed, reconciling) took since `since`, this intent excluded. */
+  agentSpentSince(executor: Executor, tenantId: string, agentId: string, currency: string, since: Date, exceptIntentId: string): Promise<string>
+  /** The agent's shadow record: shadow runs, intents approved and rejected, and shadow runs whose gate did not pass. */
+  shadowCounts(executor: Executor, tenantId: string, agentId: string): Promise<{ shadowRuns: number; approved: number; rejected: number; gateWouldFail: number }>
   /** Every decision recorded on the intent, oldest first. */
   approvalsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<ApprovalRow[]>
 }

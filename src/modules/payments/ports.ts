@@ -8,6 +8,10 @@ import type { PendingJob } from '../../platform/commands/command.ts'
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { LedgerQueries, PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation } from '../ledger/index.ts'
 import type { EvaluatedDecision, PolicyAction, PolicyIntegrity, PolicyVerdicts } from '../policy/index.ts'
+import type { PromotionFact } from './domain/gate.ts'
+import type { Rail } from './domain/gate.ts'
+
+export type { PromotionFact }
 
 export type { PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation }
 
@@ -56,6 +60,8 @@ export interface PaymentsPolicy {
 export interface PaymentsAgents {
   /** Undefined when the agent is not known. */
   standing(executor: Executor, tenantId: string, agentId: string, now: Date): Promise<{ active: boolean; mayPropose: boolean; behaviorHash: string | null } | undefined>
+  /** The agent's promotion out of shadow mode, active at `now` (not demoted, not expired); undefined when none. */
+  promotionOf(executor: Executor, tenantId: string, agentId: string, now: Date): Promise<PromotionFact | undefined>
 }
 
 /** The tenant's audit chain, as the gate checks it. */
@@ -78,4 +84,12 @@ export interface PaymentsExecution {
   dispatchJobs(order: { tenantId: string; outboxId: string }): PendingJob[]
   /** The intent's executions with their rail receipts, oldest first (the replay investigation). */
   executionsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<PaymentExecution[]>
+  /** The rails registered in this deployment (gate check 11 passes a rail only when registered here and allowlisted in GateSettings). */
+  railsRegistered(): ReadonlySet<Rail>
+  /**
+   * Gate check 12 for an onchain_base intent: whether the source account's session key may sign this
+   * amount now (read on chain, with the rail's expiry margin); undefined when no smart account is
+   * registered for the account. Reads with the gate's transaction; throws when the chain cannot be asked.
+   */
+  sessionKeyOf(executor: Executor, tenantId: string, payment: { readonly sourceAccountId: string; readonly amount: string; readonly currency: string }): Promise<{ readonly valid: boolean; readonly reason: string } | undefined>
 }

@@ -13,7 +13,7 @@ import { actionHash, type PolicyAction } from '../../../src/modules/policy/index
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { createTestApp, expectError, fixedClock, mintServiceToken, type TestApp } from '../../support/harness.ts'
 import { getOk } from '../../support/ledger.ts'
-import { approvedIntent as approvedIntentIn, business as businessIn, businessPolicy, type Business } from '../../support/payments.ts'
+import { approvedIntent as approvedIntentIn, business as businessIn, businessPolicy, promoteAgent, type Business } from '../../support/payments.ts'
 
 const approvedIntent = (app: TestApp, b: Business, overrides: Record<string, unknown> = {}) => approvedIntentIn(app, b, overrides)
 const business = (app: TestApp) => businessIn(app)
@@ -21,7 +21,9 @@ import { compose, sign, signatureOf } from '../../support/policy.ts'
 
 let test: TestApp
 beforeAll(async () => {
-  test = await createTestApp()
+  // The onchain_base rail is registered (check 11 passes on-chain transfers), on a chain nobody serves: the
+  // session_key_valid case registers no smart account, so check 12 fails without asking the chain.
+  test = await createTestApp({ env: { ONCHAIN_RAIL_RPC_URL: 'http://127.0.0.1:9', ONCHAIN_RAIL_CHAIN_ID: '31337' } })
 })
 afterAll(async () => test?.close())
 
@@ -109,7 +111,11 @@ const cases: ReadonlyArray<readonly [string, string, (b: Business) => Promise<st
     await newLedgerVersion('ledger_accounts', b.owner.tenantId, b.account, { status: 'frozen' })
     return id
   }],
-  ['currency_matches_account', 'a USD payment from the EUR account', async (b) => heldThenApproved(b, { currency: 'USD', amount: '30.00' })],
+  ['currency_matches_account', 'a USD payment from the EUR account', async (b) => {
+    // The agent's promotion caps are in one currency: USD here, so that check 10 passes and this check fails alone.
+    await promoteAgent(test, b.admin, b.agent, { currency: 'USD' })
+    return heldThenApproved(b, { currency: 'USD', amount: '30.00' })
+  }],
   ['counterparty_not_sanctioned', 'the supplier is sanctioned now', async (b) => {
     const id = await approvedIntent(test, b)
     await newLedgerVersion('ledger_counterparties', b.owner.tenantId, b.supplier, { risk_level: 'sanctioned' })

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { createTestApp, expectError, mintServiceToken, type TestApp } from '../../support/harness.ts'
 import { getOk } from '../../support/ledger.ts'
-import { approvedIntent as approvedIntentIn, business as businessIn, type Business } from '../../support/payments.ts'
+import { approvedIntent as approvedIntentIn, business as businessIn, promoteAgent, type Business } from '../../support/payments.ts'
 
 let test: TestApp
 beforeAll(async () => {
@@ -75,6 +75,7 @@ describe('POST /v1/payment-intents/{id}/execute', () => {
     expect((await execute(b, first)).statusCode).toBe(202)
     // Another agent (another service token) proposes the same payment: not a duplicate proposal, but a duplicate payment.
     const other = { ...b, agent: await mintServiceToken(test, b.owner.tenantId) }
+    await promoteAgent(test, b.admin, other.agent)
     const second = await approvedIntent(other, { amount: '3.00' })
     await gateFailed(await execute(b, second), 'duplicate_payment_or_destination_recently_changed')
   })

@@ -106,6 +106,12 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const body = response.json()
     expect(body.tenantId).toBe(owner.tenantId)
     expect(body.deletedRows).toEqual({
+      execution_receipts: 0,
+      executions: 0,
+      sandbox_ach_transfers: 0,
+      agent_promotions: 0,
+      onchain_submissions: 0,
+      onchain_accounts: 0,
       payment_reservations: 0,
       payment_outbox: 0,
       payment_gate_runs: 0,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { defaultGateSettings, gateChecks, runGate, type GateSnapshot } from './gate.ts'
+import { defaultGateSettings, gateChecks, isShadowRun, runGate, type GateSnapshot } from './gate.ts'
 import { passingGateSnapshot } from './gate.testing.ts'
 
 const now = new Date('2026-11-26T12:00:00Z')
@@ -11,7 +11,13 @@ type Mutation = (snapshot: GateSnapshot) => GateSnapshot
 
 /** The passing snapshot as a USDC payment of this action type (the account, the approver's limit in USDC). */
 function usdc(s: GateSnapshot, actionType: 'x402_settle' | 'escrow_release'): GateSnapshot {
-  return { ...s, intent: { ...s.intent, actionType, currency: 'USDC' }, account: { ...s.account!, currency: 'USDC' }, approvals: [{ ...s.approvals[0]!, approvalLimit: { currency: 'USDC', value: '500' } }] }
+  return {
+    ...s,
+    intent: { ...s.intent, actionType, currency: 'USDC' },
+    account: { ...s.account!, currency: 'USDC' },
+    approvals: [{ ...s.approvals[0]!, approvalLimit: { currency: 'USDC', value: '500' } }],
+    promotion: { ...s.promotion!, currency: 'USDC' },
+  }
 }
 
 /** The default settings, with the escrow rail registered (it is not at boot) so the escrow check can fail alone. */
@@ -137,5 +143,37 @@ describe('the section 6 gate', () => {
 
   it('uses its settings: a lag within the bound passes', () => {
     expect(runGate({ ...passing(), auditChain: { oldestUnlinkedSeconds: defaultGateSettings.auditChainLagSecondsMax } }).every((result) => result.passed)).toBe(true)
+  })
+})
+
+describe('check 10 and the agent\'s promotion', () => {
+  const check10 = (snapshot: GateSnapshot) => runGate(snapshot).find((check) => check.name === 'amount_within_caps')!
+  const promoted = (s: GateSnapshot, promotion: Partial<NonNullable<GateSnapshot['promotion']>>, rest: Partial<GateSnapshot> = {}): GateSnapshot => ({ ...s, ...rest, promotion: { ...s.promotion!, ...promotion } })
+
+  it.each<readonly [string, Mutation, boolean, RegExp]>([
+    ['within every cap', (s) => s, true, /within the agent's promotion prm_1/],
+    ['exactly the per-payment cap', (s) => promoted(s, { perPaymentCap: '100.00' }), true, /within the agent's promotion/],
+    ['one cent over the per-payment cap', (s) => promoted(s, { perPaymentCap: '99.99' }), false, /per-payment cap of 99.99/],
+    ['exactly the per-day cap with what went out today', (s) => promoted(s, { perDayCap: '1000' }, { agentSpentLastDay: '900.00' }), true, /within/],
+    ['over the per-day cap with what went out today', (s) => promoted(s, { perDayCap: '1000' }, { agentSpentLastDay: '900.01' }), false, /1000.01 EUR in 24 hours/],
+    ['caps in another currency', (s) => promoted(s, { currency: 'USD' }), false, /caps are in USD, not EUR/],
+    ['a rail the promotion does not allow', (s) => promoted(s, { allowedRails: ['onchain_base'] }), false, /rail bank_ach is not among/],
+    ['a counterparty the promotion does not allow', (s) => promoted(s, { allowedCounterpartyIds: ['cpy_2'] }), false, /counterparty cpy_1 is not among/],
+    ['a counterparty the promotion allows', (s) => promoted(s, { allowedCounterpartyIds: ['cpy_1'] }), true, /within/],
+    ['an expired promotion', (s) => promoted(s, { expiresAt: now }), false, /expired/],
+    ['no promotion: a shadow run, nothing is sent', (s) => ({ ...s, promotion: undefined }), true, /shadow run/],
+  ])('%s', (_name, mutate, passed, reason) => {
+    const result = check10(mutate(passing()))
+    expect(result.passed).toBe(passed)
+    expect(result.reason).toMatch(reason)
+  })
+
+  it('is a shadow run exactly for an execute of an un-promoted agent\'s money proposal', () => {
+    expect(isShadowRun(passing())).toBe(false)
+    expect(isShadowRun({ ...passing(), promotion: undefined })).toBe(true)
+    expect(isShadowRun({ ...passing(), promotion: undefined, mode: 'resume' })).toBe(false)
+    expect(isShadowRun({ ...passing(), promotion: undefined, intent: { ...passing().intent, actionType: 'erp_writeback' } })).toBe(false)
+    expect(isShadowRun({ ...passing(), promotion: undefined, intent: { ...passing().intent, createdByAgentId: null } })).toBe(false)
+    expect(isShadowRun({ ...passing(), promotion: undefined, intent: { ...passing().intent, actionType: 'ach_inbound' } })).toBe(true)
   })
 })

@@ -6,7 +6,7 @@ export function passingGateSnapshot(now: Date): GateSnapshot {
   return {
     mode: 'execute',
     now,
-    intent: { id: 'pi_1', status: 'approved', actionType: 'ach_outbound', amount: '100.00', currency: 'EUR', createdByAgentId: 'svt_1', approvalsRequired: 1, heldBy: 'policy' },
+    intent: { id: 'pi_1', status: 'approved', actionType: 'ach_outbound', amount: '100.00', currency: 'EUR', createdByAgentId: 'svt_1', destinationCounterpartyId: 'cpy_1', approvalsRequired: 1, heldBy: 'policy' },
     decision: { paymentIntentId: 'pi_1', policyId: 'pol_1', outcome: 'confirm', coveredByAutonomousCap: false, agentId: 'svt_1', behaviorHash: null },
     verdict: { ok: true },
     liveOutcome: 'confirm',
@@ -18,6 +18,8 @@ export function passingGateSnapshot(now: Date): GateSnapshot {
     counterparty: { riskLevel: 'low', verifiedStatus: 'document_verified', trustState: 'trusted', changedAt: null },
     agent: { active: true, mayPropose: true, behaviorHash: null },
     recentSamePayments: 0,
+    promotion: { id: 'prm_1', currency: 'EUR', perPaymentCap: '500', perDayCap: '1000', allowedRails: ['bank_ach', 'onchain_base', 'erp_writeback', 'x402_base', 'escrow_base'], allowedCounterpartyIds: null, expiresAt: new Date(now.getTime() + 86_400_000) },
+    agentSpentLastDay: '0',
     sessionKey: undefined,
     alreadyDispatched: false,
     auditChain: { oldestUnlinkedSeconds: null },

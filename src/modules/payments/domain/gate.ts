@@ -33,6 +33,12 @@ export interface GateCheckResult {
 /** Action types whose money leaves one of the tenant's accounts (and so needs a balance and a reservation). */
 export const outgoingActionTypes: ReadonlySet<PaymentActionType> = new Set(['ach_outbound', 'wire', 'onchain_transfer', 'card_payment', 'x402_settle', 'escrow_release'])
 
+/**
+ * Money-moving action types: an agent's proposal of one runs in shadow until the agent is promoted
+ * (governing rule 7). erp_writeback records and moves no money.
+ */
+export const moneyActionTypes: ReadonlySet<PaymentActionType> = new Set([...outgoingActionTypes, 'ach_inbound'])
+
 /** Each action type's rail (spec, the rail table). */
 export const railOf: Readonly<Record<PaymentActionType, 'bank_ach' | 'onchain_base' | 'erp_writeback' | 'x402_base' | 'escrow_base'>> = {
   ach_outbound: 'bank_ach',
@@ -76,6 +82,26 @@ export interface ApprovalFact {
   readonly isPayee: boolean
 }
 
+/** An agent's promotion as the gate enforces it (check 10). */
+export interface PromotionFact {
+  readonly id: string
+  readonly currency: string
+  readonly perPaymentCap: string
+  readonly perDayCap: string
+  readonly allowedRails: readonly string[]
+  /** Null: any counterparty the other checks accept. */
+  readonly allowedCounterpartyIds: readonly string[] | null
+  readonly expiresAt: Date
+}
+
+/**
+ * Whether this run is a shadow run: a money proposal by an agent that is not promoted. The gate runs and
+ * records every check as for a live run; the intent then ends shadow_completed and nothing is sent.
+ */
+export function isShadowRun(snapshot: Pick<GateSnapshot, 'mode' | 'intent' | 'promotion'>): boolean {
+  return snapshot.mode === 'execute' && snapshot.intent.createdByAgentId !== null && moneyActionTypes.has(snapshot.intent.actionType) && snapshot.promotion === undefined
+}
+
 /** Everything the gate reads, in one transaction. Undefined: not found. */
 export interface GateSnapshot {
   readonly mode: 'execute' | 'resume'
@@ -87,6 +113,7 @@ export interface GateSnapshot {
     readonly amount: string
     readonly currency: string
     readonly createdByAgentId: string | null
+    readonly destinationCounterpartyId: string
     readonly approvalsRequired: number
     readonly heldBy: 'policy' | 'floor' | null
   }
@@ -125,6 +152,13 @@ export interface GateSnapshot {
   readonly agent: { readonly active: boolean; readonly mayPropose: boolean; readonly behaviorHash: string | null } | undefined
   /** Other intents to the same destination, amount and currency dispatched or executed recently. */
   readonly recentSamePayments: number
+  /**
+   * The proposing agent's promotion out of shadow mode, active now; undefined when it has none (its money
+   * proposals run in shadow: the whole pipeline, no rail).
+   */
+  readonly promotion: PromotionFact | undefined
+  /** What the agent's live payments in the intent's currency took in the last 24 hours, this intent excluded. */
+  readonly agentSpentLastDay: string
   /** An on-chain session key able to sign this transfer (on-chain rails only). */
   readonly sessionKey: { readonly valid: boolean; readonly reason: string } | undefined
   /** An outbox row or execution already exists for the intent. */
@@ -347,7 +381,19 @@ export const gateChecks: readonly CheckDefinition[] = [
         // Approved by the policy alone: only a covering autonomous cap lets money out without a person.
         return fail('approved without a person, but no autonomous cap covers the amount')
       }
-      return pass(standing.length === 0 ? 'within the autonomous cap' : "within every approver's per-item limit")
+      const approvals = standing.length === 0 ? 'within the autonomous cap' : "within every approver's per-item limit"
+      if (!moneyActionTypes.has(intent.actionType) || intent.createdByAgentId === null) return pass(approvals)
+      const { promotion } = snapshot
+      if (promotion === undefined) return pass(`${approvals}; shadow run: the agent is not promoted, so nothing is sent`)
+      if (promotion.expiresAt.getTime() <= snapshot.now.getTime()) return fail(`the agent's promotion ${promotion.id} expired at ${promotion.expiresAt.toISOString()}`)
+      if (promotion.currency !== intent.currency) return fail(`the agent's promotion caps are in ${promotion.currency}, not ${intent.currency}`)
+      if (decimalCompare(intent.amount, promotion.perPaymentCap) > 0) return fail(`${intent.amount} ${intent.currency} is over the agent's per-payment cap of ${promotion.perPaymentCap}`)
+      const dayTotal = decimalAdd(snapshot.agentSpentLastDay, intent.amount)
+      if (decimalCompare(dayTotal, promotion.perDayCap) > 0) return fail(`${dayTotal} ${intent.currency} in 24 hours would be over the agent's per-day cap of ${promotion.perDayCap}`)
+      const rail = railOf[intent.actionType]
+      if (!promotion.allowedRails.includes(rail)) return fail(`rail ${rail} is not among the agent's promoted rails (${promotion.allowedRails.join(', ')})`)
+      if (promotion.allowedCounterpartyIds !== null && !promotion.allowedCounterpartyIds.includes(intent.destinationCounterpartyId)) return fail(`counterparty ${intent.destinationCounterpartyId} is not among the agent's promoted counterparties`)
+      return pass(`${approvals}; within the agent's promotion ${promotion.id} (per payment ${promotion.perPaymentCap}, per day ${promotion.perDayCap} ${promotion.currency})`)
     },
   },
   {
