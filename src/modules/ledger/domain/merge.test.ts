@@ -336,7 +336,7 @@ describe('invoices', () => {
     const paid = applyInvoice(first.invoice, first.obligation, context, ids, row('prw_2', 0.7), invoice({ status: 'paid', direction: 'payable' }), undefined)
     expect(paid.invoice).toBe(first.invoice)
     expect(paid.invoice).toMatchObject({ status: 'paid', amountPaid: '100.00', confidence: 0.7, counterpartyId: null, evidenceIds: ['prw_1', 'prw_2'] })
-    expect(paid.obligation).toMatchObject({ status: 'settled', metadata: { outstanding: '0.00' }, evidenceIds: ['prw_1', 'prw_2'] })
+    expect(paid.obligation).toMatchObject({ status: 'settled', metadata: { outstanding: '0' }, evidenceIds: ['prw_1', 'prw_2'] })
     const overpaid = applyInvoice(undefined, undefined, context, ids, row('prw_4'), invoice({ amount_paid: '120' }), undefined)
     expect(overpaid.obligation).toMatchObject({ status: 'settled', metadata: { outstanding: '0' } })
     const receivable = applyInvoice(undefined, undefined, context, ids, row('prw_3'), invoice({ direction: 'receivable', status: 'cancelled' }), undefined)

@@ -438,7 +438,9 @@ export function applyInvoice(
   const sourcePaid = [invoicePayment(record, undefined).amountPaid, sourcePaidOf(existingObligation)].reduce((most, paid) => (decimalCompare(paid, most) > 0 ? paid : most))
   const obligationMetadata = {
     scenario,
-    outstanding: decimalSign(outstanding) < 0 ? '0' : ledgerAmount(outstanding, currency),
+    // `0` when nothing is outstanding, as reconciliation writes it (reconcile.ts): the same Ledger whichever
+    // settled it first (an invoice marked paid or a matched payment).
+    outstanding: decimalSign(outstanding) <= 0 ? '0' : ledgerAmount(outstanding, currency),
     ...(decimalSign(sourcePaid) > 0 ? { source_paid: ledgerAmount(sourcePaid, currency) } : {}),
   }
   let obligation: Obligation
