@@ -1861,6 +1861,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/proof/{action_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The proof of an action (a payment intent)
+         * @description Every field of the spec's Proof, plus the audit events it is built from with their Merkle inclusion (`events`): each field is derived from those events or bound by a digest they carry, so `npm run audit:verify-proof -- proof.json` checks the whole proof offline and names the first field that does not hold. While the action is in motion (dispatching, reconciling, awaiting approval) or its events are not all under a Merkle root, the proof is partial (`partial: true`; merkle_root is empty until the last event's batch closes). 404 proof_not_found for an id that names no payment intent of your tenant.
+         */
+        get: operations["getProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proof/{action_id}/view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The proof of an action as a readable page (HTML)
+         * @description The same data as GET /v1/proof/{action_id}, as a page: what happened, who decided, every gate check, the rail's receipt, the audit trail and how to verify it. Every value is escaped.
+         */
+        get: operations["viewProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/execution/agents/{agent_id}/promote": {
         parameters: {
             query?: never;
@@ -2675,7 +2715,7 @@ export interface components {
          * @description Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.
          * @enum {string}
          */
-        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_promotion_refused" | "agent_promotion_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_promotion_refused" | "agent_promotion_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
         IngestResult: {
             raw_id: string;
             sha256: string;
@@ -3092,6 +3132,128 @@ export interface components {
             /** @description Tenant id (UUID). */
             tenantId: string;
             scopes: ("ledger:read" | "ledger:write" | "wiki:read" | "raw:read" | "raw:write" | "policy:read" | "policy:write" | "policy:sign" | "audit:read" | "audit:write" | "execution:read" | "execution:admin" | "execution:propose" | "payment_intent:approve" | "payment_intent:propose" | "payment_intent:execute" | "surfaces:admin" | "governance:read")[];
+        };
+        /** @description The proof of one action: every field is derived from, or bound by a digest in, the audit events it carries (docs/proofs.md). */
+        Proof: {
+            /** @description The PaymentIntent id. */
+            action_id: string;
+            tenant_id: string;
+            agent_id: string | null;
+            behavior_hash: string | null;
+            /**
+             * @description executed, failed or shadow_completed once the rail (or the shadow run) answered; rejected when policy or a person rejected or cancelled it; otherwise the policy decision: allowed or confirmed.
+             * @enum {string}
+             */
+            outcome: "allowed" | "confirmed" | "rejected" | "executed" | "failed" | "shadow_completed";
+            /** @description The intent's status as its latest audit event states it. */
+            status: string;
+            /** @description True while the action has no final outcome or any of its events is not under a Merkle root yet. */
+            partial: boolean;
+            payment: {
+                action_type: string | null;
+                amount: string | null;
+                currency: string | null;
+                source_account_id: string | null;
+                destination_counterparty_id: string | null;
+            };
+            policy_version: number | null;
+            policy_hash: string | null;
+            matched_rule_id: string | null;
+            /** @description What members decided, in order. */
+            approvals: {
+                approval_id: string;
+                /** @enum {string} */
+                decision: "approve" | "reject";
+                member_id: string;
+                user_id: string;
+                /** @description ISO 8601 UTC with milliseconds. */
+                at: string;
+                audit_event_id: string;
+            }[];
+            /** @description Every check of the latest gate run at execute, in index order; empty when the gate never ran. */
+            gate_checks: {
+                /** @description The check's index (1, 1.5, 2 … 13 and the hardening checks). */
+                index: number;
+                name: string;
+                passed: boolean;
+                /** @description Why it failed, or what it saw when it passed. */
+                reason: string;
+                code: string | null;
+            }[];
+            /** @description The Raw records the proposal cited. */
+            evidence: {
+                /** @description The Raw artifact. */
+                raw_id: string;
+                parsed_row_id: string;
+                parser: string;
+                confidence: number;
+            }[];
+            ledger_snapshot_hash: string | null;
+            rail_receipt: {
+                [key: string]: unknown;
+            } | null;
+            rail_return: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The action's audit event ids, in chain order. */
+            audit_events: string[];
+            /** @description The Merkle root over the last of audit_events; empty until its batch closes. */
+            merkle_root: string | "";
+            merkle_proof: string[];
+            chain_anchor: {
+                /** @description 32 bytes, 0x-prefixed lowercase hex. */
+                tx_hash: string;
+                block: number;
+                chain_id: number;
+                publication_event_id: string;
+            } | null;
+            /** @description A deterministic plain-English paragraph, written from the fields above. */
+            human_explanation: string;
+            /** @description Every event of audit_events with its inclusion, then the anchor publication's when chain_anchor is set: what an offline verifier recomputes. */
+            events: components["schemas"]["ProofEventRecord"][];
+        };
+        /** @description An audit event with every field its hash covers (docs/audit.md, "The event and its hash"). */
+        ProofAuditEvent: {
+            id: string;
+            tenant_id: string;
+            seq: number | null;
+            layer: string;
+            actor: {
+                type: string;
+                id: string;
+            };
+            action: string;
+            entity: {
+                type: string;
+                id: string;
+            };
+            /** @description As recorded: hashes, ids and small scalars. */
+            inputs: {
+                [key: string]: unknown;
+            };
+            /** @description As recorded: hashes, ids and small scalars. */
+            outputs: {
+                [key: string]: unknown;
+            };
+            evidence_ids: string[];
+            request_id: string | null;
+            /** @description ISO 8601 UTC with milliseconds. */
+            created_at: string;
+            prev_hash: string | null;
+            hash: string | null;
+        };
+        ProofEventRecord: {
+            event: components["schemas"]["ProofAuditEvent"];
+            inclusion: {
+                /**
+                 * @description pending_sequence: not linked yet; pending_batch: linked, its batch open; included: under merkle_root by proof.
+                 * @enum {string}
+                 */
+                status: "pending_sequence" | "pending_batch" | "included";
+                leaf: string | null;
+                merkle_root: string | null;
+                proof: string[];
+            };
         };
         ProviderWebhookAccepted: {
             /** @enum {boolean} */
@@ -9330,6 +9492,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The action (PaymentIntent) id (pi_…). An id that names nothing of your tenant, whatever its shape, is 404 proof_not_found; over 255 characters is 400 request_params_invalid. */
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof of one action: every field is derived from, or bound by a digest in, the audit events it carries (docs/proofs.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proof"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    viewProof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The action (PaymentIntent) id (pi_…). An id that names nothing of your tenant, whatever its shape, is 404 proof_not_found; over 255 characters is 400 request_params_invalid. */
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description The error envelope of every non-2xx response. */

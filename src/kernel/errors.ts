@@ -95,6 +95,7 @@ export const errorCatalogue = {
   audit_entity_not_found: entry(404, 'Audit', 'No audit events for this entity in this tenant.'),
   audit_export_not_found: entry(404, 'Audit', 'No such audit export, or it has expired.'),
   audit_export_not_ready: entry(409, 'Audit', 'The audit export is not complete yet; poll its status_url.'),
+  proof_not_found: entry(404, 'Audit', 'No such action (payment intent) in this tenant, so no proof.'),
 
   // Policy
   policy_not_found: entry(404, 'Policy', 'No such policy (or none activated).'),

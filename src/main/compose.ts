@@ -13,6 +13,7 @@ import { createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitSt
 import { createJobQueue, type JobQueue } from '../platform/jobs/job-queue.ts'
 import { systemClock, type Clock } from '../kernel/clock.ts'
 import { createCursorCodec } from '../kernel/cursor.ts'
+import { AppError } from '../kernel/errors.ts'
 import { hmacSha256Hex } from '../kernel/hashing.ts'
 import { createIdSource, type IdSource } from '../kernel/ids.ts'
 import { createReplayableSecrets } from '../kernel/secrets.ts'
@@ -60,6 +61,7 @@ import { outboxTenantData } from '../platform/outbox/outbox.tables.ts'
 import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
 import { createPayments, paymentRoutes, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
+import { createProofs, proofRoutes } from '../modules/proofs/index.ts'
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
@@ -320,6 +322,30 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     rails: onchain.adapter === undefined ? [] : [onchain.adapter],
     settings: { ...options.execution, sandboxAch: options.execution?.sandboxAch ?? { settleAfterSeconds: config.sandboxAchSettleSeconds, returnAfterSeconds: config.sandboxAchSettleSeconds } },
   })
+  // The proofs read side: what payments, execution and audit recorded about an action, through their faces.
+  const proofs = createProofs({
+    payments: { proofFacts: (tenantId, id) => payments.read.proofFacts(tenantId, id) },
+    execution: {
+      executionIdsOf: async (tenantId, id) => (await execution.executionsOf(db.orm, tenantId, id)).map((found) => found.id),
+      receiptsOf: (tenantId, id) => execution.receiptsOf(db.orm, tenantId, id),
+    },
+    audit: {
+      async eventIdsAbout(tenantId, entity) {
+        const ids: string[] = []
+        let cursor: string | undefined
+        do {
+          const page = await audit.service.entityEvents(tenantId, entity, { limit: 1000, cursor }).catch((error: unknown) => {
+            if (error instanceof AppError && error.code === 'audit_entity_not_found') return { events: [], next_cursor: null }
+            throw error
+          })
+          ids.push(...page.events.map((event) => event.id))
+          cursor = page.next_cursor ?? undefined
+        } while (cursor !== undefined)
+        return ids
+      },
+      event: (tenantId, eventId) => audit.service.event(tenantId, eventId),
+    },
+  })
   const services = {
     apiKeys: auth.apiKeys,
     auth: auth.service,
@@ -365,6 +391,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
     { name: 'policy', routes: routesOf(policyRoutes, { policy: policy.service, wallets: policy.wallets, publicBaseUrl: config.publicBaseUrl }) },
     { name: 'payments', routes: routesOf(paymentRoutes, { propose: payments.propose, decide: payments.decide, read: payments.read, gate: payments.gate }) },
+    { name: 'proofs', routes: routesOf(proofRoutes, { proofs: proofs.service }) },
     {
       name: 'execution',
       // The rails' webhooks, and the onchain_base rail's registrations.

@@ -88,6 +88,8 @@ async function paymentIntentOf(test: TestApp, owner: TenantOwner): Promise<strin
 /** How to make a resource of tenant A for each route that names one; routes without an entry fail. */
 const resourceFixtures: Record<string, ResourceFixture> = {
   payment_intent_id: { create: async (test, owner) => ({ payment_intent_id: await paymentIntentOf(test, owner) }), notFound: 'payment_intent_not_found' },
+  // A proof's action is a payment intent.
+  action_id: { create: async (test, owner) => ({ action_id: await paymentIntentOf(test, owner) }), notFound: 'proof_not_found' },
   transaction_id: {
     create: async (test, owner) => ({ transaction_id: (await ledgerOf(test, owner)).transaction.id }),
     notFound: 'ledger_transaction_not_found',

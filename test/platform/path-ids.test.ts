@@ -37,6 +37,7 @@ const notFoundOf: Record<string, ErrorCode> = {
   export_id: 'audit_export_not_found',
   raw_id: 'raw_artifact_not_found',
   payment_intent_id: 'payment_intent_not_found',
+  action_id: 'proof_not_found',
   // An agent (today a service token): the promotion routes. The spec's deprecated public route
   // /v1/agents/{agent_id}/propose answers route_not_found whatever it names (tested below).
   agent_id: 'agent_not_found',

@@ -70,6 +70,14 @@ export function createExecutionStore(): ExecutionStore {
       return rows.map((row) => ({ execution: row.execution, settlement: row.settlement ?? null }))
     },
 
+    receiptsOf(executor, tenantId, paymentIntentId) {
+      return executor
+        .select()
+        .from(r)
+        .where(and(eq(r.tenantId, tenantId), eq(r.paymentIntentId, paymentIntentId)))
+        .orderBy(asc(r.createdAt), asc(r.id))
+    },
+
     promotions: {
       async lockAgent(tx, tenantId, agentId) {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`agent-promotion:${tenantId}:${agentId}`}, 0))`)

@@ -25,6 +25,8 @@ export interface ExecutionStore {
   findReceipt(executor: Executor, tenantId: string, executionId: string, kind: ReceiptRow['kind']): Promise<ReceiptRow | undefined>
   /** The intent's executions, oldest first, each with its settlement receipt (null until settled). */
   executionsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<Array<{ execution: ExecutionRow; settlement: ReceiptRow | null }>>
+  /** Every receipt of the intent's executions (settlements and returns), oldest first. */
+  receiptsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<ReceiptRow[]>
 
   /** Agents' promotions out of shadow mode. */
   promotions: {

@@ -64,6 +64,14 @@ export const defaultExecutionSettings: ExecutionSettings = {
   sandboxAch: defaultSandboxAchSettings,
 }
 
+/** A rail's receipt for an execution: its settlement, or a return after it. */
+export interface ExecutionReceipt {
+  readonly id: string
+  readonly executionId: string
+  readonly kind: 'settlement' | 'return'
+  readonly receipt: Record<string, unknown>
+}
+
 export interface ExecutionDeps {
   readonly db: Database
   readonly commands: CommandRunner
@@ -90,6 +98,8 @@ export interface Execution {
   dispatchJobs(order: { tenantId: string; outboxId: string }): ReturnType<typeof dispatchJob>[]
   /** The intent's executions with their settlement receipts (the replay investigation). */
   executionsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<PaymentExecution[]>
+  /** Every receipt of the intent's executions, oldest first (its proof shows the ones its audit events name). */
+  receiptsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<ExecutionReceipt[]>
   startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
   stop(): Promise<void>
 }
@@ -129,6 +139,10 @@ export function createExecution(deps: ExecutionDeps): Execution {
     async executionsOf(executor, tenantId, paymentIntentId) {
       const rows = await store.executionsOf(executor, tenantId, paymentIntentId)
       return rows.map(({ execution, settlement }) => ({ id: execution.id, rail: execution.rail, status: execution.status, rail_receipt: settlement === null ? null : (settlement.receipt as Record<string, unknown>) }))
+    },
+    async receiptsOf(executor, tenantId, paymentIntentId) {
+      const rows = await store.receiptsOf(executor, tenantId, paymentIntentId)
+      return rows.map((row) => ({ id: row.id, executionId: row.executionId, kind: row.kind, receipt: row.receipt as Record<string, unknown> }))
     },
     async startWorkers(jobs, { pollingIntervalSeconds }) {
       await jobs.work(executionDispatchQueue, async (job) => void (await dispatcher.dispatch(job.data.tenant_id, job.data.outbox_id)), { pollingIntervalSeconds, concurrency: settings.concurrency })

@@ -17,7 +17,7 @@ import type { Tx } from '../../platform/db/database.ts'
 import { actionHash, type PolicyAction } from '../policy/index.ts'
 import { checkMemberAuthority } from './domain/approvals.ts'
 import { canMove, type PaymentIntentStatus } from './domain/intents.ts'
-import { isShadowRun, railOf, reservationAmount, runGate, type GateCheckResult, type GateSettings, type GateSnapshot, type Rail } from './domain/gate.ts'
+import { isShadowRun, ledgerSnapshotOf, railOf, reservationAmount, runGate, type GateCheckResult, type GateSettings, type GateSnapshot, type Rail } from './domain/gate.ts'
 import { memberIsPayee } from './payee.ts'
 import type { PaymentIntentRow, PaymentsStore } from './payments.store.ts'
 import { intentEventPayload } from './payments.views.ts'
@@ -241,7 +241,7 @@ export function createGateService(deps: GateDeps) {
             entity: { type: 'payment_intent', id: intent.id },
             inputs: { gate_run_id: gateRunId, status: intent.status },
             // Every check's result is in the gate run row; the event carries which failed and a digest of all 23.
-            outputs: { passed, checks_run: checks.length, failed_checks: checks.filter((check) => !check.passed).map((check) => `${check.index}:${check.name}`), checks_digest: digestOf(checks) },
+            outputs: { passed, checks_run: checks.length, failed_checks: checks.filter((check) => !check.passed).map((check) => `${check.index}:${check.name}`), checks_digest: digestOf(checks), ledger_snapshot_hash: digestOf(ledgerSnapshotOf(snapshot)) },
           }),
         ],
       })

@@ -23,7 +23,9 @@ export { paymentRoutes } from './payments.routes.ts'
 export { paymentsTenantData } from './payments.tables.ts'
 export type { DecideService } from './decide.service.ts'
 export type { ProposeService } from './propose.service.ts'
-export type { ReadService } from './read.service.ts'
+export type { IntentProofFacts, ReadService } from './read.service.ts'
+export type { EvidenceEntry } from './domain/evidence.ts'
+export type { GateCheckResult } from './domain/gate.ts'
 export type { GateService } from './gate.service.ts'
 export { defaultGateSettings, railOf, type GateSettings, type PromotionFact, type Rail } from './domain/gate.ts'
 export type { PaymentExecution, PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsExecution, PaymentsLedger, PaymentsMembers, PaymentsPolicy, MemberIdentity } from './ports.ts'
@@ -64,7 +66,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
   return {
     propose: createProposeService({ commands, store, ledger, evidence, policy, ids, clock, floor }),
     decide: createDecideService({ commands, store, ledger, members, ids, clock }),
-    read: createReadService({ db, store, cursors, execution }),
+    read: createReadService({ db, store, cursors, execution, evidence }),
     gate: createGateService({ commands, store, ledger, members, policy, agents, auditChain, execution, ids, clock, settings: deps.gate ?? defaultGateSettings }),
     dispatch: createDispatchPort({ store, clock }),
   }

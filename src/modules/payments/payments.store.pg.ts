@@ -90,6 +90,15 @@ export function createPaymentsStore(): PaymentsStore {
       await tx.insert(paymentGateRuns).values(row)
     },
 
+    gateRunsOf(executor, tenantId, paymentIntentId) {
+      const g = paymentGateRuns
+      return executor
+        .select()
+        .from(g)
+        .where(and(eq(g.tenantId, tenantId), eq(g.paymentIntentId, paymentIntentId)))
+        .orderBy(asc(g.createdAt), asc(g.id))
+    },
+
     async insertOutbox(tx, row) {
       await tx.insert(paymentOutbox).values(row)
     },

@@ -47,6 +47,8 @@ export interface PaymentsStore {
   lockIntentsOfAgent(tx: Tx, tenantId: string, agentId: string, statuses: readonly PaymentIntentStatus[]): Promise<PaymentIntentRow[]>
   insertApproval(tx: Tx, row: ApprovalRow): Promise<void>
   insertGateRun(tx: Tx, row: GateRunRow): Promise<void>
+  /** The intent's gate runs, oldest first (its proof shows the checks of the one its latest gate event names). */
+  gateRunsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<GateRunRow[]>
   insertOutbox(tx: Tx, row: OutboxRow): Promise<void>
   /** An outbox row; with `forUpdate`, locked until the transaction ends (the execution worker's claim). */
   findOutbox(executor: Executor, tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<OutboxRow | undefined>

@@ -21,9 +21,13 @@ export type PaymentsLedger = Pick<
   'findAccount' | 'activeAccountsIn' | 'findCounterparty' | 'findInvoice' | 'findObligation' | 'counterpartiesNamedBy' | 'latestBalance' | 'counterpartyDetailsChangedAt'
 >
 
-/** Raw's parsed rows: which of these ids are the tenant's, and how confident their extraction was. */
+/** Raw's parsed rows: which of these ids are the tenant's, the artifact and parser each came from, and how confident its extraction was. */
 export interface PaymentsEvidence {
-  parsedRowConfidences(executor: Executor, tenantId: string, parsedRowIds: readonly string[]): Promise<Array<{ id: string; confidence: number }>>
+  parsedRowEvidence(
+    executor: Executor,
+    tenantId: string,
+    parsedRowIds: readonly string[],
+  ): Promise<Array<{ readonly id: string; readonly rawArtifactId: string; readonly parser: string; readonly confidence: number }>>
 }
 
 /** A member as an approval needs them, with the identities that would make them a payee. */

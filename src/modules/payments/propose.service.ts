@@ -4,6 +4,7 @@
  * its PolicyDecision in the status the decision and the hard floor lead to (domain/intents.ts).
  */
 import { assert } from '../../kernel/assert.ts'
+import { digestOf } from '../../kernel/audit-record.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
 import type { Principal } from '../../kernel/principal.ts'
@@ -14,6 +15,7 @@ import { decimalAdd, decimalSign, decimalSubtract, formatAmount } from '../../ke
 import type { CommandResult, CommandRunner, PendingEvent } from '../../platform/commands/command.ts'
 import type { Tx } from '../../platform/db/database.ts'
 import { actionHash, type PolicyAction } from '../policy/index.ts'
+import { evidenceOf } from './domain/evidence.ts'
 import { creationOutcome, policyKindOf, proposalProblems, type FloorSettings, type PaymentActionType, type PaymentIntentStatus } from './domain/intents.ts'
 import type { PaymentsStore, PaymentIntentRow, PolicyDecisionRow } from './payments.store.ts'
 import type { PaymentsEvidence, PaymentsLedger, PaymentsPolicy } from './ports.ts'
@@ -153,7 +155,7 @@ export function createProposeService(deps: ProposeDeps) {
           ledger.findCounterparty(tx, tenantId, proposal.destination_counterparty_id),
           proposal.invoice_id === undefined || 'type' in input ? true : ledger.findInvoice(tx, tenantId, proposal.invoice_id).then((invoice) => invoice !== undefined),
           proposal.obligation_id === undefined ? undefined : ledger.findObligation(tx, tenantId, proposal.obligation_id),
-          evidenceIds.length === 0 ? [] : evidence.parsedRowConfidences(tx, tenantId, evidenceIds),
+          evidenceIds.length === 0 ? [] : evidence.parsedRowEvidence(tx, tenantId, evidenceIds),
         ]).then(([, account, counterparty, invoiceFound, obligation, cited]) => {
           if (account === undefined) throw new AppError('ledger_account_not_found', 'No such account in this tenant.', { source_account_id: proposal.source_account_id })
           if (counterparty === undefined) {
@@ -204,7 +206,7 @@ export function createProposeService(deps: ProposeDeps) {
             tx_count_in_window: facts.spent.count + 1,
           }
         })
-        const { account, counterparty } = await named
+        const { account, counterparty, cited } = await named
         if (earlier !== undefined) {
           throw new AppError('agent_proposal_duplicate', `The same action was proposed by the same agent within ${duplicateProposalWindowHours} hours.`, {
             payment_intent_id: earlier.id,
@@ -284,16 +286,27 @@ export function createProposeService(deps: ProposeDeps) {
               action: 'payment_intent.proposed',
               entity: { type: 'payment_intent', id },
               inputs: { proposal_key: proposalKey, evidence_ids: evidenceIds, ...(proposal.invoice_id === undefined ? {} : { invoice_id: proposal.invoice_id }) },
+              // What a proof of this action states about its proposal (modules/proofs): the payment, who
+              // proposed it, the policy that decided it, and a digest of the evidence it cites.
               outputs: {
                 status: row.status,
+                agent_id: agentId,
+                behavior_hash: typeof action.behavior_hash === 'string' ? action.behavior_hash : null,
+                action_type: row.actionType,
+                amount: row.amount,
+                currency: row.currency,
+                source_account_id: row.sourceAccountId,
+                destination_counterparty_id: row.destinationCounterpartyId,
                 policy_decision_id: decisionRow.id,
                 policy_id: decision.policy_id,
                 policy_version: decision.policy_version,
+                policy_hash: decision.policy_hash,
                 outcome: decision.outcome,
                 matched_rule_id: decision.matched_rule_id,
                 approvals_required: row.approvalsRequired,
                 held_by: row.heldBy,
                 action_hash: decisionRow.actionHash,
+                evidence_digest: digestOf(evidenceOf(evidenceIds, cited)),
               },
             }),
           ],

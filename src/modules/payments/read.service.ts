@@ -9,7 +9,9 @@ import { canonicalJson } from '../../kernel/hashing.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { PaymentActionType, PaymentIntentStatus } from './domain/intents.ts'
 import type { PaymentIntentRow, PaymentsStore } from './payments.store.ts'
-import type { PaymentExecution, PaymentsExecution } from './ports.ts'
+import type { PaymentExecution, PaymentsEvidence, PaymentsExecution } from './ports.ts'
+import { evidenceOf, type EvidenceEntry } from './domain/evidence.ts'
+import type { GateCheckResult } from './domain/gate.ts'
 import { loadIntentView, type PaymentIntentView } from './payments.views.ts'
 
 /** List page sizes (rows): as the Ledger's transaction listings. */
@@ -39,8 +41,17 @@ function agentOf(row: PaymentIntentRow): PaymentIntentView['agent'] {
   return { id: row.createdByAgentId, kind: 'internal', display_name: row.createdByAgentId.startsWith('svt_') ? 'Steward internal agent (service token)' : row.createdByAgentId }
 }
 
-export function createReadService(deps: { db: Database; store: PaymentsStore; cursors: CursorCodec; execution: PaymentsExecution }) {
-  const { db, store, cursors, execution } = deps
+/** What a proof of an intent needs from this module (modules/proofs): its gate runs' checks and the evidence it cites. */
+export interface IntentProofFacts {
+  readonly paymentIntentId: string
+  /** Every gate run, oldest first, with the audit event that recorded it. */
+  readonly gateRuns: ReadonlyArray<{ readonly id: string; readonly mode: 'execute' | 'resume'; readonly auditEventId: string | null; readonly checks: readonly GateCheckResult[] }>
+  /** As the proposal's audit event digested it (domain/evidence.ts). */
+  readonly evidence: readonly EvidenceEntry[]
+}
+
+export function createReadService(deps: { db: Database; store: PaymentsStore; cursors: CursorCodec; execution: PaymentsExecution; evidence: PaymentsEvidence }) {
+  const { db, store, cursors, execution, evidence } = deps
 
   async function found(tenantId: string, id: string): Promise<PaymentIntentRow> {
     const row = await store.findIntent(db.orm, tenantId, id)
@@ -78,6 +89,17 @@ export function createReadService(deps: { db: Database; store: PaymentsStore; cu
       return {
         payment_intents: await Promise.all(page.map((row) => loadIntentView(db.orm, store, row))),
         next_cursor: rows.length > limit && last !== undefined ? cursors.encode(listing, { created_at: last.createdAt.toISOString(), id: last.id }) : null,
+      }
+    },
+
+    /** What the intent's proof shows from this module; payment_intent_not_found as `get`. */
+    async proofFacts(tenantId: string, id: string): Promise<IntentProofFacts> {
+      const row = await found(tenantId, id)
+      const [runs, cited] = await Promise.all([store.gateRunsOf(db.orm, tenantId, row.id), evidence.parsedRowEvidence(db.orm, tenantId, row.evidenceIds)])
+      return {
+        paymentIntentId: row.id,
+        gateRuns: runs.map((run) => ({ id: run.id, mode: run.mode, auditEventId: run.auditEventId, checks: run.checks as GateCheckResult[] })),
+        evidence: evidenceOf(row.evidenceIds, cited),
       }
     },
 

@@ -28,6 +28,8 @@ export const verdictTokenPrefix = 'pvt_'
 export interface EvaluatedDecision extends PolicyDecision {
   readonly policy_id: string
   readonly policy_version: number
+  /** The version's content hash (hex), the one its signatures cover. */
+  readonly policy_hash: string
 }
 
 export interface IssuedVerdict {
@@ -94,7 +96,7 @@ export function createPolicyVerdicts(deps: { store: PolicyStore; ids: IdSource; 
     async evaluateActive(tx, tenantId, action) {
       const policy = await store.findActivePolicy(tx, tenantId, { forShare: true })
       if (policy === undefined) return undefined
-      return { ...evaluatePolicy(contents.contentOf(policy), action), policy_id: policy.id, policy_version: policy.version }
+      return { ...evaluatePolicy(contents.contentOf(policy), action), policy_id: policy.id, policy_version: policy.version, policy_hash: policy.contentHash }
     },
 
     async evaluateActiveWith(tx, tenantId, build) {
@@ -102,7 +104,7 @@ export function createPolicyVerdicts(deps: { store: PolicyStore; ids: IdSource; 
       if (policy === undefined) return undefined
       const content = contents.contentOf(policy)
       const action = await build(content.window_hours ?? defaultWindowHours)
-      return { decision: { ...evaluatePolicy(content, action), policy_id: policy.id, policy_version: policy.version }, action }
+      return { decision: { ...evaluatePolicy(content, action), policy_id: policy.id, policy_version: policy.version, policy_hash: policy.contentHash }, action }
     },
 
     async issueVerdict(tx, tenantId, decision, action) {
@@ -116,7 +118,7 @@ export function createPolicyVerdicts(deps: { store: PolicyStore; ids: IdSource; 
       const token = newSecret(verdictTokenPrefix)
       const expiresAt = new Date(now.getTime() + verdictLifetimeSeconds * 1000)
       const id = ids.newId('policyVerdict')
-      const { policy_id: _policyId, policy_version: _policyVersion, ...plain } = decision
+      const { policy_id: _policyId, policy_version: _policyVersion, policy_hash: _policyHash, ...plain } = decision
       await store.insertVerdict(tx, {
         id,
         tenantId,

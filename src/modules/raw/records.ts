@@ -23,8 +23,19 @@ export interface RawRecords {
   findParsedRow(executor: Executor, tenantId: string, parsedRowId: string): Promise<ParsedRow | undefined>
   /** The `extracted` records of these parsed rows (those of the tenant that exist), in no particular order. */
   parsedRecords(executor: Executor, tenantId: string, parsedRowIds: readonly string[]): Promise<Array<{ id: string; extracted: unknown }>>
-  /** The extraction confidence of these parsed rows (those of the tenant that exist): evidence a payment cites. */
-  parsedRowConfidences(executor: Executor, tenantId: string, parsedRowIds: readonly string[]): Promise<Array<{ id: string; confidence: number }>>
+  /**
+   * These parsed rows as evidence a payment cites (those of the tenant that exist): the Raw artifact each
+   * was read from, the parser that read it and how confident its extraction was.
+   */
+  parsedRowEvidence(executor: Executor, tenantId: string, parsedRowIds: readonly string[]): Promise<ParsedRowEvidence[]>
+}
+
+/** A parsed row as evidence: its id, its artifact, its parser and its extraction confidence. */
+export interface ParsedRowEvidence {
+  readonly id: string
+  readonly rawArtifactId: string
+  readonly parser: string
+  readonly confidence: number
 }
 
 export function createRawRecords(): RawRecords {
@@ -79,10 +90,10 @@ export function createRawRecords(): RawRecords {
         .from(rawParsedRows)
         .where(and(eq(rawParsedRows.tenantId, tenantId), inArray(rawParsedRows.id, [...parsedRowIds])))
     },
-    async parsedRowConfidences(executor, tenantId, parsedRowIds) {
+    async parsedRowEvidence(executor, tenantId, parsedRowIds) {
       if (parsedRowIds.length === 0) return []
       return executor
-        .select({ id: rawParsedRows.id, confidence: rawParsedRows.confidence })
+        .select({ id: rawParsedRows.id, rawArtifactId: rawParsedRows.rawArtifactId, parser: rawParsedRows.parser, confidence: rawParsedRows.confidence })
         .from(rawParsedRows)
         .where(and(eq(rawParsedRows.tenantId, tenantId), inArray(rawParsedRows.id, [...parsedRowIds])))
     },

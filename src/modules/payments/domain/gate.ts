@@ -169,6 +169,32 @@ export interface GateSnapshot {
   readonly escrow: { readonly bound: boolean; readonly reason: string } | undefined
 }
 
+/**
+ * The Ledger as the gate read it, as one value (its digest is the proof's `ledger_snapshot_hash`): the
+ * source account and its latest balance, what other intents held on it, the destination counterparty's
+ * standing, and the Ledger-dependent outcome the active policy gave the action. The gate's audit event
+ * carries digestOf(this), so a proof binds the facts the checks were decided on.
+ */
+export function ledgerSnapshotOf(snapshot: GateSnapshot) {
+  return {
+    account: snapshot.account ?? null,
+    balance: snapshot.balance ?? null,
+    reserved_by_others: snapshot.reservedByOthers,
+    counterparty:
+      snapshot.counterparty === undefined
+        ? null
+        : {
+            risk_level: snapshot.counterparty.riskLevel,
+            verified_status: snapshot.counterparty.verifiedStatus,
+            trust_state: snapshot.counterparty.trustState,
+            changed_at: snapshot.counterparty.changedAt?.toISOString() ?? null,
+          },
+    recent_same_payments: snapshot.recentSamePayments,
+    agent_spent_last_day: snapshot.agentSpentLastDay,
+    live_outcome: snapshot.liveOutcome ?? null,
+  }
+}
+
 type Check = (snapshot: GateSnapshot, settings: GateSettings) => { passed: boolean; reason: string }
 
 interface CheckDefinition {
