@@ -173,7 +173,8 @@ export async function verifyActionProof(document: unknown, options: { chain?: On
   if (!compare('human_explanation', explanation, explain(rest))) return report()
 
   if (options.chain !== undefined) {
-    const roots = [...new Set(proof.events.filter((record) => record.inclusion.status === 'included').map((record) => record.inclusion.merkle_root as Hex32))]
+    // The action's roots (the publication event's own batch need not be on chain: it binds where the last root is).
+    const roots = [...new Set(proof.events.slice(0, actionCount).filter((record) => record.inclusion.status === 'included').map((record) => record.inclusion.merkle_root as Hex32))]
     for (const root of roots) {
       const published = await options.chain.isPublished(proof.tenant_id, root)
       checks.push({ field: 'chain', passed: published, detail: published ? `the contract holds root ${root} for the tenant` : `the contract does not hold root ${root} for the tenant` })

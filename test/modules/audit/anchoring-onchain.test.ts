@@ -11,6 +11,8 @@ import { queryRows } from '../../../src/platform/db/database.ts'
 import { startAnvil, type Anvil } from '../../support/anvil.ts'
 import { auditEvents } from '../../support/audit-log.ts'
 import { createTestApp, signupOwner, type TestApp } from '../../support/harness.ts'
+import { business } from '../../support/payments.ts'
+import { verifyActionProof } from '../../../src/modules/proofs/index.ts'
 
 let anvil: Anvil
 let contractAddress: `0x${string}`
@@ -112,6 +114,43 @@ describe('anchoring on chain', () => {
       })
       .toBe(1)
   })
+
+  it('anchors a proof: chain_anchor is the publication the events record, and the verifier asks the contract for each root', async () => {
+    const b = await business(test, '100000.00')
+    const proposed = await test.request({
+      method: 'POST',
+      url: '/v1/payment-intents',
+      token: b.agent,
+      payload: { action_type: 'ach_outbound', source_account_id: b.account, destination_counterparty_id: b.supplier, amount: '80.00', currency: 'EUR' },
+    })
+    const id = proposed.json().id as string
+    expect((await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/reject`, token: b.admin.token, payload: { reason: 'no' } })).statusCode).toBe(200)
+    const proofOf = async () => (await test.request({ method: 'GET', url: `/v1/proof/${id}`, token: b.owner.token })).json()
+    await test.runtime.settleAudit({ closeOpenBatch: true })
+    await expect.poll(async () => (await proofOf()).chain_anchor, { timeout: 30_000, interval: 250 }).not.toBeNull()
+    // The publication event itself is sealed in the next batch: then the proof is complete.
+    await expect
+      .poll(
+        async () => {
+          await test.runtime.settleAudit({ closeOpenBatch: true })
+          return (await proofOf()).partial
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(false)
+    const proof = await proofOf()
+    const [publication] = await publications([b.owner.tenantId]).then((rows) => rows.filter((row) => row.tx_hash === proof.chain_anchor.tx_hash))
+    expect(proof.chain_anchor).toMatchObject({ tx_hash: publication!.tx_hash, block: Number(publication!.block_number), chain_id: anvil.chainId })
+    expect(proof.events.at(-1).event).toMatchObject({ action: 'audit.anchor_published', id: proof.chain_anchor.publication_event_id })
+    expect(proof.human_explanation).toContain(`published on chain ${anvil.chainId} in transaction ${proof.chain_anchor.tx_hash}`)
+
+    const chain = reader()
+    const report = await verifyActionProof(proof, { chain })
+    expect(report, JSON.stringify(report.checks.filter((check) => !check.passed))).toMatchObject({ ok: true, complete: true })
+    expect(report.checks.filter((check) => check.field === 'chain').every((check) => check.passed)).toBe(true)
+    const moved = await verifyActionProof({ ...proof, chain_anchor: { ...proof.chain_anchor, tx_hash: `0x${'ab'.repeat(32)}` } }, { chain })
+    expect(moved).toMatchObject({ ok: false, failed_field: 'chain_anchor' })
+  }, 90_000)
 
   it('publishes at most 50 tenant roots per transaction', async () => {
     const owners = []

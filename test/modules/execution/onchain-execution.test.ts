@@ -34,6 +34,7 @@ import { createPgOnchainSubmissions } from '../../../src/modules/execution/oncha
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { startAnvil, type Anvil } from '../../support/anvil.ts'
 import { auditActions } from '../../support/audit-log.ts'
+import { verifyActionProof } from '../../../src/modules/proofs/index.ts'
 import { createTestApp, expectError, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, getOk, normalize, seedArtifact } from '../../support/ledger.ts'
 import { business, promoteAgent, type Business } from '../../support/payments.ts'
@@ -287,6 +288,13 @@ describe('onchain_base end to end: registered, gated, signed, settled on chain',
     expect(await sentBy(sessionKey)).toBe(1)
     expect(await transfersFrom(smartAccount)).toHaveLength(1)
     expect(await auditActions(test, b.owner.tenantId, { entityId: id })).toEqual(expect.arrayContaining(['payment_intent.dispatched', 'payment_intent.executed']))
+
+    // Its proof carries the chain's receipt, typed onchain, and verifies offline.
+    await test.runtime.settleAudit({ closeOpenBatch: true })
+    const proof = await getOk(test, b.owner.token, `/v1/proof/${id}`)
+    expect(proof).toMatchObject({ outcome: 'executed', status: 'executed', partial: false, rail_receipt: receipt })
+    expect(proof.human_explanation).toContain(`It was executed on chain ${anvil.chainId}, transaction ${receipt.tx_hash} in block ${receipt.block_number}.`)
+    expect(await verifyActionProof(proof)).toMatchObject({ ok: true, complete: true })
   })
 
   it('passes gate check 12 only after the owner added the key on chain, with the reason the chain gives', async () => {
