@@ -191,7 +191,7 @@ describe('proofs of the other outcomes', () => {
     expect(await verifyActionProof(proof)).toMatchObject({ ok: true, complete: true })
   })
 
-  it('rejected by a member', async () => {
+  it('confirmed (waiting for a member), then rejected by a member', async () => {
     const response = await test.request({
       method: 'POST',
       url: '/v1/payment-intents',
@@ -200,6 +200,10 @@ describe('proofs of the other outcomes', () => {
     })
     expect(response.json().status).toBe('pending_approval')
     const id = response.json().id as string
+    // Waiting for a member: the policy's decision (confirm), partial.
+    const waiting = await proofOf(id)
+    expect(waiting).toMatchObject({ outcome: 'confirmed', status: 'pending_approval', partial: true, approvals: [], gate_checks: [] })
+    expect(await verifyActionProof(waiting)).toMatchObject({ ok: true, complete: false })
     const rejected = await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/reject`, token: b.admin.token, payload: { reason: 'not this month' } })
     expect(rejected.statusCode, rejected.body).toBe(200)
     await seal()
