@@ -3189,12 +3189,55 @@ export interface components {
                 confidence: number;
             }[];
             ledger_snapshot_hash: string | null;
-            rail_receipt: {
+            rail_receipt: (({
+                /** @enum {string} */
+                type: "ach";
+                /** @description The ACH provider (sandbox_ach in the sandbox). */
+                provider: string;
+                transfer_id: string;
+                amount: string;
+                currency: string;
+                settled_at: string | null;
+            } & {
                 [key: string]: unknown;
-            } | null;
-            rail_return: {
+            }) | ({
+                /** @enum {string} */
+                type: "onchain";
+                chain_id: number;
+                tx_hash: string;
+                block_number: number;
+                block_hash: string;
+                /** @description The ERC-20 Transfer log's index in the block. */
+                log_index: number;
+                /** @description The session key that signed. */
+                from: string;
+                smart_account: string;
+                token: string;
+                to: string;
+                amount_base_units: string;
+            } & {
                 [key: string]: unknown;
-            } | null;
+            }) | ({
+                /** @enum {string} */
+                type: "wire" | "erp";
+            } & {
+                [key: string]: unknown;
+            })) | null;
+            rail_return: ({
+                /** @enum {string} */
+                type: "ach";
+                provider: string;
+                transfer_id: string;
+                /** @enum {string} */
+                status: "returned";
+                /** @description The NACHA return code, e.g. R10. */
+                return_code: string;
+                returned_at: string;
+                amount: string;
+                currency: string;
+            } & {
+                [key: string]: unknown;
+            }) | null;
             /** @description The action's audit event ids, in chain order. */
             audit_events: string[];
             /** @description The Merkle root over the last of audit_events; empty until its batch closes. */

@@ -3,7 +3,7 @@
  * standalone verifier refuses a proof with any key added, renamed or dropped, and any hex digit's case
  * changed: every byte of a proof either is checked by a schema or binds to an audit event.
  */
-import Type from 'typebox'
+import Type, { type TSchema } from 'typebox'
 import { named, Nullable, PathId, Strict } from '../../platform/http/schemas.ts'
 import { proofOutcomes } from './domain/proof.ts'
 
@@ -56,6 +56,54 @@ export const ProofGateCheck = Strict({
   code: Nullable(Type.String({ description: 'The gate error code a failure of this check gives.' })),
 })
 
+/**
+ * The rail's receipts, typed by `type` (the spec's ach, wire, erp, onchain). Open objects: a receipt is
+ * bound by the digest its audit event carries, so a rail may add fields without breaking a proof.
+ */
+const Receipt = <T extends Record<string, TSchema>>(properties: T, description: string) => Type.Object(properties, { additionalProperties: true, description })
+export const AchReceipt = Receipt(
+  {
+    type: Type.Literal('ach'),
+    provider: Type.String({ description: 'The ACH provider (sandbox_ach in the sandbox).' }),
+    transfer_id: Type.String(),
+    amount: Type.String(),
+    currency: Type.String(),
+    settled_at: Nullable(Type.String({ description: 'When the provider settled it.' })),
+  },
+  'An ACH transfer, settled.',
+)
+export const OnchainReceipt = Receipt(
+  {
+    type: Type.Literal('onchain'),
+    chain_id: Type.Integer(),
+    tx_hash: Type.String(),
+    block_number: Type.Integer(),
+    block_hash: Type.String(),
+    log_index: Type.Integer({ description: 'The ERC-20 Transfer log\'s index in the block.' }),
+    from: Type.String({ description: 'The session key that signed.' }),
+    smart_account: Type.String(),
+    token: Type.String(),
+    to: Type.String(),
+    amount_base_units: Type.String(),
+  },
+  'An on-chain transfer from a SmartAccount, mined.',
+)
+export const OtherReceipt = Receipt({ type: Type.Enum(['wire', 'erp']) }, 'A wire or ERP write-back receipt (no such rail is registered yet).')
+export const RailReceipt = Type.Union([AchReceipt, OnchainReceipt, OtherReceipt], { description: "The rail's settlement receipt, typed by `type`." })
+export const AchReturnReceipt = Receipt(
+  {
+    type: Type.Literal('ach'),
+    provider: Type.String(),
+    transfer_id: Type.String(),
+    status: Type.Literal('returned'),
+    return_code: Type.String({ description: 'The NACHA return code, e.g. R10.' }),
+    returned_at: Type.String(),
+    amount: Type.String(),
+    currency: Type.String(),
+  },
+  'A return after settlement (ACH), when one came.',
+)
+
 export const Proof = named(
   'Proof',
   Strict(
@@ -96,12 +144,8 @@ export const Proof = named(
         { description: 'The Raw records the proposal cited.' },
       ),
       ledger_snapshot_hash: Nullable(Type.String({ description: 'Digest of the Ledger facts the gate read (null when the gate never ran).' })),
-      rail_receipt: Nullable(
-        Type.Record(Type.String(), Type.Unknown(), {
-          description: 'The rail\'s settlement receipt, typed by `type`: ach (provider, transfer_id, amount, currency, settled_at), onchain (chain_id, tx_hash, block_number, log_index, …), erp or wire.',
-        }),
-      ),
-      rail_return: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'A return after settlement (ACH), when one came.' })),
+      rail_receipt: Nullable(RailReceipt),
+      rail_return: Nullable(AchReturnReceipt),
       audit_events: Type.Array(Type.String(), { description: 'The action\'s audit event ids, in chain order.' }),
       merkle_root: Type.Union([Hex32, Type.Literal('')], { description: 'The Merkle root over the last of audit_events; empty until its batch closes.' }),
       merkle_proof: Type.Array(Hex32),
