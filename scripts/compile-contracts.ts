@@ -2,9 +2,9 @@
  * `npm run contracts:build`: compiles every contract of `contractNames` (contracts/<Name>.sol) with the
  * pinned solc npm package and writes contracts/artifacts/<Name>.json for each. The artifacts are
  * committed, and the contract tests (test/modules/audit/anchor-contract.test.ts,
- * test/modules/execution/smart-account-contract.test.ts) check that a fresh compile reproduces them byte
- * for byte, so they are never hand-edited and never drift from the sources. Any compiler error fails the
- * run before any artifact is written; warnings are printed.
+ * test/modules/execution/smart-account-contract.test.ts, test/modules/agents/agent-registry-contract.test.ts)
+ * check that a fresh compile reproduces them byte for byte, so they are never hand-edited and never drift
+ * from the sources. Any compiler error fails the run before any artifact is written; warnings are printed.
  */
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -20,7 +20,7 @@ const nodeModulesRoot = join(repositoryRoot, 'node_modules')
  * is compiled on its own (one source unit per solc run), so an artifact depends only on its source and
  * what that imports: adding a contract here never changes another's bytecode.
  */
-export const contractNames = ['AuditAnchor', 'SmartAccount', 'TestUSDC'] as const
+export const contractNames = ['AgentRegistry', 'AuditAnchor', 'SmartAccount', 'TestUSDC'] as const
 export type ContractName = (typeof contractNames)[number]
 
 /** The source unit name is repository-relative, so the metadata hash in the bytecode is the same on every machine. */
@@ -44,8 +44,9 @@ const evmVersion = 'paris'
 
 /**
  * Runs are set for contracts that are deployed once and then called for years (AuditAnchor for every
- * batch, a SmartAccount for every payment): runtime gas matters, deployment size does not. All contracts
- * share the settings, so there is one configuration to review; TestUSDC, a test token, simply follows.
+ * batch, a SmartAccount for every payment, AgentRegistry for every agent): runtime gas matters, deployment
+ * size does not. All contracts share the settings, so there is one configuration to review; TestUSDC, a
+ * test token, simply follows.
  */
 const optimizerRuns = 10_000
 

@@ -23,7 +23,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import artifact from '../../../../contracts/artifacts/AuditAnchor.json' with { type: 'json' }
-import { uuidPattern } from '../../../kernel/ids.ts'
+import { tenantKey } from '../../../kernel/chain-keys.ts'
 
 /**
  * The contract's ABI, read from the committed build artifact so it cannot differ from the deployed code.
@@ -41,20 +41,11 @@ const requestTimeoutMsDefault = 10_000
 const receiptWaitMsMax = 120_000
 const receiptPollingIntervalMs = 500
 
-const uuidExpression = new RegExp(uuidPattern)
 const bytes32Expression = /^0x[0-9a-fA-F]{64}$/
 const zeroBytes32 = `0x${'0'.repeat(64)}`
 
-/**
- * The bytes32 a tenant is known by on chain: its UUID's 16 bytes left-padded with zeros, i.e. `0x`, 32
- * zeros, then the UUID's 32 hex digits. It is not hashed, so it is reversible (the last 32 hex digits
- * are the UUID) and anyone holding a tenant id computes the key without Steward's code or a salt. The
- * price is that activity per tenant is public: see docs/anchoring.md.
- */
-export function tenantKey(tenantId: string): Hex {
-  if (!uuidExpression.test(tenantId)) throw new TypeError(`tenant id must be a lowercase UUID, got ${JSON.stringify(tenantId)}`)
-  return `0x${'0'.repeat(32)}${tenantId.replaceAll('-', '')}`
-}
+/** The tenant's on-chain key (kernel/chain-keys.ts), shared by every Steward contract. */
+export { tenantKey }
 
 export interface AnchorChainOptions {
   readonly rpcUrl: string
