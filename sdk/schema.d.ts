@@ -1901,6 +1901,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The first-party agent catalog
+         * @description Every first-party agent (each a deterministic program over your Ledger), filtered by kind, capability, category and state (enabled or disabled by default), in catalog order.
+         */
+        get: operations["listAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One agent: its definition and registration
+         * @description definition is the catalog entry with shadow_mode (true until an admin promotes the agent for your tenant); registration is null for first-party agents. 404 agent_not_found for any other id.
+         */
+        get: operations["getAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/execution/agents/{agent_id}/promote": {
         parameters: {
             query?: never;
@@ -2182,6 +2222,62 @@ export interface components {
                 interval: "weekly" | "monthly" | "quarterly" | "yearly";
                 next_due_date: string;
             }[];
+        };
+        AgentCatalogEntry: {
+            /** @description The agent's id in the catalog (bill_payment, collections, …). */
+            agent_key: string;
+            /** @enum {string} */
+            provenance: "first_party";
+            /**
+             * @description internal: a first-party agent; external: registered (coming).
+             * @enum {string}
+             */
+            kind: "internal" | "external";
+            /** @description The public proposal type it produces. */
+            role: string;
+            display_name: string;
+            description: string;
+            /** @enum {string} */
+            category: "business" | "consumer" | "agnostic";
+            capabilities: string[];
+            enabled_by_default: boolean;
+            /** @description The program version. */
+            version: string;
+            /** @description SHA-256 (0x hex) of the agent key, program version and configuration; gate check 1.5 pins it. */
+            behavior_hash: string;
+        };
+        AgentDetail: {
+            agent_id: string;
+            definition: {
+                /** @description The agent's id in the catalog (bill_payment, collections, …). */
+                agent_key: string;
+                /** @enum {string} */
+                provenance: "first_party";
+                /**
+                 * @description internal: a first-party agent; external: registered (coming).
+                 * @enum {string}
+                 */
+                kind: "internal" | "external";
+                /** @description The public proposal type it produces. */
+                role: string;
+                display_name: string;
+                description: string;
+                /** @enum {string} */
+                category: "business" | "consumer" | "agnostic";
+                capabilities: string[];
+                enabled_by_default: boolean;
+                /** @description The program version. */
+                version: string;
+                /** @description SHA-256 (0x hex) of the agent key, program version and configuration; gate check 1.5 pins it. */
+                behavior_hash: string;
+                /** @description True while the agent is not promoted for your tenant: its money proposals end shadow_completed. */
+                shadow_mode: boolean;
+            };
+            /** @description Always null today: first-party agents are not registered on chain. */
+            registration: null;
+        };
+        AgentList: {
+            agents: components["schemas"]["AgentCatalogEntry"][];
         };
         AgentPromotion: {
             /** @description prm_… */
@@ -9617,6 +9713,91 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: {
+                kind?: "internal" | "external";
+                capability?: string;
+                category?: "business" | "consumer" | "agnostic";
+                /** @description enabled: enabled by default; disabled: not. */
+                state?: "enabled" | "disabled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentList"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The agent (its catalog key). An id that names nothing of your tenant, whatever its shape, is 404 agent_not_found; over 255 characters is 400 request_params_invalid. */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDetail"];
                 };
             };
             /** @description The error envelope of every non-2xx response. */

@@ -62,6 +62,7 @@ import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
 import { createPayments, paymentRoutes, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
 import { createProofs, proofRoutes } from '../modules/proofs/index.ts'
+import { agentRoutes, catalog, createAgents } from '../modules/agents/index.ts'
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
@@ -243,8 +244,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     tenantData: tenantDataPlans,
     blobs,
   })
-  // Until the agent registry (issue 18), the agents that propose are service tokens (Steward's internal agents).
+  // The agents that propose: the first-party catalog's (by agent key, with the behaviour hash gate check 1.5
+  // pins), and service tokens (Steward's internal agents) until the agent registry (issue 18) names others.
   const agentStanding = async (executor: Executor, tenantId: string, agentId: string, now: Date) => {
+    const firstParty = catalog.find((entry) => entry.agent_key === agentId)
+    if (firstParty !== undefined) return { active: true, mayPropose: true, behaviorHash: firstParty.behavior_hash }
     const token = await serviceTokenStanding(executor, tenantId, agentId, now)
     return token === undefined ? undefined : { active: token.active, mayPropose: token.scopes.includes('payment_intent:propose'), behaviorHash: null }
   }
@@ -346,6 +350,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       event: (tenantId, eventId) => audit.service.event(tenantId, eventId),
     },
   })
+  // The agents module: the first-party catalog, with whether each agent is promoted for the tenant (execution).
+  const agents = createAgents({ promotions: { isPromoted: async (tenantId, agentId) => (await execution.promotions.activeFor(db.orm, tenantId, agentId, clock.now())) !== undefined } })
   const services = {
     apiKeys: auth.apiKeys,
     auth: auth.service,
@@ -392,6 +398,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     { name: 'policy', routes: routesOf(policyRoutes, { policy: policy.service, wallets: policy.wallets, publicBaseUrl: config.publicBaseUrl }) },
     { name: 'payments', routes: routesOf(paymentRoutes, { propose: payments.propose, decide: payments.decide, read: payments.read, gate: payments.gate }) },
     { name: 'proofs', routes: routesOf(proofRoutes, { proofs: proofs.service }) },
+    { name: 'agents', routes: routesOf(agentRoutes, { agents: agents.service }) },
     {
       name: 'execution',
       // The rails' webhooks, and the onchain_base rail's registrations.
