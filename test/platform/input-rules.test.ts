@@ -271,7 +271,10 @@ describe('every error the service can produce carries the envelope', () => {
     expect(members.headers.allow).toBe('GET, HEAD, PATCH')
     // Unknown paths and the spec's deprecated routes stay 404, whatever the method.
     expectError(await test.request({ method: 'DELETE', url: '/v1/nothing' }), 'route_not_found')
-    expectError(await test.request({ method: 'GET', url: '/v1/agents/register' }), 'route_not_found')
+    expectError(await test.request({ method: 'POST', url: '/v1/agents/register' }), 'route_not_found')
+    expectError(await test.request({ method: 'POST', url: '/v1/agents/agt_1/propose', token: owner.token }), 'route_not_found')
+    // GET /v1/agents/register is GET /v1/agents/{agent_id}: an id that names no agent is 404 like any other.
+    expectError(await test.request({ method: 'GET', url: '/v1/agents/register', token: owner.token }), 'agent_not_found')
     // A body does not change that: the input rules do not run for a route that does not exist.
     expectError(await test.request({ method: 'POST', url: '/v1/nothing', payload: { a: 1 } }), 'route_not_found')
     expectError(await test.request({ method: 'POST', url: '/v1/health', payload: { a: '\u0000' } }), 'method_not_allowed')

@@ -50,6 +50,7 @@ import { dispatchSteps, type DispatchStep } from '../../../src/modules/execution
 import type { CrashLogLine } from '../../support/crash-at-execution-step.ts'
 import { auditEvents } from '../../support/audit-log.ts'
 import { createTestApp, testDatabaseUrl, type TestApp } from '../../support/harness.ts'
+import { isolatedDatabase, type IsolatedDatabase } from '../../support/isolated-database.ts'
 import { approvedIntent, business, type Business } from '../../support/payments.ts'
 import { nodeCommand, repositoryRoot } from '../../support/server-process.ts'
 
@@ -158,6 +159,7 @@ function withTimeout<T>(promise: Promise<T>, timeoutMs: number, failure: () => s
 const seconds = (fromMs: number, toMs: number) => Math.round((toMs - fromMs) / 100) / 10
 
 describe.skipIf(!onPostgres)('the execution worker killed at each moment of a dispatch (PostgreSQL: worker processes share the database)', () => {
+  let database: IsolatedDatabase
   let test: TestApp
   let b: Business
   let directory: string
@@ -167,7 +169,9 @@ describe.skipIf(!onPostgres)('the execution worker killed at each moment of a di
   const children: ChildProcessWithoutNullStreams[] = []
 
   beforeAll(async () => {
-    test = await createTestApp({ env: { ACH_WEBHOOK_SECRET: achSecret } })
+    // Its own database: the workers' sweeper takes up every tenant's due executions, other test files' included.
+    database = await isolatedDatabase('execution_crash')
+    test = await createTestApp({ env: { ACH_WEBHOOK_SECRET: achSecret, DATABASE_URL: database.url } })
     b = await business(test, '1000000.00')
     // Some 250 proposals and executes from one agent in a few minutes: past the free tier's burst, so this tenant is unthrottled (as races.test.ts).
     await test.runtime.db.orm.execute(sql`update tenants set rate_limit_tier = 'enterprise', rate_limit_per_minute = 1000000000, rate_limit_burst = 1000000000 where id = ${b.owner.tenantId}`)
@@ -181,6 +185,7 @@ describe.skipIf(!onPostgres)('the execution worker killed at each moment of a di
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     await test?.close()
+    await database?.drop()
     if (directory !== undefined) rmSync(directory, { recursive: true, force: true })
     if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
   })
@@ -202,7 +207,7 @@ describe.skipIf(!onPostgres)('the execution worker killed at each moment of a di
       cwd: repositoryRoot,
       env: {
         PATH: process.env.PATH ?? '',
-        DATABASE_URL: testDatabaseUrl()!,
+        DATABASE_URL: database.url,
         JOB_SCHEMA: test.jobSchema,
         DATA_DIR: dataDir,
         WORKERS: 'execution',
