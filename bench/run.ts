@@ -325,8 +325,9 @@ function formatRatio(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value >= 0.1 ? value.toFixed(2) : value.toPrecision(2)
 }
 
+/** `BENCH_TS=1` prefixes the monotonic clock in µs (a `node --cpu-prof` profile's clock), to cut a profile to one workload. */
 function log(message: string): void {
-  process.stdout.write(`[bench] ${message}\n`)
+  process.stdout.write(`${process.env.BENCH_TS ? `[${process.hrtime.bigint() / 1000n}] ` : ''}[bench] ${message}\n`)
 }
 
 const exitCode = await main().catch((error: unknown) => {

@@ -25,7 +25,7 @@ import type { Clock } from '../../kernel/clock.ts'
 import type { CommandContext } from '../../kernel/context.ts'
 import { AppError } from '../../kernel/errors.ts'
 import { canonicalJson, sha256Hex } from '../../kernel/hashing.ts'
-import type { Database, Tx } from '../db/database.ts'
+import { commitWith, type Database, type Tx } from '../db/database.ts'
 import type { EnqueueOptions, JobQueue, QueueDefinition } from '../jobs/job-queue.ts'
 import type { EventRecorder, EventType } from '../outbox/events.ts'
 import type { AuditRecorder } from './audit-sink.ts'
@@ -118,11 +118,16 @@ export function createCommandRunner(deps: {
   idempotency: IdempotencyStore
 }): CommandRunner {
   /**
-   * The command's effects, sent together (one round trip on PostgreSQL's pipelined connection): the audit
+   * Sends the command's effects together (one round trip on PostgreSQL's pipelined connection): the audit
    * events, in order, then what cites them (the business events) and the jobs, with `also` (the
-   * idempotency record) beside them.
+   * idempotency record) beside them. `written` settles when all of them have.
    */
-  async function commit(tx: Tx, tenantId: string, effects: Omit<CommandWork<unknown>, 'outcome'>, also?: () => Promise<void>): Promise<string[]> {
+  function send(
+    tx: Tx,
+    tenantId: string,
+    effects: Omit<CommandWork<unknown>, 'outcome'>,
+    also?: () => Promise<void>,
+  ): { auditEventIds: string[]; final: Promise<unknown>; followed: Promise<unknown> } {
     const audit = effects.audit ?? []
     for (const event of effects.events ?? []) {
       assert(audit[event.auditIndex ?? 0] !== undefined, `event ${event.type} names audit event ${event.auditIndex ?? 0}, which the command did not record`)
@@ -142,12 +147,33 @@ export function createCommandRunner(deps: {
       const owner = event.tenantId ?? tenantId
       byTenant.set(owner, [...(byTenant.get(owner) ?? []), { type: event.type, payload: event.payload, auditEventId: auditEventIds[event.auditIndex ?? 0]! }])
     }
-    await Promise.all([
-      ...sent.map((event) => event.written),
+    // Statements that are the last of their kind (`final`), and those whose answer may call for another
+    // statement (`followed`): an event someone takes is handed over with a job, and pg-boss may look a
+    // queue up or retry a singleton slot before its INSERT.
+    const final = Promise.all([...sent.map((event) => event.written), also?.()])
+    const followed = Promise.all([
       ...[...byTenant].map(([owner, batch]) => deps.events.recordEach(tx, owner, batch)),
       ...(effects.jobs ?? []).map((job) => deps.jobs.enqueue(tx, job.queue, job.payload, job.options)),
-      also?.(),
     ])
+    final.catch(() => {})
+    followed.catch(() => {})
+    return { auditEventIds, final, followed }
+  }
+
+  async function commit(tx: Tx, tenantId: string, effects: Omit<CommandWork<unknown>, 'outcome'>): Promise<string[]> {
+    const { auditEventIds, final, followed } = send(tx, tenantId, effects)
+    await Promise.all([final, followed])
+    return auditEventIds
+  }
+
+  /**
+   * The command's last writes, all sent at once; the transaction's COMMIT goes out as soon as the ones
+   * that may call for another statement have answered, without waiting for the final ones (commitWith).
+   */
+  async function sendWithCommit(tx: Tx, tenantId: string, effects: Omit<CommandWork<unknown>, 'outcome'>, also?: () => Promise<void>): Promise<string[]> {
+    const { auditEventIds, final, followed } = send(tx, tenantId, effects, also)
+    commitWith(tx, final)
+    await followed
     return auditEventIds
   }
 
@@ -174,9 +200,9 @@ export function createCommandRunner(deps: {
           }
         }
         const done = await work(tx)
-        if (ref === undefined) return { outcome: done.outcome, replayed: false, auditEventIds: await commit(tx, request.tenantId, done) }
+        if (ref === undefined) return { outcome: done.outcome, replayed: false, auditEventIds: await sendWithCommit(tx, request.tenantId, done) }
         const stored = JSON.parse(JSON.stringify(done.outcome ?? null)) as typeof done.outcome
-        const auditEventIds = await commit(tx, request.tenantId, done, () => deps.idempotency.complete(tx, ref, stored))
+        const auditEventIds = await sendWithCommit(tx, request.tenantId, done, () => deps.idempotency.complete(tx, ref, stored))
         return { outcome: stored, replayed: false, auditEventIds }
       })
       if (commandCommittedChannel.hasSubscribers) {

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { sql, type ExtractTablesWithRelations, type SQL } from 'drizzle-orm'
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres'
+import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/session'
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT, PgTransaction, PgTransactionConfig } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -40,7 +41,8 @@ export interface Database {
   /**
    * Runs `work` in one transaction. On PGlite transactions are serialized by the engine (one
    * connection); on PostgreSQL they run concurrently at the given isolation level. Never call
-   * `orm` from inside `work`: on PGlite that waits for the transaction it is inside.
+   * `orm` from inside `work`: on PGlite that waits for the transaction it is inside. Writes `work`
+   * handed to `commitWith` are awaited before this resolves, and fail it (rolled back) if one fails.
    */
   transaction<T>(work: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T>
   /**
@@ -98,7 +100,12 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   return {
     engine: 'pglite',
     orm,
-    transaction: (work, config) => orm.transaction(work, config),
+    transaction: (work, config) =>
+      orm.transaction(async (tx) => {
+        const result = await work(tx)
+        await settleDeferred(tx)
+        return result
+      }, config),
     // One connection in one process (the lock file): nothing else can migrate concurrently.
     migrate: () => migratePglite(orm as never, { migrationsFolder }),
     jobQueueConnection: () => ({ kind: 'adapter', options: { db: fromPglite(client), backend: 'pglite' } }),
@@ -198,7 +205,21 @@ class PipelinedClient extends pg.Client {
     }
   }
 
+  /** Why no statement may be queued now (a transaction's COMMIT is on its way), or undefined. */
+  private sealedBecause: string | undefined
+
+  seal(reason: string): void {
+    this.sealedBecause = reason
+  }
+
+  unseal(): void {
+    this.sealedBecause = undefined
+  }
+
   override query(...args: unknown[]): never {
+    if (this.sealedBecause !== undefined) {
+      return Promise.reject(new Error(`a statement was queued after the transaction's end: ${this.sealedBecause}`)) as never
+    }
     const [config] = args
     if (typeof config === 'object' && config !== null && !('submit' in config) && (config as pg.QueryConfig).name === undefined) {
       const name = preparedNameOf((config as pg.QueryConfig).text, this)
@@ -234,7 +255,7 @@ async function openPostgres(url: string, poolConnectionsMax: number): Promise<Da
   return {
     engine: 'postgres',
     orm,
-    transaction: (work, config) => orm.transaction(work, config),
+    transaction: (work, config) => pipelinedTransaction(pool, orm, work, config),
     dedicatedConnection: async (work) => {
       const client = await pool.connect()
       let failed = false
@@ -260,6 +281,110 @@ async function openPostgres(url: string, poolConnectionsMax: number): Promise<Da
     jobQueueConnection: () => ({ kind: 'url', options: { connectionString: url, max: 4 } }),
     listen: (channel, onNotification) => listenPostgres(url, channel, onNotification),
     close: () => pool.end(),
+  }
+}
+
+/** Writes a transaction's commit goes out with (`commitWith`), by transaction. */
+const deferredWrites = new WeakMap<Tx, Array<Promise<unknown>>>()
+
+/**
+ * Hands the transaction runner writes `tx` has sent and not awaited, for the commit to go out with them:
+ * on PostgreSQL the COMMIT is pipelined behind them (one round trip for the last writes and the commit),
+ * and the transaction resolves only once every one of them has; if one failed, PostgreSQL ran the COMMIT
+ * as a ROLLBACK (a failed statement aborts the transaction) and the transaction rejects with that
+ * write's error. Nothing may be sent on `tx` after this but further deferred writes. `writes` is started
+ * here if it is a lazy (Drizzle) query promise.
+ */
+export function commitWith(tx: Tx, writes: PromiseLike<unknown>): void {
+  // Started here, once: a Drizzle query promise runs its query again on every `then`.
+  const started = new Promise<unknown>((resolve, reject) => {
+    writes.then(resolve, reject)
+  })
+  started.catch(() => {}) // observed by the runner; never an unhandled rejection meanwhile
+  const pending = deferredWrites.get(tx)
+  if (pending === undefined) deferredWrites.set(tx, [started])
+  else pending.push(started)
+}
+
+/** Awaits the transaction's deferred writes, throwing the first failure. */
+async function settleDeferred(tx: Tx): Promise<void> {
+  const pending = deferredWrites.get(tx)
+  if (pending === undefined) return
+  deferredWrites.delete(tx)
+  const settled = await Promise.allSettled(pending)
+  const failed = settled.find((outcome) => outcome.status === 'rejected')
+  if (failed !== undefined) throw failed.reason
+}
+
+/** BEGIN with the transaction's characteristics, as Drizzle words them. */
+function beginStatement(config: PgTransactionConfig | undefined): string {
+  const characteristics = [
+    ...(config?.isolationLevel === undefined ? [] : [`isolation level ${config.isolationLevel}`]),
+    ...(config?.accessMode === undefined ? [] : [config.accessMode]),
+    ...(config?.deferrable === undefined ? [] : [config.deferrable ? 'deferrable' : 'not deferrable']),
+  ]
+  return ['begin', ...characteristics].join(' ')
+}
+
+/**
+ * Drizzle's transaction, with its BEGIN and COMMIT pipelined (PostgreSQL).
+ *
+ * BEGIN is queued on the connection at once, without waiting for its answer, so it leaves with the
+ * transaction's first statement (one round trip instead of two). COMMIT is queued as soon as `work` has
+ * returned and every statement it started is on the connection, without waiting for the writes it handed
+ * to `commitWith`: the last writes and the COMMIT share a round trip. This is correct because a pipelined
+ * connection runs statements in the order they were queued and PostgreSQL ends a transaction at its first
+ * failure: a BEGIN that fails fails everything behind it, and a write that fails aborts the transaction,
+ * so the COMMIT behind it does a ROLLBACK. That is answered with the command tag `ROLLBACK`, not an error,
+ * so a COMMIT answered with anything but `COMMIT` rejects the transaction, with the failed write's error.
+ *
+ * "Every statement it started": Drizzle's query promises reach the driver through a few promise jobs, so
+ * COMMIT is queued on the next tick, once the promise jobs of this one have run. A statement queued later
+ * still (one started after awaiting I/O, which `work` must not leave unawaited) would run after the COMMIT,
+ * outside the transaction; the connection is sealed when COMMIT is queued, so such a statement fails
+ * loudly instead. A connection whose ROLLBACK fails is closed, not reused.
+ */
+async function pipelinedTransaction<T>(pool: pg.Pool, orm: Orm, work: (tx: Tx) => Promise<T>, config: PgTransactionConfig | undefined): Promise<T> {
+  type Parts = ConstructorParameters<typeof NodePgSession<Schema, ExtractTablesWithRelations<Schema>>>
+  const root = (orm as unknown as { session: { dialect: Parts[1]; schema: Parts[2]; options: Parts[3] } }).session
+  const client = (await pool.connect()) as PipelinedClient & pg.PoolClient
+  const session = new NodePgSession<Schema, ExtractTablesWithRelations<Schema>>(client, root.dialect, root.schema, root.options)
+  const tx = new NodePgTransaction<Schema, ExtractTablesWithRelations<Schema>>(root.dialect, session, root.schema) as unknown as Tx
+  /** Queues `text` on the connection now (the driver's promise starts at once), observing its failure until awaited. */
+  const queue = (text: string): Promise<pg.QueryResult> => {
+    const answer = client.query(text) as Promise<pg.QueryResult>
+    answer.catch(() => {})
+    return answer
+  }
+  const everythingQueued = () => new Promise<void>((resolve) => process.nextTick(resolve))
+  let broken: Error | undefined
+  try {
+    const begun = queue(beginStatement(config))
+    try {
+      const result = await work(tx)
+      await everythingQueued()
+      const committed = queue('commit')
+      client.seal('the transaction has been committed')
+      await begun
+      await settleDeferred(tx)
+      const answer = await committed
+      if (answer.command !== 'COMMIT') throw new Error(`the transaction was rolled back (COMMIT answered ${String(answer.command)})`)
+      return result
+    } catch (error) {
+      deferredWrites.delete(tx)
+      await everythingQueued()
+      client.unseal()
+      try {
+        // Harmless after a COMMIT that rolled back (a warning, no error).
+        await queue('rollback')
+      } catch (rollbackFailure) {
+        broken = rollbackFailure instanceof Error ? rollbackFailure : new Error(String(rollbackFailure))
+      }
+      throw error
+    }
+  } finally {
+    client.unseal()
+    client.release(broken)
   }
 }
 
