@@ -7,8 +7,8 @@
  * 1. An event is looked up in `eventRoutes` (exact name): its first agent is selected, the rest are the
  *    fallbacks; confidence 1 and evidence_score 1 (an exact table hit). Any other event: no_match.
  * 2. An intent is cut into words (lower case, letters and digits, a trailing "s" dropped from words of
- *    four letters or more), stop words removed. Each agent scores the number of distinct words that are
- *    among its keywords (`agentKeywords`). The highest score is selected (a tie goes to the earlier
+ *    four letters or more unless they end in "ss", "us" or "is"), stop words removed. Each agent scores
+ *    the number of distinct words that are among its keywords (`agentKeywords`). The highest score is selected (a tie goes to the earlier
  *    agent in the catalog); every other agent scoring above 0 is a fallback, by score then catalog order.
  *    confidence = top / (top + second + 1), where second is the runner-up's score (0 without one);
  *    evidence_score = the share of the intent's words the selected agent's keywords explain. No word
@@ -80,7 +80,7 @@ export function intentWords(intent: string): string[] {
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0 && !stopWords.has(word))
-    .map((word) => (word.length >= 4 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word))
+    .map((word) => (word.length >= 4 && /[^sui]s$/.test(word) ? word.slice(0, -1) : word))
   return [...new Set(words)]
 }
 
