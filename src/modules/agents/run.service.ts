@@ -77,7 +77,10 @@ export interface RunOutcome {
 
 /** Proposals of the same agent with the same key within this window are one proposal made twice. */
 export const duplicateWindowHours = 24
-/** Statuses after which the same finding or payment may be proposed again. */
+/**
+ * Statuses after which the same finding or payment may be proposed again. A payment that ended
+ * shadow_completed was proposed: proposing it again on every run would only repeat it.
+ */
 const closedStatuses = new Set(['rejected', 'cancelled', 'failed', 'refused'])
 
 /** Scopes the agent's own principal carries: it proposes and runs the gate, nothing else. */
@@ -199,9 +202,10 @@ export function createRunService(deps: {
 
     // Step 3: what the agent already proposed within the window, and is still open.
     const agentId = entry?.agent_key ?? ''
-    const earlier = (await store.recentProposals(db.orm, tenantId, agentId, made.map((proposal) => proposal.key), new Date(now.getTime() - duplicateWindowHours * 3_600_000))).filter(
-      (row) => !closedStatuses.has(row.status),
-    )
+    const recent = await store.recentProposals(db.orm, tenantId, agentId, made.map((proposal) => proposal.key), new Date(now.getTime() - duplicateWindowHours * 3_600_000))
+    // A money proposal's status is its PaymentIntent's now (a person may have rejected it since).
+    const current = await Promise.all(recent.map(async (row) => (row.paymentIntentId === null ? row : { ...row, status: (await payments.statusOf(tenantId, row.paymentIntentId)) ?? row.status })))
+    const earlier = current.filter((row) => !closedStatuses.has(row.status))
     const earlierKeys = new Set(earlier.map((row) => row.proposalKey))
     const fresh = made.filter((proposal) => !earlierKeys.has(proposal.key))
     if (made.length > 0 && fresh.length === 0) {

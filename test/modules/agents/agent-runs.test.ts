@@ -317,3 +317,20 @@ describe('events and tenant isolation', () => {
     expectError(await get(other.token, '/v1/agents/nobody/actions'), 'agent_not_found')
   })
 })
+
+describe('a proposal closed by a person', () => {
+  it('may be proposed again: once the Shopify payment and the tax remittances are rejected, bill payment proposes them anew', async () => {
+    const first = runs.get('bill_payment')!
+    for (const proposal of first.proposals.filter((row) => !row.narrative.includes('Shopify'))) {
+      const rejected = await test.request({ method: 'POST', url: `/v1/payment-intents/${proposal.payment_intent_id}/reject`, token: demo.token, payload: { reason: 'paid already: the tax remittance is in the bank' } })
+      expect(rejected.statusCode, rejected.body).toBe(200)
+    }
+    const again = await run(demo.token, { event: 'ledger.obligation.created', context: { as_of: asOf } })
+    expect(again.statusCode, again.body).toBe(200)
+    const body = again.json() as RunBody
+    // The six rejected tax payments are proposed anew; the shadow-completed Shopify payment is not.
+    expect(body.proposals).toHaveLength(6)
+    expect(body.duplicates).toEqual([first.proposals.find((row) => row.narrative.includes('Shopify'))!.key])
+    expect(new Set(body.proposals.map((row) => row.payment_intent_id)).size).toBe(6)
+  })
+})
