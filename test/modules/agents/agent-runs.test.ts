@@ -304,6 +304,19 @@ describe('events and tenant isolation', () => {
     }
     // The other tenant's Ledger is empty: vendor risk finds nothing to block.
     expect(found).toMatchObject({ trigger: 'event', agent_id: 'vendor_risk', status: 'no_proposal' })
+    const [queued] = await auditEvents(test, other.tenantId, { action: 'agent.event.queued', entityId: jobId })
+    expect(queued!.outputs).toMatchObject({ job_id: jobId, queue: 'agents-run' })
+  })
+
+  it('POST /v1/agents/events with an Idempotency-Key queues once', async () => {
+    const send = () => test.request({ method: 'POST', url: '/v1/agents/events', token: other.token, payload: { intent: 'forecast our cash' }, headers: { 'idempotency-key': 'agents-events-1' } })
+    const first = await send()
+    const again = await send()
+    expect(first.statusCode, first.body).toBe(202)
+    expect(again.statusCode, again.body).toBe(202)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.json().job_id).toBe(first.json().job_id)
+    expect(await auditEvents(test, other.tenantId, { action: 'agent.event.queued', entityId: first.json().job_id })).toHaveLength(1)
   })
 
   it('another tenant\'s runs, routing decisions and agent actions are not found', async () => {

@@ -8,8 +8,9 @@
  *    fallbacks; confidence 1 and evidence_score 1 (an exact table hit). Any other event: no_match.
  * 2. An intent is cut into words (lower case, letters and digits, a trailing "s" dropped from words of
  *    four letters or more unless they end in "ss", "us" or "is"), stop words removed. Each agent scores
- *    the number of distinct words that are among its keywords (`agentKeywords`). The highest score is selected (a tie goes to the earlier
- *    agent in the catalog); every other agent scoring above 0 is a fallback, by score then catalog order.
+ *    the number of distinct words that are among its keywords (`agentKeywords`). The highest score is
+ *    selected (a tie goes to the earlier agent in the catalog); every other agent scoring above 0 is a
+ *    fallback, by score then catalog order.
  *    confidence = top / (top + second + 1), where second is the runner-up's score (0 without one);
  *    evidence_score = the share of the intent's words the selected agent's keywords explain. No word
  *    matching any agent (or no word at all): no_match.
