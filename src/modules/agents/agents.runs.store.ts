@@ -55,6 +55,12 @@ export function createRunsStore() {
       const p = agentProposals
       return executor.select().from(p).where(and(eq(p.tenantId, tenantId), eq(p.runId, runId))).orderBy(p.proposalKey)
     },
+    /** The proposals of several runs, by run id then key (one query for a page of runs). */
+    async proposalsOfRuns(executor: Executor, tenantId: string, runIds: readonly string[]) {
+      if (runIds.length === 0) return []
+      const p = agentProposals
+      return executor.select().from(p).where(and(eq(p.tenantId, tenantId), inArray(p.runId, [...runIds]))).orderBy(p.runId, p.proposalKey)
+    },
     async proposalsOfAgent(executor: Executor, tenantId: string, agentId: string, page: { before?: Position | undefined; limit: number }) {
       const p = agentProposals
       return executor

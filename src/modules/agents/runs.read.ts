@@ -110,8 +110,9 @@ export function createRunsReadService(deps: { db: Database; store: RunsStore; cu
       const rows = await store.runs(db.orm, tenantId, { agentId: query.agent_id, status: query.status, category: query.category, before: positionOf(listing, cursor), limit: limit + 1 })
       const page = rows.slice(0, limit)
       const last = page.at(-1)
+      const proposals = await store.proposalsOfRuns(db.orm, tenantId, page.map((row) => row.id))
       return {
-        runs: await Promise.all(page.map(async (row) => runView(row, await store.proposalsOfRun(db.orm, tenantId, row.id)))),
+        runs: page.map((row) => runView(row, proposals.filter((proposal) => proposal.runId === row.id))),
         next_cursor: rows.length > limit && last !== undefined ? cursors.encode(listing, { created_at: last.createdAt.toISOString(), id: last.id }) : null,
       }
     },
