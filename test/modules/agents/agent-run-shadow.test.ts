@@ -72,5 +72,10 @@ describe('a run of a promoted agent', () => {
     expect(proposal).toMatchObject({ status: 'approved', narrative: expect.stringContaining('PS-2') })
     expect(await outboxRows(proposal.payment_intent_id)).toBe(0)
     expect((await test.request({ method: 'GET', url: '/v1/agents/bill_payment', token: b.owner.token })).json().definition.shadow_mode).toBe(false)
+    // Executed deliberately, it passes every gate check, the agent's behaviour hash pinned at proposal (1.5) included, and is dispatched.
+    const executed = await test.request({ method: 'POST', url: `/v1/payment-intents/${proposal.payment_intent_id}/execute`, token: b.agent })
+    expect(executed.statusCode, executed.body).toBe(202)
+    expect(executed.json()).toMatchObject({ status: 'dispatching', rail: 'bank_ach' })
+    expect(await outboxRows(proposal.payment_intent_id)).toBe(1)
   })
 })
