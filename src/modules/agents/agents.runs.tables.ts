@@ -4,7 +4,6 @@
  * PaymentIntent's reference for money proposals, the finding itself for the others (there is no
  * proposals store yet; GET /v1/proposals will read these).
  */
-
 import { boolean, date, doublePrecision, index, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core'
 import { createdAt } from '../../platform/db/columns.ts'
 import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
