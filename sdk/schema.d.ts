@@ -1921,6 +1921,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/route": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which agent should handle an event or intent (advisory)
+         * @description Body: exactly one of event (a domain-event name) and intent (free text), plus optional context (context.as_of: the day to run for). Routing is deterministic (docs/agents.md, "Routing"). Nothing runs; the decision is recorded (GET /v1/agents/routing-decisions/{id}) and audited agent.routed. 400 validation_failed without exactly one of event and intent. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["routeAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Route, run the agent on your Ledger, and propose through the gated path
+         * @description Body: exactly one of event (a domain-event name) and intent (free text), plus optional context (context.as_of: the day to run for). Routing is deterministic (docs/agents.md, "Routing"). The pipeline: route; run the agent's program on your Ledger; resolve each money proposal's action and dry-run the gate on it (the active policy's decision); propose it as a PaymentIntent through the gated path as the agent (shadow_completed at once when the policy approved it and the agent is not promoted); record findings as proposals; persist the run (audited agent.run.completed). status proposal_created, no_proposal, no_match or unscoped. 409 agent_proposal_duplicate when every proposal the run would make was already made by the agent within 24 hours (details.run_id names the earlier run). With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["runAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a run for an event or intent
+         * @description Body: exactly one of event (a domain-event name) and intent (free text), plus optional context (context.as_of: the day to run for). Routing is deterministic (docs/agents.md, "Routing"). The run (as POST /v1/agents/run, as you) happens in a job; GET /v1/agents/runs shows it with trigger=event and this job_id. Audited agent.event.queued. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["queueAgentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/routing-decisions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One routing decision
+         * @description The input, the selection, the rule that made it and every candidate with its score. 404 agent_routing_decision_not_found.
+         */
+        get: operations["getRoutingDecision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Agent runs, newest first
+         * @description Filtered by agent_id, status and category; paged by a cursor bound to the filters (400 invalid_cursor).
+         */
+        get: operations["listAgentRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One run and its proposals
+         * @description A money proposal's status is its PaymentIntent's now. 404 agent_run_not_found.
+         */
+        get: operations["getAgentRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/runs/{run_id}/why": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why the run did what it did
+         * @description The structured reason, the reasoning trace (record ids and kinds; the intent text and narratives redacted), the candidate agents and the behaviour hash it ran with. 404 agent_run_not_found.
+         */
+        get: operations["explainAgentRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/runs/{run_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The evidence the run consulted
+         * @description Every Ledger record and parsed row its proposals cite, each once with the proposals citing it, and what it read of the Ledger. 404 agent_run_not_found.
+         */
+        get: operations["getAgentRunEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/runs/{run_id}/gate-trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gate checks of the run's PaymentIntents
+         * @description For each PaymentIntent the run proposed: the policy dry run made before proposing, and every gate run with its checks. Empty for a run with no payment. 404 agent_run_not_found.
+         */
+        get: operations["getAgentRunGateTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/runs/{run_id}/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The proof of the run's PaymentIntent
+         * @description GET /v1/proof/{action_id} for the run's first PaymentIntent (needs audit:read as that route does). 404 agent_run_not_found; 404 proof_not_found when the run proposed no payment.
+         */
+        get: operations["getAgentRunProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agent_id}": {
         parameters: {
             query?: never;
@@ -1933,6 +2133,26 @@ export interface paths {
          * @description definition is the catalog entry with shadow_mode (true until an admin promotes the agent for your tenant); registration is null for first-party agents. 404 agent_not_found for any other id.
          */
         get: operations["getAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the agent produced in your tenant
+         * @description Each proposal, newest first, with its PaymentIntent (id, status now) for payments and null for findings. 404 agent_not_found.
+         */
+        get: operations["listAgentActions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2223,6 +2443,18 @@ export interface components {
                 next_due_date: string;
             }[];
         };
+        AgentActions: {
+            actions: {
+                proposal: components["schemas"]["AgentProposal"];
+                payment_intent: {
+                    id: string;
+                    status: string;
+                    policy_decision_id: string | null;
+                } | null;
+                status: string;
+            }[];
+            next_cursor: string | null;
+        };
         AgentCatalogEntry: {
             /** @description The agent's id in the catalog (bill_payment, collections, …). */
             agent_key: string;
@@ -2275,6 +2507,11 @@ export interface components {
             };
             /** @description Always null today: first-party agents are not registered on chain. */
             registration: null;
+        };
+        AgentEventQueued: {
+            job_id: string;
+            /** @enum {string} */
+            status: "queued";
         };
         AgentList: {
             agents: components["schemas"]["AgentCatalogEntry"][];
@@ -2349,6 +2586,226 @@ export interface components {
                 /** @description gate_would_fail / shadow_runs, four decimals; 0 without shadow runs. */
                 gate_failure_rate: number;
             };
+        };
+        AgentProposal: {
+            id: string;
+            run_id: string;
+            agent_id: string;
+            proposal_type: string;
+            action_type: string;
+            key: string;
+            status: string;
+            /** @description The program's confidence. */
+            confidence: number;
+            /** @description How well its evidence supports it. */
+            evidence_score: number;
+            narrative: string;
+            evidence: {
+                kind: string;
+                ref: string;
+            }[];
+            details: {
+                [key: string]: unknown;
+            };
+            payment_intent_id: string | null;
+            policy_decision_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+        };
+        AgentRoutingDecision: {
+            id: string;
+            input: {
+                event: string | null;
+                intent: string | null;
+            };
+            context: {
+                [key: string]: unknown;
+            };
+            selected_agent_id: string | null;
+            fallback_agent_ids: string[];
+            /** @description How clearly the rule picked the agent. */
+            confidence: number;
+            /** @description How much of the input the selection explains. */
+            evidence_score: number;
+            /**
+             * @description routed: an agent was selected; unscoped: selected, but the caller may not take its payments forward; no_match: none.
+             * @enum {string}
+             */
+            policy_status: "routed" | "unscoped" | "no_match";
+            execution_mode: ("execute" | "propose" | "confirm" | "notify_only" | "reject") | null;
+            reason: string;
+            /** @description event_table:<event>, keywords or none (docs/agents.md, "Routing"). */
+            rule: string;
+            candidates: {
+                agent_id: string;
+                score: number;
+                matched: string[];
+            }[];
+            run_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+        };
+        AgentRoutingResult: {
+            routing_decision_id: string;
+            selected_agent_id: string | null;
+            fallback_agent_ids: string[];
+            /** @description How clearly the rule picked the agent. */
+            confidence: number;
+            /** @description How much of the input the selection explains. */
+            evidence_score: number;
+            /**
+             * @description routed: an agent was selected; unscoped: selected, but the caller may not take its payments forward; no_match: none.
+             * @enum {string}
+             */
+            policy_status: "routed" | "unscoped" | "no_match";
+            execution_mode: ("execute" | "propose" | "confirm" | "notify_only" | "reject") | null;
+            reason: string;
+        };
+        AgentRunDetail: {
+            id: string;
+            routing_decision_id: string;
+            agent_id: string | null;
+            category: ("business" | "consumer" | "agnostic") | null;
+            /** @enum {string} */
+            status: "proposal_created" | "no_proposal" | "no_match" | "unscoped";
+            action: string | null;
+            shadow_mode: boolean;
+            /** @description The day the program read the Ledger for. */
+            as_of: string;
+            /** @enum {string} */
+            trigger: "api" | "event";
+            job_id: string | null;
+            behavior_hash: string | null;
+            reason: string;
+            proposal_ids: string[];
+            payment_intent_ids: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            proposals: components["schemas"]["AgentProposal"][];
+        };
+        AgentRunEvidence: {
+            run_id: string;
+            /** @description What the program read: record counts and the snapshot digest. */
+            ledger_read: {
+                [key: string]: unknown;
+            };
+            evidence: {
+                kind: string;
+                ref: string;
+                cited_by: string[];
+            }[];
+        };
+        AgentRunGateTrace: {
+            run_id: string;
+            payment_intents: {
+                payment_intent_id: string;
+                proposal_id: string;
+                status: string;
+                dry_run: {
+                    [key: string]: unknown;
+                } | null;
+                gate_runs: {
+                    id: string;
+                    mode: string;
+                    audit_event_id: string | null;
+                    checks: {
+                        index: number | string;
+                        name: string;
+                        passed: boolean;
+                        reason: string;
+                    }[];
+                }[];
+            }[];
+        };
+        AgentRunList: {
+            runs: components["schemas"]["AgentRunSummary"][];
+            next_cursor: string | null;
+        };
+        AgentRunResult: {
+            /** @enum {string} */
+            status: "proposal_created" | "no_proposal" | "no_match" | "unscoped";
+            routing_decision_id: string;
+            run_id: string;
+            selected_agent_id: string | null;
+            action: string | null;
+            shadow_mode: boolean;
+            proposed: {
+                /** @description The PaymentIntent for a payment, else the proposal. */
+                id: string;
+                status: string;
+                policy_decision_id: string | null;
+            } | null;
+            proposals: {
+                id: string;
+                proposal_type: string;
+                action_type: string;
+                key: string;
+                /** @description proposed for a finding; a money proposal's PaymentIntent status (pending_approval, shadow_completed, …); refused when the payments module refused it. */
+                status: string;
+                payment_intent_id: string | null;
+                policy_decision_id: string | null;
+                /** @description The program's confidence. */
+                confidence: number;
+                /** @description How well its evidence supports it. */
+                evidence_score: number;
+                narrative: string;
+            }[];
+            duplicates: string[];
+            reason: string;
+        };
+        AgentRunSummary: {
+            id: string;
+            routing_decision_id: string;
+            agent_id: string | null;
+            category: ("business" | "consumer" | "agnostic") | null;
+            /** @enum {string} */
+            status: "proposal_created" | "no_proposal" | "no_match" | "unscoped";
+            action: string | null;
+            shadow_mode: boolean;
+            /** @description The day the program read the Ledger for. */
+            as_of: string;
+            /** @enum {string} */
+            trigger: "api" | "event";
+            job_id: string | null;
+            behavior_hash: string | null;
+            reason: string;
+            proposal_ids: string[];
+            payment_intent_ids: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+        };
+        AgentRunWhy: {
+            run_id: string;
+            agent_id: string | null;
+            behavior_hash: string | null;
+            behavior_hash_current: boolean | null;
+            structured_reason: {
+                [key: string]: unknown;
+            };
+            /** @description Each step by record ids and kinds; the intent's text and free-text narratives are redacted. */
+            reasoning_trace: {
+                step: string;
+                detail: {
+                    [key: string]: unknown;
+                };
+            }[];
+            candidates: {
+                agent_id: string;
+                score: number;
+                matched: string[];
+            }[];
         };
         /** @description An amount as a decimal string, never a float: an optional `-`, digits, and `.` with the fraction digits of its currency's scale (its ISO 4217 minor units; USDC and USDT 6, ETH 18; a code Steward does not know 2): `"1410.000000"` USDC, `"0.00"` EUR, `"1500"` JPY. Never rounded: a value with more non-zero fraction digits than its scale keeps them. Negative is money out of the account on transactions and differences; never `-0`. The currency is the `currency` field beside it. */
         Amount: string;
@@ -2811,7 +3268,7 @@ export interface components {
          * @description Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.
          * @enum {string}
          */
-        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_promotion_refused" | "agent_promotion_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_promotion_refused" | "agent_promotion_not_found" | "agent_run_not_found" | "agent_routing_decision_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
         IngestResult: {
             raw_id: string;
             sha256: string;
@@ -9779,6 +10236,478 @@ export interface operations {
             };
         };
     };
+    routeAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A domain-event name (ledger.obligation.created, …). Give exactly one of event and intent. */
+                    event?: string;
+                    /** @description Free text (“which bills are due?”). Give exactly one of event and intent. */
+                    intent?: string;
+                    /** @description Anything the caller wants recorded with the decision; as_of sets the day a run reads the Ledger for. */
+                    context?: {
+                        /**
+                         * Format: date
+                         * @description The day the agent runs for (default: today, UTC).
+                         */
+                        as_of?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRoutingResult"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A domain-event name (ledger.obligation.created, …). Give exactly one of event and intent. */
+                    event?: string;
+                    /** @description Free text (“which bills are due?”). Give exactly one of event and intent. */
+                    intent?: string;
+                    /** @description Anything the caller wants recorded with the decision; as_of sets the day a run reads the Ledger for. */
+                    context?: {
+                        /**
+                         * Format: date
+                         * @description The day the agent runs for (default: today, UTC).
+                         */
+                        as_of?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunResult"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    queueAgentEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A domain-event name (ledger.obligation.created, …). Give exactly one of event and intent. */
+                    event?: string;
+                    /** @description Free text (“which bills are due?”). Give exactly one of event and intent. */
+                    intent?: string;
+                    /** @description Anything the caller wants recorded with the decision; as_of sets the day a run reads the Ledger for. */
+                    context?: {
+                        /**
+                         * Format: date
+                         * @description The day the agent runs for (default: today, UTC).
+                         */
+                        as_of?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentEventQueued"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRoutingDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The routing decision (rtd_…). An id that names nothing of your tenant, whatever its shape, is 404 agent_routing_decision_not_found; over 255 characters is 400 request_params_invalid. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRoutingDecision"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAgentRuns: {
+        parameters: {
+            query?: {
+                agent_id?: string;
+                status?: "proposal_created" | "no_proposal" | "no_match" | "unscoped";
+                category?: "business" | "consumer" | "agnostic";
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunList"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgentRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run (arn_…). An id that names nothing of your tenant, whatever its shape, is 404 agent_run_not_found; over 255 characters is 400 request_params_invalid. */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunDetail"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    explainAgentRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run (arn_…). An id that names nothing of your tenant, whatever its shape, is 404 agent_run_not_found; over 255 characters is 400 request_params_invalid. */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunWhy"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgentRunEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run (arn_…). An id that names nothing of your tenant, whatever its shape, is 404 agent_run_not_found; over 255 characters is 400 request_params_invalid. */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunEvidence"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgentRunGateTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run (arn_…). An id that names nothing of your tenant, whatever its shape, is 404 agent_run_not_found; over 255 characters is 400 request_params_invalid. */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunGateTrace"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgentRunProof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run (arn_…). An id that names nothing of your tenant, whatever its shape, is 404 agent_run_not_found; over 255 characters is 400 request_params_invalid. */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof of one action: every field is derived from, or bound by a digest in, the audit events it carries (docs/proofs.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proof"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAgent: {
         parameters: {
             query?: never;
@@ -9798,6 +10727,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentDetail"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAgentActions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The agent (its catalog key). An id that names nothing of your tenant, whatever its shape, is 404 agent_not_found; over 255 characters is 400 request_params_invalid. */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentActions"];
                 };
             };
             /** @description The error envelope of every non-2xx response. */

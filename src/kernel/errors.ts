@@ -116,6 +116,8 @@ export const errorCatalogue = {
   agent_proposal_duplicate: entry(409, 'Agent', 'This proposal duplicates one already made.'),
   agent_promotion_refused: entry(409, 'Agent', 'The agent\'s shadow scorecard misses a threshold of the promotion request; details.unmet lists each, beside the scorecard.'),
   agent_promotion_not_found: entry(404, 'Agent', 'The agent has no promotion to demote: it is already in shadow mode.'),
+  agent_run_not_found: entry(404, 'Agent', 'No such agent run in this tenant.'),
+  agent_routing_decision_not_found: entry(404, 'Agent', 'No such routing decision in this tenant.'),
 
   // PaymentIntent
   payment_intent_not_found: entry(404, 'PaymentIntent', 'No such payment intent.'),

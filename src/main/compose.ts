@@ -62,19 +62,20 @@ import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
 import { createPayments, paymentRoutes, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
 import { createProofs, proofRoutes } from '../modules/proofs/index.ts'
-import { agentRoutes, catalog, createAgents } from '../modules/agents/index.ts'
+import { agentRoutes, agentsQueues, agentsTenantData, catalog, createAgents, type LedgerSnapshot, type PolicyDryRun } from '../modules/agents/index.ts'
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
-export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues, ...executionQueues] as const
+export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues, ...executionQueues, ...agentsQueues] as const
 
 /**
  * Tenant deletion runs the modules' plans in this order: a module's rows go before the rows they
  * reference in another module (policies, keys and members reference their tenant, which goes last).
  */
 export const tenantDataPlans: readonly TenantDataPlan[] = [
+  agentsTenantData,
   executionTenantData,
   onchainTenantData,
   paymentsTenantData,
@@ -351,7 +352,76 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
   })
   // The agents module: the first-party catalog, with whether each agent is promoted for the tenant (execution).
-  const agents = createAgents({ promotions: { isPromoted: async (tenantId, agentId) => (await execution.promotions.activeFor(db.orm, tenantId, agentId, clock.now())) !== undefined } })
+  // Runs read the Ledger through its query face, propose and run the gate through the payments module as the
+  // agent, dry-run the gate with the active policy's decision (policy), and hand proofs on (proofs).
+  const agents = createAgents({
+    db,
+    commands,
+    cursors,
+    ids,
+    clock,
+    promotions: { isPromoted: async (tenantId, agentId) => (await execution.promotions.activeFor(db.orm, tenantId, agentId, clock.now())) !== undefined },
+    ledger: {
+      async snapshot(tenantId, today): Promise<LedgerSnapshot> {
+        const current = await ledger.queries.currentLedger(db.orm, tenantId)
+        return {
+          today,
+          ...current,
+          counterparties: current.counterparties.map(({ first_recorded_at, ...counterparty }) => ({ ...counterparty, created_at: first_recorded_at })),
+        }
+      },
+    },
+    payments: {
+      async propose(context, proposal) {
+        const { outcome } = await payments.propose.propose(context, proposal)
+        return { id: outcome.id, status: outcome.status, policy_decision_id: outcome.policy_decision_id }
+      },
+      async execute(context, paymentIntentId) {
+        const { outcome } = await payments.gate.execute(context, { id: paymentIntentId })
+        return { status: outcome.passed ? outcome.status : 'gate_failed' }
+      },
+      async dryRun(tenantId, { agentId, agentRole, behaviorHash, proposal, evidenceScore, at }): Promise<PolicyDryRun> {
+        const counterparty = await ledger.queries.findCounterparty(db.orm, tenantId, proposal.destination_counterparty_id)
+        const decision = await db.transaction((tx) =>
+          policy.verdicts.evaluateActive(tx, tenantId, {
+            kind: 'outbound_payment',
+            counterparty_id: proposal.destination_counterparty_id,
+            amount: { currency: proposal.currency, value: proposal.amount },
+            agent_role: agentRole,
+            timestamp: at.toISOString(),
+            agent_id: agentId,
+            action_type: proposal.action_type,
+            confidence: proposal.confidence ?? null,
+            evidence_score: evidenceScore,
+            risk_level: counterparty?.riskLevel ?? null,
+            behavior_hash: behaviorHash,
+          }),
+        )
+        if (decision === undefined) return { outcome: 'no_active_policy', policy_id: null, policy_version: null, matched_rule_id: null, required_approvers: [], explanation: 'The tenant has no active policy.' }
+        return {
+          outcome: decision.outcome,
+          policy_id: decision.policy_id,
+          policy_version: decision.policy_version,
+          matched_rule_id: decision.matched_rule_id,
+          required_approvers: [...decision.required_approvers],
+          explanation: `${decision.outcome} by ${decision.matched_rule_id === null ? 'the policy\'s fallback' : `rule ${decision.matched_rule_id}`} of policy version ${decision.policy_version}${decision.covered_by_autonomous_cap ? ', within its autonomous cap' : ''}.`,
+        }
+      },
+      async statusOf(tenantId, paymentIntentId) {
+        try {
+          return (await payments.read.get(tenantId, paymentIntentId, { expandAgent: false })).status
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'payment_intent_not_found') return undefined
+          throw error
+        }
+      },
+      async gateRunsOf(tenantId, paymentIntentId) {
+        const facts = await payments.read.proofFacts(tenantId, paymentIntentId)
+        return facts.gateRuns.map((run) => ({ id: run.id, mode: run.mode, audit_event_id: run.auditEventId, checks: run.checks.map((check) => ({ index: check.index, name: check.name, passed: check.passed, reason: check.reason })) }))
+      },
+    },
+    proofs: { proof: (tenantId, actionId) => proofs.service.proof(tenantId, actionId) },
+  })
   const services = {
     apiKeys: auth.apiKeys,
     auth: auth.service,
@@ -398,7 +468,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     { name: 'policy', routes: routesOf(policyRoutes, { policy: policy.service, wallets: policy.wallets, publicBaseUrl: config.publicBaseUrl }) },
     { name: 'payments', routes: routesOf(paymentRoutes, { propose: payments.propose, decide: payments.decide, read: payments.read, gate: payments.gate }) },
     { name: 'proofs', routes: routesOf(proofRoutes, { proofs: proofs.service }) },
-    { name: 'agents', routes: routesOf(agentRoutes, { agents: agents.service }) },
+    {
+      name: 'agents',
+      routes: routesOf(agentRoutes, { agents: agents.service, runs: agents.runs, reads: agents.reads }),
+      startWorkers: (queue) => agents.startWorkers(queue, { pollingIntervalSeconds }),
+    },
     {
       name: 'execution',
       // The rails' webhooks, and the onchain_base rail's registrations.

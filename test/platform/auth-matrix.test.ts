@@ -153,6 +153,15 @@ const resourceFixtures: Record<string, ResourceFixture> = {
   },
   // An agent (today a service token) of tenant A.
   agent_id: { create: async (test, owner) => ({ agent_id: subjectOf(await mintServiceToken(test, owner.tenantId)) }), notFound: 'agent_not_found' },
+  // An agent run in tenant A (one that routes to no agent: recorded every time, never a duplicate).
+  run_id: {
+    create: async (test, owner) => {
+      const response = await test.request({ method: 'POST', url: '/v1/agents/run', token: owner.token, payload: { intent: 'auth matrix' } })
+      expect(response.statusCode, response.body).toBe(200)
+      return { run_id: response.json().run_id as string }
+    },
+    notFound: 'agent_run_not_found',
+  },
   export_id: {
     create: async (test, owner) => {
       const response = await test.request({ method: 'POST', url: '/v1/audit/export', token: owner.token, payload: { format: 'jsonl' } })
@@ -167,6 +176,16 @@ const resourceFixtures: Record<string, ResourceFixture> = {
  * `account_id` is a Ledger account elsewhere; on the onchain registration routes it is the registration.
  */
 const routeFixtures: Record<string, Record<string, ResourceFixture>> = {
+  'GET /v1/agents/routing-decisions/:id': {
+    id: {
+      create: async (test, owner) => {
+        const response = await test.request({ method: 'POST', url: '/v1/agents/route', token: owner.token, payload: { event: 'ledger.obligation.created' } })
+        expect(response.statusCode, response.body).toBe(200)
+        return { id: response.json().routing_decision_id as string }
+      },
+      notFound: 'agent_routing_decision_not_found',
+    },
+  },
   'GET /v1/execution/onchain-accounts/:account_id': {
     account_id: {
       create: async (test, owner) => {
@@ -250,7 +269,11 @@ describe('every route declares who may call it', () => {
   it('has a cross-tenant fixture for every resource a bearer route names', () => {
     const missing = routes
       .filter((route) => route.auth.kind === 'bearer')
-      .flatMap((route) => pathParams(route.url).filter((name) => name !== (route.auth as { tenantParam?: string }).tenantParam))
+      .flatMap((route) =>
+        pathParams(route.url)
+          .filter((name) => name !== (route.auth as { tenantParam?: string }).tenantParam)
+          .filter((name) => routeFixtures[routeName(route)]?.[name] === undefined),
+      )
       .filter((name) => resourceFixtures[name] === undefined)
     expect([...new Set(missing)], 'add a resourceFixtures entry for each of these path parameters').toEqual([])
   })

@@ -41,12 +41,15 @@ const notFoundOf: Record<string, ErrorCode> = {
   // An agent (today a service token): the promotion routes. The spec's deprecated public route
   // /v1/agents/{agent_id}/propose answers route_not_found whatever it names (tested below).
   agent_id: 'agent_not_found',
+  run_id: 'agent_run_not_found',
 }
 
 /** Where a route's parameter names another resource than it does elsewhere: that route's not-found code. */
 const notFoundOfRoute: Record<string, Record<string, ErrorCode>> = {
   // account_id names a Ledger account elsewhere; here, the account's onchain_base registration.
   'GET /v1/execution/onchain-accounts/:account_id': { account_id: 'onchain_account_not_found' },
+  // A routing decision's id is `id` in the spec's path.
+  'GET /v1/agents/routing-decisions/:id': { id: 'agent_routing_decision_not_found' },
 }
 
 /**
@@ -174,7 +177,7 @@ describe('path ids of every route', () => {
   it('knows every path parameter of every route (a new route declares what its ids answer)', () => {
     const unknown = routes.flatMap((route) =>
       pathParams(route.url)
-        .filter((name) => name !== tenantParamOf(route.auth) && notFoundOf[name] === undefined && notIds[name] === undefined)
+        .filter((name) => name !== tenantParamOf(route.auth) && notFoundOf[name] === undefined && notFoundOfRoute[routeName(route)]?.[name] === undefined && notIds[name] === undefined)
         .map((name) => `${routeName(route)} :${name}`),
     )
     expect(unknown).toEqual([])

@@ -1,17 +1,50 @@
-/** The agent catalog routes (spec, "Agents"): GET /v1/agents and GET /v1/agents/{agent_id}, execution:read. */
+/**
+ * The agent routes (spec, "Agents"): the catalog (GET /v1/agents, GET /v1/agents/{agent_id}), routing and
+ * runs (POST /v1/agents/route, /run, /events), and their reads. Scopes (docs/decisions.md): every read,
+ * route, run and events need execution:read; an agent that proposes payments is only run for a caller who
+ * holds payment_intent:approve or execution:propose (else the decision is unscoped and nothing runs).
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { principalOf } from '../../platform/http/context.ts'
+import type { Static } from 'typebox'
+import { contextOf, principalOf } from '../../platform/http/context.ts'
+import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempotency.ts'
 import { bearerRoute } from '../../platform/http/route-auth.ts'
 import { registerNamedSchemas } from '../../platform/http/schemas.ts'
+import { ProofSchema } from '../proofs/index.ts'
 import type { AgentsService } from './agents.service.ts'
 import * as agentSchemas from './agents.schemas.ts'
-import { AgentDetail, AgentList, AgentListQuery, AgentParams } from './agents.schemas.ts'
+import {
+  ActionsQuery,
+  AgentActions,
+  AgentDetail,
+  AgentList,
+  AgentListQuery,
+  AgentParams,
+  EventQueued,
+  RouteBody,
+  RoutingDecisionDetail,
+  RoutingDecisionParams,
+  RoutingResult,
+  RunDetail,
+  RunEvidence,
+  RunGateTrace,
+  RunList,
+  RunListQuery,
+  RunParams,
+  RunResult,
+  RunWhy,
+} from './agents.schemas.ts'
+import type { RunService } from './run.service.ts'
+import type { RunsReadService } from './runs.read.ts'
 
 const tags = ['Agents']
 const executionRead = bearerRoute(['execution:read'])
+const idempotencyNote =
+  'With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.'
+const inputNote = 'Body: exactly one of event (a domain-event name) and intent (free text), plus optional context (context.as_of: the day to run for). Routing is deterministic (docs/agents.md, "Routing").'
 
-export const agentRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> = async (app, { agents }) => {
-  registerNamedSchemas(app, [...Object.values(agentSchemas)])
+export const agentRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; runs: RunService; reads: RunsReadService }> = async (app, { agents, runs, reads }) => {
+  registerNamedSchemas(app, [...Object.values(agentSchemas), ProofSchema])
   app.get(
     '/v1/agents',
     {
@@ -28,6 +61,180 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> =
     async (request) => agents.list(request.query),
   )
 
+  app.post(
+    '/v1/agents/route',
+    {
+      config: { auth: executionRead },
+      schema: {
+        operationId: 'routeAgent',
+        tags,
+        summary: 'Which agent should handle an event or intent (advisory)',
+        description: `${inputNote} Nothing runs; the decision is recorded (GET /v1/agents/routing-decisions/{id}) and audited agent.routed. 400 validation_failed without exactly one of event and intent. ${idempotencyNote}`,
+        headers: IdempotencyKeyHeaders,
+        body: RouteBody,
+        response: { 200: RoutingResult },
+      },
+    },
+    async (request, reply) => {
+      const { outcome, replayed } = await runs.route(contextOf(request), request.body)
+      return markReplayed(reply, replayed).send(outcome)
+    },
+  )
+
+  app.post(
+    '/v1/agents/run',
+    {
+      config: { auth: executionRead },
+      schema: {
+        operationId: 'runAgent',
+        tags,
+        summary: 'Route, run the agent on your Ledger, and propose through the gated path',
+        description:
+          `${inputNote} The pipeline: route; run the agent's program on your Ledger; resolve each money proposal's action and dry-run the gate on it (the active policy's decision); propose it as a PaymentIntent through the gated path as the agent (shadow_completed at once when the policy approved it and the agent is not promoted); record findings as proposals; persist the run (audited agent.run.completed). ` +
+          `status proposal_created, no_proposal, no_match or unscoped. 409 agent_proposal_duplicate when every proposal the run would make was already made by the agent within 24 hours (details.run_id names the earlier run). ${idempotencyNote}`,
+        headers: IdempotencyKeyHeaders,
+        body: RouteBody,
+        response: { 200: RunResult },
+      },
+    },
+    async (request, reply) => {
+      const { outcome, replayed } = await runs.run(contextOf(request), request.body)
+      return markReplayed(reply, replayed).send(outcome)
+    },
+  )
+
+  app.post(
+    '/v1/agents/events',
+    {
+      config: { auth: executionRead },
+      schema: {
+        operationId: 'queueAgentEvent',
+        tags,
+        summary: 'Queue a run for an event or intent',
+        description: `${inputNote} The run (as POST /v1/agents/run, as you) happens in a job; GET /v1/agents/runs shows it with trigger=event and this job_id. Audited agent.event.queued. ${idempotencyNote}`,
+        headers: IdempotencyKeyHeaders,
+        body: RouteBody,
+        response: { 202: EventQueued },
+      },
+    },
+    async (request, reply) => {
+      const { outcome, replayed } = await runs.queue(contextOf(request), request.body)
+      return markReplayed(reply, replayed).code(202).send(outcome)
+    },
+  )
+
+  app.get(
+    '/v1/agents/routing-decisions/:id',
+    {
+      config: { auth: executionRead },
+      schema: {
+        operationId: 'getRoutingDecision',
+        tags,
+        summary: 'One routing decision',
+        description: 'The input, the selection, the rule that made it and every candidate with its score. 404 agent_routing_decision_not_found.',
+        params: RoutingDecisionParams,
+        response: { 200: RoutingDecisionDetail },
+      },
+    },
+    async (request) => reads.routingDecision(principalOf(request).tenantId, request.params.id),
+  )
+
+  app.get(
+    '/v1/agents/runs',
+    {
+      config: { auth: executionRead },
+      schema: {
+        operationId: 'listAgentRuns',
+        tags,
+        summary: 'Agent runs, newest first',
+        description: 'Filtered by agent_id, status and category; paged by a cursor bound to the filters (400 invalid_cursor).',
+        querystring: RunListQuery,
+        response: { 200: RunList },
+      },
+    },
+    async (request) => reads.runs(principalOf(request).tenantId, request.query),
+  )
+
+  app.get(
+    '/v1/agents/runs/:run_id',
+    {
+      config: { auth: executionRead },
+      schema: {
+        operationId: 'getAgentRun',
+        tags,
+        summary: 'One run and its proposals',
+        description: 'A money proposal\'s status is its PaymentIntent\'s now. 404 agent_run_not_found.',
+        params: RunParams,
+        response: { 200: RunDetail },
+      },
+    },
+    async (request) => reads.run(principalOf(request).tenantId, request.params.run_id),
+  )
+
+  app.get(
+    '/v1/agents/runs/:run_id/why',
+    {
+      config: { auth: executionRead },
+      schema: {
+        operationId: 'explainAgentRun',
+        tags,
+        summary: 'Why the run did what it did',
+        description: 'The structured reason, the reasoning trace (record ids and kinds; the intent text and narratives redacted), the candidate agents and the behaviour hash it ran with. 404 agent_run_not_found.',
+        params: RunParams,
+        response: { 200: RunWhy },
+      },
+    },
+    async (request) => reads.why(principalOf(request).tenantId, request.params.run_id),
+  )
+
+  app.get(
+    '/v1/agents/runs/:run_id/evidence',
+    {
+      config: { auth: executionRead },
+      schema: {
+        operationId: 'getAgentRunEvidence',
+        tags,
+        summary: 'The evidence the run consulted',
+        description: 'Every Ledger record and parsed row its proposals cite, each once with the proposals citing it, and what it read of the Ledger. 404 agent_run_not_found.',
+        params: RunParams,
+        response: { 200: RunEvidence },
+      },
+    },
+    async (request) => reads.evidence(principalOf(request).tenantId, request.params.run_id),
+  )
+
+  app.get(
+    '/v1/agents/runs/:run_id/gate-trace',
+    {
+      config: { auth: executionRead },
+      schema: {
+        operationId: 'getAgentRunGateTrace',
+        tags,
+        summary: 'The gate checks of the run\'s PaymentIntents',
+        description: 'For each PaymentIntent the run proposed: the policy dry run made before proposing, and every gate run with its checks. Empty for a run with no payment. 404 agent_run_not_found.',
+        params: RunParams,
+        response: { 200: RunGateTrace },
+      },
+    },
+    async (request) => reads.gateTrace(principalOf(request).tenantId, request.params.run_id),
+  )
+
+  app.get(
+    '/v1/agents/runs/:run_id/proof',
+    {
+      config: { auth: bearerRoute(['execution:read', 'audit:read']) },
+      schema: {
+        operationId: 'getAgentRunProof',
+        tags,
+        summary: 'The proof of the run\'s PaymentIntent',
+        description: 'GET /v1/proof/{action_id} for the run\'s first PaymentIntent (needs audit:read as that route does). 404 agent_run_not_found; 404 proof_not_found when the run proposed no payment.',
+        params: RunParams,
+        response: { 200: ProofSchema },
+      },
+    },
+    async (request) => (await reads.proof(principalOf(request).tenantId, request.params.run_id)) as Static<typeof ProofSchema>,
+  )
+
   app.get(
     '/v1/agents/:agent_id',
     {
@@ -42,5 +249,22 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> =
       },
     },
     async (request) => agents.get(principalOf(request).tenantId, request.params.agent_id),
+  )
+
+  app.get(
+    '/v1/agents/:agent_id/actions',
+    {
+      config: { auth: executionRead },
+      schema: {
+        operationId: 'listAgentActions',
+        tags,
+        summary: 'What the agent produced in your tenant',
+        description: 'Each proposal, newest first, with its PaymentIntent (id, status now) for payments and null for findings. 404 agent_not_found.',
+        params: AgentParams,
+        querystring: ActionsQuery,
+        response: { 200: AgentActions },
+      },
+    },
+    async (request) => reads.actions(principalOf(request).tenantId, request.params.agent_id, request.query),
   )
 }

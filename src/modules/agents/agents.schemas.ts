@@ -1,6 +1,6 @@
 /** Wire schemas of the agent routes. */
 import Type from 'typebox'
-import { named, PathId, Strict } from '../../platform/http/schemas.ts'
+import { Day, named, NextCursor, Nullable, pageQuery, PathId, Strict, Timestamp } from '../../platform/http/schemas.ts'
 
 const Category = Type.Enum(['business', 'consumer', 'agnostic'])
 
@@ -39,3 +39,200 @@ export const AgentListQuery = Strict({
 })
 
 export const AgentParams = Strict({ agent_id: PathId('agent_not_found', undefined, 'The agent (its catalog key)') })
+
+// ——— Routing and runs (issue 18, item 4) ———
+
+const Score = (description: string) => Type.Number({ minimum: 0, maximum: 1, description })
+const PolicyStatus = Type.Enum(['routed', 'unscoped', 'no_match'], { description: 'routed: an agent was selected; unscoped: selected, but the caller may not take its payments forward; no_match: none.' })
+const ExecutionMode = Nullable(Type.Enum(['execute', 'propose', 'confirm', 'notify_only', 'reject'], { description: 'propose: payments through the gated path; notify_only: findings for a person; reject: unscoped; null: no_match.' }))
+const RunStatus = Type.Enum(['proposal_created', 'no_proposal', 'no_match', 'unscoped'])
+
+export const RouteBody = Type.Object(
+  {
+    event: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A domain-event name (ledger.obligation.created, …). Give exactly one of event and intent.' })),
+    intent: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Free text (“which bills are due?”). Give exactly one of event and intent.' })),
+    context: Type.Optional(
+      Type.Object(
+        { as_of: Type.Optional(Day('The day the agent runs for (default: today, UTC).')) },
+        { additionalProperties: true, maxProperties: 50, description: 'Anything the caller wants recorded with the decision; as_of sets the day a run reads the Ledger for.' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+const routingFields = {
+  selected_agent_id: Nullable(Type.String()),
+  fallback_agent_ids: Type.Array(Type.String()),
+  confidence: Score('How clearly the rule picked the agent.'),
+  evidence_score: Score('How much of the input the selection explains.'),
+  policy_status: PolicyStatus,
+  execution_mode: ExecutionMode,
+  reason: Type.String(),
+}
+
+export const RoutingResult = named('AgentRoutingResult', Strict({ routing_decision_id: Type.String(), ...routingFields }))
+
+const Candidate = Strict({ agent_id: Type.String(), score: Type.Number(), matched: Type.Array(Type.String()) })
+
+export const RoutingDecisionDetail = named(
+  'AgentRoutingDecision',
+  Strict({
+    id: Type.String(),
+    input: Strict({ event: Nullable(Type.String()), intent: Nullable(Type.String()) }),
+    context: Type.Record(Type.String(), Type.Unknown()),
+    ...routingFields,
+    rule: Type.String({ description: 'event_table:<event>, keywords or none (docs/agents.md, "Routing").' }),
+    candidates: Type.Array(Candidate),
+    run_id: Nullable(Type.String({ description: 'The run it was made for; null for POST /v1/agents/route.' })),
+    created_at: Timestamp,
+  }),
+)
+
+const RunProposalSummary = Strict({
+  id: Type.String(),
+  proposal_type: Type.String(),
+  action_type: Type.String(),
+  key: Type.String(),
+  status: Type.String({ description: 'proposed for a finding; a money proposal\'s PaymentIntent status (pending_approval, shadow_completed, …); refused when the payments module refused it.' }),
+  payment_intent_id: Nullable(Type.String()),
+  policy_decision_id: Nullable(Type.String()),
+  confidence: Score('The program\'s confidence.'),
+  evidence_score: Score('How well its evidence supports it.'),
+  narrative: Type.String(),
+})
+
+export const RunResult = named(
+  'AgentRunResult',
+  Strict({
+    status: RunStatus,
+    routing_decision_id: Type.String(),
+    run_id: Type.String(),
+    selected_agent_id: Nullable(Type.String()),
+    action: Nullable(Type.String({ description: 'The stored action type of the first proposal.' })),
+    shadow_mode: Type.Boolean(),
+    proposed: Nullable(Strict({ id: Type.String({ description: 'The PaymentIntent for a payment, else the proposal.' }), status: Type.String(), policy_decision_id: Nullable(Type.String()) })),
+    proposals: Type.Array(RunProposalSummary),
+    duplicates: Type.Array(Type.String({ description: 'Keys of proposals already made within 24 hours, not made again.' })),
+    reason: Type.String(),
+  }),
+)
+
+export const EventQueued = named('AgentEventQueued', Strict({ job_id: Type.String(), status: Type.Literal('queued') }))
+
+const RunFields = {
+  id: Type.String(),
+  routing_decision_id: Type.String(),
+  agent_id: Nullable(Type.String()),
+  category: Nullable(Category),
+  status: RunStatus,
+  action: Nullable(Type.String()),
+  shadow_mode: Type.Boolean(),
+  as_of: Type.String({ description: 'The day the program read the Ledger for.' }),
+  trigger: Type.Enum(['api', 'event']),
+  job_id: Nullable(Type.String()),
+  behavior_hash: Nullable(Type.String()),
+  reason: Type.String(),
+  proposal_ids: Type.Array(Type.String()),
+  payment_intent_ids: Type.Array(Type.String()),
+  created_at: Timestamp,
+}
+
+export const RunSummary = named('AgentRunSummary', Strict(RunFields))
+export const RunList = named('AgentRunList', Strict({ runs: Type.Array(RunSummary), next_cursor: NextCursor }))
+
+const EvidenceRef = Strict({ kind: Type.String(), ref: Type.String() })
+
+export const AgentProposalView = named(
+  'AgentProposal',
+  Strict({
+    id: Type.String(),
+    run_id: Type.String(),
+    agent_id: Type.String(),
+    proposal_type: Type.String(),
+    action_type: Type.String(),
+    key: Type.String(),
+    status: Type.String(),
+    confidence: Score('The program\'s confidence.'),
+    evidence_score: Score('How well its evidence supports it.'),
+    narrative: Type.String(),
+    evidence: Type.Array(EvidenceRef),
+    details: Type.Record(Type.String(), Type.Unknown()),
+    payment_intent_id: Nullable(Type.String()),
+    policy_decision_id: Nullable(Type.String()),
+    created_at: Timestamp,
+  }),
+)
+
+export const RunDetail = named('AgentRunDetail', Strict({ ...RunFields, proposals: Type.Array(AgentProposalView) }))
+
+export const RunWhy = named(
+  'AgentRunWhy',
+  Strict({
+    run_id: Type.String(),
+    agent_id: Nullable(Type.String()),
+    behavior_hash: Nullable(Type.String()),
+    behavior_hash_current: Nullable(Type.Boolean({ description: 'Whether the agent\'s behaviour hash is still the one it ran with.' })),
+    structured_reason: Type.Record(Type.String(), Type.Unknown()),
+    reasoning_trace: Type.Array(Strict({ step: Type.String(), detail: Type.Record(Type.String(), Type.Unknown()) }), { description: 'Each step by record ids and kinds; the intent\'s text and free-text narratives are redacted.' }),
+    candidates: Type.Array(Candidate),
+  }),
+)
+
+export const RunEvidence = named(
+  'AgentRunEvidence',
+  Strict({
+    run_id: Type.String(),
+    ledger_read: Type.Record(Type.String(), Type.Unknown(), { description: 'What the program read: record counts and the snapshot digest.' }),
+    evidence: Type.Array(Strict({ kind: Type.String(), ref: Type.String(), cited_by: Type.Array(Type.String()) })),
+  }),
+)
+
+export const RunGateTrace = named(
+  'AgentRunGateTrace',
+  Strict({
+    run_id: Type.String(),
+    payment_intents: Type.Array(
+      Strict({
+        payment_intent_id: Type.String(),
+        proposal_id: Type.String(),
+        status: Type.String(),
+        dry_run: Nullable(Type.Record(Type.String(), Type.Unknown())),
+        gate_runs: Type.Array(
+          Strict({
+            id: Type.String(),
+            mode: Type.String(),
+            audit_event_id: Nullable(Type.String()),
+            checks: Type.Array(Type.Object({ index: Type.Union([Type.Number(), Type.String()]), name: Type.String(), passed: Type.Boolean(), reason: Type.String() })),
+          }),
+        ),
+      }),
+    ),
+  }),
+)
+
+export const AgentActions = named(
+  'AgentActions',
+  Strict({
+    actions: Type.Array(
+      Strict({
+        proposal: AgentProposalView,
+        payment_intent: Nullable(Strict({ id: Type.String(), status: Type.String(), policy_decision_id: Nullable(Type.String()) })),
+        status: Type.String(),
+      }),
+    ),
+    next_cursor: NextCursor,
+  }),
+)
+
+export const RunListQuery = Strict({
+  agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  status: Type.Optional(RunStatus),
+  category: Type.Optional(Category),
+  ...pageQuery({ defaultRows: 50, maxRows: 100 }),
+})
+
+export const ActionsQuery = Strict({ ...pageQuery({ defaultRows: 50, maxRows: 100 }) })
+
+export const RunParams = Strict({ run_id: PathId('agent_run_not_found', 'agentRun', 'The run') })
+export const RoutingDecisionParams = Strict({ id: PathId('agent_routing_decision_not_found', 'routingDecision', 'The routing decision') })

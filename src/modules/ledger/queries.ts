@@ -7,6 +7,7 @@ import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, or, sql } from 'driz
 import type { Executor } from '../../platform/db/database.ts'
 import { entityIdOf } from './domain/keys.ts'
 import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerObligations, ledgerTransactions } from './ledger.tables.ts'
+import { accountView, balanceView, counterpartyView, invoiceView, obligationView, transactionView } from './ledger.views.ts'
 
 /** An account as a payment needs it (its current version). */
 export interface PaymentAccount {
@@ -61,7 +62,24 @@ export interface OutflowRecord {
   readonly transactionDate: string
 }
 
+/**
+ * The tenant's whole current Ledger as its read API shows it (ledger.views.ts), every list in id order:
+ * what the first-party agents' programs read (the agents module's LedgerSnapshot). Balances are the
+ * latest per account and type; a counterparty's `first_recorded_at` is its first version's; an
+ * obligation's `outstanding` is what its metadata says remains, when it says.
+ */
+export interface CurrentLedger {
+  readonly accounts: ReadonlyArray<ReturnType<typeof accountView>>
+  readonly balances: ReadonlyArray<ReturnType<typeof balanceView>>
+  readonly transactions: ReadonlyArray<ReturnType<typeof transactionView>>
+  readonly counterparties: ReadonlyArray<ReturnType<typeof counterpartyView> & { readonly first_recorded_at: string }>
+  readonly invoices: ReadonlyArray<ReturnType<typeof invoiceView>>
+  readonly obligations: ReadonlyArray<ReturnType<typeof obligationView> & { readonly outstanding: string | null }>
+}
+
 export interface LedgerQueries {
+  /** Every current record of the tenant (see CurrentLedger). */
+  currentLedger(executor: Executor, tenantId: string): Promise<CurrentLedger>
   /**
    * Current outflows dated from..to inclusive, oldest first, strictly after `after` (transaction_date,
    * id), at most `limit`.
@@ -96,6 +114,40 @@ const accountFields = { id: ledgerAccounts.id, status: ledgerAccounts.status, cu
 
 export function createLedgerQueries(): LedgerQueries {
   return {
+    async currentLedger(executor, tenantId) {
+      const current = <T extends typeof ledgerAccounts | typeof ledgerBalances | typeof ledgerTransactions | typeof ledgerCounterparties | typeof ledgerInvoices | typeof ledgerObligations>(table: T) =>
+        and(eq(table.tenantId, tenantId), isNull(table.supersededAt))
+      const c = ledgerCounterparties
+      const [accounts, balances, transactions, counterparties, firstRecorded, invoices, obligations] = await Promise.all([
+        executor.select().from(ledgerAccounts).where(current(ledgerAccounts)).orderBy(asc(ledgerAccounts.id)),
+        executor.select().from(ledgerBalances).where(current(ledgerBalances)).orderBy(asc(ledgerBalances.id)),
+        executor.select().from(ledgerTransactions).where(current(ledgerTransactions)).orderBy(asc(ledgerTransactions.id)),
+        executor.select().from(c).where(current(c)).orderBy(asc(c.id)),
+        executor.select({ id: c.id, at: sql<Date | string>`min(${c.createdAt})` }).from(c).where(eq(c.tenantId, tenantId)).groupBy(c.id),
+        executor.select().from(ledgerInvoices).where(current(ledgerInvoices)).orderBy(asc(ledgerInvoices.id)),
+        executor.select().from(ledgerObligations).where(current(ledgerObligations)).orderBy(asc(ledgerObligations.id)),
+      ])
+      // The latest balance per account and type (the newest as_of; the id breaks a tie).
+      const latest = new Map<string, (typeof balances)[number]>()
+      for (const balance of balances) {
+        const key = `${balance.accountId}|${balance.balanceType}`
+        const kept = latest.get(key)
+        if (kept === undefined || balance.asOf > kept.asOf || (balance.asOf === kept.asOf && balance.id > kept.id)) latest.set(key, balance)
+      }
+      const firstAt = new Map(firstRecorded.map((row) => [row.id, new Date(row.at).toISOString()]))
+      return {
+        accounts: accounts.map(accountView),
+        balances: [...latest.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(balanceView),
+        transactions: transactions.map(transactionView),
+        counterparties: counterparties.map((row) => ({ ...counterpartyView(row), first_recorded_at: firstAt.get(row.id) ?? row.createdAt.toISOString() })),
+        invoices: invoices.map(invoiceView),
+        obligations: obligations.map((row) => {
+          const outstanding = (row.metadata as Record<string, unknown> | null)?.['outstanding']
+          return { ...obligationView(row), outstanding: typeof outstanding === 'string' ? outstanding : typeof outstanding === 'number' ? String(outstanding) : null }
+        }),
+      }
+    },
+
     async findAccount(executor, tenantId, accountId) {
       const a = ledgerAccounts
       const [row] = await executor.select(accountFields).from(a).where(and(eq(a.tenantId, tenantId), eq(a.id, accountId), isNull(a.supersededAt))).limit(1)

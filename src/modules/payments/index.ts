@@ -64,7 +64,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
   const { db, commands, cursors, ids, clock, ledger, evidence, members, policy, agents, auditChain, execution, floor } = deps
   const store = createPaymentsStore()
   return {
-    propose: createProposeService({ commands, store, ledger, evidence, policy, ids, clock, floor }),
+    propose: createProposeService({ commands, store, ledger, evidence, policy, agents, ids, clock, floor }),
     decide: createDecideService({ commands, store, ledger, members, ids, clock }),
     read: createReadService({ db, store, cursors, execution, evidence }),
     gate: createGateService({ commands, store, ledger, members, policy, agents, auditChain, execution, ids, clock, settings: deps.gate ?? defaultGateSettings }),

@@ -18,7 +18,7 @@ import { actionHash, type PolicyAction } from '../policy/index.ts'
 import { evidenceOf } from './domain/evidence.ts'
 import { creationOutcome, policyKindOf, proposalProblems, type FloorSettings, type PaymentActionType, type PaymentIntentStatus } from './domain/intents.ts'
 import type { PaymentsStore, PaymentIntentRow, PolicyDecisionRow } from './payments.store.ts'
-import type { PaymentsEvidence, PaymentsLedger, PaymentsPolicy } from './ports.ts'
+import type { PaymentsAgents, PaymentsEvidence, PaymentsLedger, PaymentsPolicy } from './ports.ts'
 import { intentEventPayload, toIntentView, type PaymentIntentView } from './payments.views.ts'
 
 /** A proposal with every field named. */
@@ -61,6 +61,8 @@ export interface ProposeDeps {
   readonly ledger: PaymentsLedger
   readonly evidence: PaymentsEvidence
   readonly policy: PaymentsPolicy
+  /** The proposing agent's behaviour hash, recorded in the decision's action for gate check 1.5 to pin. */
+  readonly agents: Pick<PaymentsAgents, 'standing'>
   readonly ids: IdSource
   readonly clock: Clock
   readonly floor: FloorSettings
@@ -75,7 +77,7 @@ export function proposingAgentOf(principal: Principal): string | null {
 }
 
 export function createProposeService(deps: ProposeDeps) {
-  const { commands, store, ledger, evidence, policy, ids, clock, floor } = deps
+  const { commands, store, ledger, evidence, policy, agents, ids, clock, floor } = deps
 
   /** The explicit proposal a pay_invoice shortcut stands for, resolved from the Ledger invoice. */
   async function resolveInvoice(tx: Tx, tenantId: string, input: PayInvoiceProposal): Promise<ExplicitProposal> {
@@ -156,7 +158,8 @@ export function createProposeService(deps: ProposeDeps) {
           proposal.invoice_id === undefined || 'type' in input ? true : ledger.findInvoice(tx, tenantId, proposal.invoice_id).then((invoice) => invoice !== undefined),
           proposal.obligation_id === undefined ? undefined : ledger.findObligation(tx, tenantId, proposal.obligation_id),
           evidenceIds.length === 0 ? [] : evidence.parsedRowEvidence(tx, tenantId, evidenceIds),
-        ]).then(([, account, counterparty, invoiceFound, obligation, cited]) => {
+          agentId === null ? undefined : agents.standing(tx, tenantId, agentId, now),
+        ]).then(([, account, counterparty, invoiceFound, obligation, cited, standing]) => {
           if (account === undefined) throw new AppError('ledger_account_not_found', 'No such account in this tenant.', { source_account_id: proposal.source_account_id })
           if (counterparty === undefined) {
             throw new AppError('ledger_counterparty_not_found', 'No such counterparty in this tenant.', { destination_counterparty_id: proposal.destination_counterparty_id })
@@ -172,7 +175,7 @@ export function createProposeService(deps: ProposeDeps) {
             const found = new Set(cited.map((row) => row.id))
             throw new AppError('ledger_parsed_row_not_found', 'Every evidence id must be a parsed row of this tenant.', { evidence_ids: evidenceIds.filter((id) => !found.has(id)) })
           }
-          return { account, counterparty, cited }
+          return { account, counterparty, cited, behaviorHash: standing?.behaviorHash ?? null }
         })
         // Its refusal is awaited below (after the policy read, or inside the action builder); until then it is handled here.
         named.catch(() => {})
@@ -181,7 +184,7 @@ export function createProposeService(deps: ProposeDeps) {
         // statement for both the duplicate check and that spend.
         let earlier: { id: string; status: PaymentIntentStatus } | undefined
         const evaluated = await policy.evaluateActiveWith(tx, tenantId, async (windowHours) => {
-          const { counterparty, cited } = await named
+          const { counterparty, cited, behaviorHash } = await named
           const facts = await store.proposalFacts(tx, tenantId, {
             proposalKey,
             duplicateSince: new Date(now.getTime() - duplicateProposalWindowHours * 3_600_000),
@@ -204,6 +207,8 @@ export function createProposeService(deps: ProposeDeps) {
             risk_level: counterparty.riskLevel,
             spend_in_window: { currency: proposal.currency, value: formatAmount(decimalAdd(facts.spent.total, amount), proposal.currency) },
             tx_count_in_window: facts.spent.count + 1,
+            // What the agent's code and configuration were when it proposed: gate check 1.5 compares it with the agent's hash at execute.
+            ...(behaviorHash === null ? {} : { behavior_hash: behaviorHash }),
           }
         })
         const { account, counterparty, cited } = await named

@@ -106,6 +106,9 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const body = response.json()
     expect(body.tenantId).toBe(owner.tenantId)
     expect(body.deletedRows).toEqual({
+      agent_proposals: 0,
+      agent_runs: 0,
+      agent_routing_decisions: 0,
       execution_receipts: 0,
       executions: 0,
       sandbox_ach_transfers: 0,
