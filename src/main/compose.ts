@@ -62,7 +62,7 @@ import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
 import { createPayments, paymentRoutes, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
 import { createProofs, proofRoutes } from '../modules/proofs/index.ts'
-import { agentRoutes, catalog, createAgents } from '../modules/agents/index.ts'
+import { agentRoutes, agentsTenantData, catalog, createAgents, type AgentRegistryChain, type Agents } from '../modules/agents/index.ts'
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
@@ -75,6 +75,7 @@ export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...web
  * reference in another module (policies, keys and members reference their tenant, which goes last).
  */
 export const tenantDataPlans: readonly TenantDataPlan[] = [
+  agentsTenantData,
   executionTenantData,
   onchainTenantData,
   paymentsTenantData,
@@ -134,6 +135,11 @@ export interface RuntimeOptions {
   readonly auditSweepIntervalMs?: number
   /** The chain batch roots are published to; defaults to the AuditAnchor contract of `config.anchorChain`. */
   readonly anchorChain?: AnchorChainPublisher
+  /**
+   * The AgentRegistry contract that activates registered agents and backs the agent-protocol guard;
+   * undefined: a sandbox with no chain, where governance resume activates agents.
+   */
+  readonly agentRegistry?: AgentRegistryChain
   /** Raw: a parser selector, a host resolver and a fetch deadline (tests register parsers and fake DNS). */
   readonly raw?: RawOptions
   /** The execution worker's lease, retries, sweeper and the sandbox ACH provider's timings (tests shorten them). */
@@ -157,6 +163,8 @@ export interface Runtime {
   readonly payments: Payments
   /** The execution module: the worker, the rails and their webhooks. */
   readonly execution: Execution
+  /** The agents module: registry (activation, resume), halt, and the agent-protocol guard. */
+  readonly agents: Agents
   buildApp(): Promise<FastifyInstance>
   startWorkers(): Promise<void>
   /**
@@ -199,7 +207,36 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // from API_KEY_PEPPER: the key that already guards stored credentials (rotating it ends API keys anyway).
   const replayableSecrets = createReplayableSecrets(hmacSha256Hex(config.apiKeyPepper, 'steward:replayable-secret:v1'))
   const auth = createAuth(
-    { db, commands, cursors, ids, clock, environment: config.environment, passwords, secrets: replayableSecrets, tenants: tenantDirectory, log: logger },
+    {
+      db,
+      commands,
+      cursors,
+      ids,
+      clock,
+      environment: config.environment,
+      passwords,
+      secrets: replayableSecrets,
+      tenants: tenantDirectory,
+      // Policy and the agents module are built later; these run only once both exist.
+      wallets: {
+        async findWallet(executor, address) {
+          const row = await policy.store.findWalletByAddress(executor, address)
+          return row === undefined ? undefined : { tenantId: row.tenantId, principalType: row.principalType, principalId: row.principalId }
+        },
+      },
+      agents: {
+        agentOfWallet: (tenantId, address) => agents.registry.agentOfWallet(tenantId, address),
+        agentById: (tenantId, agentId) => agents.registry.agentById(tenantId, agentId),
+        tenantOfWalletOnchain: (address) => agents.registry.tenantOfWalletOnchain(address),
+        async activateFromChain(requestId, tenantId, agentId) {
+          if (options.agentRegistry === undefined) return (await agents.stateOf(tenantId, agentId)) ?? 'pending_onchain'
+          const outcome = await agents.registry.confirmOnchain({ requestId }, { tenantId, agentId })
+          return outcome.agent.state
+        },
+      },
+      publicBaseUrl: config.publicBaseUrl,
+      log: logger,
+    },
     config,
   )
   const webhooks = createWebhooks({ db, commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
@@ -246,9 +283,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   })
   // The agents that propose: the first-party catalog's (by agent key, with the behaviour hash gate check 1.5
   // pins), and service tokens (Steward's internal agents) until the agent registry (issue 18) names others.
+  // A halted (quarantined) agent, and a registered one that is not active, is inactive: the gate refuses it.
   const agentStanding = async (executor: Executor, tenantId: string, agentId: string, now: Date) => {
+    const state = await agents.stateOf(tenantId, agentId)
     const firstParty = catalog.find((entry) => entry.agent_key === agentId)
-    if (firstParty !== undefined) return { active: true, mayPropose: true, behaviorHash: firstParty.behavior_hash }
+    if (firstParty !== undefined) return { active: state === undefined || state === 'active', mayPropose: true, behaviorHash: firstParty.behavior_hash }
+    const registered = await agents.registry.agentById(tenantId, agentId)
+    if (registered !== undefined) return { active: registered.state === 'active', mayPropose: registered.scopes.includes('payment_intent:propose'), behaviorHash: null }
     const token = await serviceTokenStanding(executor, tenantId, agentId, now)
     return token === undefined ? undefined : { active: token.active, mayPropose: token.scopes.includes('payment_intent:propose'), behaviorHash: null }
   }
@@ -351,7 +392,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
   })
   // The agents module: the first-party catalog, with whether each agent is promoted for the tenant (execution).
-  const agents = createAgents({ promotions: { isPromoted: async (tenantId, agentId) => (await execution.promotions.activeFor(db.orm, tenantId, agentId, clock.now())) !== undefined } })
+  const agents = createAgents({
+    db,
+    commands,
+    clock,
+    promotions: { isPromoted: async (tenantId, agentId) => (await execution.promotions.activeFor(db.orm, tenantId, agentId, clock.now())) !== undefined },
+    payments: { pauseIntentsOfAgent: (tx, tenantId, agentId, actor) => payments.decide.pauseIntentsOfAgent(tx, tenantId, agentId, actor) },
+    chain: options.agentRegistry,
+  })
   const services = {
     apiKeys: auth.apiKeys,
     auth: auth.service,
@@ -375,7 +423,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       routes: routesOf(tenantRoutes, { onboarding: services.onboarding, tenants: services.tenants, members: services.members, selfServeSignup: config.selfServeSignup }),
       startWorkers: (queue) => tenants.startWorkers(queue, { pollingIntervalSeconds }),
     },
-    { name: 'auth', routes: routesOf(authRoutes, { auth: services.auth, apiKeys: services.apiKeys }) },
+    { name: 'auth', routes: routesOf(authRoutes, { auth: services.auth, apiKeys: services.apiKeys, siwx: auth.siwx }) },
     { name: 'mail', startWorkers: (queue) => queue.work(mailSendQueue, createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 }) },
     { name: 'webhooks', routes: routesOf(webhookRoutes, { webhooks: webhooks.service }), startWorkers: (queue) => webhooks.startWorkers(queue, { pollingIntervalSeconds }) },
     {
@@ -398,7 +446,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     { name: 'policy', routes: routesOf(policyRoutes, { policy: policy.service, wallets: policy.wallets, publicBaseUrl: config.publicBaseUrl }) },
     { name: 'payments', routes: routesOf(paymentRoutes, { propose: payments.propose, decide: payments.decide, read: payments.read, gate: payments.gate }) },
     { name: 'proofs', routes: routesOf(proofRoutes, { proofs: proofs.service }) },
-    { name: 'agents', routes: routesOf(agentRoutes, { agents: agents.service }) },
+    { name: 'agents', routes: routesOf(agentRoutes, { agents: agents.service, registry: agents.registry, halt: agents.halt }) },
     {
       name: 'execution',
       // The rails' webhooks, and the onchain_base rail's registrations.
@@ -424,6 +472,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     policy,
     payments,
     execution,
+    agents,
     buildApp: () =>
       buildApp({
         logger,

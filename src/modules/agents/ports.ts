@@ -3,3 +3,9 @@ export interface AgentsPromotions {
   /** True when the agent has a promotion active now (its money proposals reach the rails). */
   isPromoted(tenantId: string, agentId: string): Promise<boolean>
 }
+
+/** What halt needs of the payments module: pausing the agent's in-flight intents in the caller's transaction. */
+export interface AgentsPayments {
+  /** Pauses every approved intent the agent proposed, auditing each as `actor`; returns the ids paused. */
+  pauseIntentsOfAgent(tx: import('../../platform/db/database.ts').Tx, tenantId: string, agentId: string, actor: import('../../kernel/audit-record.ts').AuditActor): Promise<string[]>
+}
