@@ -285,10 +285,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // pins), and service tokens (Steward's internal agents) until the agent registry (issue 18) names others.
   // A halted (quarantined) agent, and a registered one that is not active, is inactive: the gate refuses it.
   const agentStanding = async (executor: Executor, tenantId: string, agentId: string, now: Date) => {
-    const state = await agents.stateOf(tenantId, agentId)
+    const state = await agents.stateOf(tenantId, agentId, executor)
     const firstParty = catalog.find((entry) => entry.agent_key === agentId)
     if (firstParty !== undefined) return { active: state === undefined || state === 'active', mayPropose: true, behaviorHash: firstParty.behavior_hash }
-    const registered = await agents.registry.agentById(tenantId, agentId)
+    const registered = await agents.registry.agentById(tenantId, agentId, executor)
     if (registered !== undefined) return { active: registered.state === 'active', mayPropose: registered.scopes.includes('payment_intent:propose'), behaviorHash: null }
     const token = await serviceTokenStanding(executor, tenantId, agentId, now)
     return token === undefined ? undefined : { active: token.active, mayPropose: token.scopes.includes('payment_intent:propose'), behaviorHash: null }

@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../../kernel/clock.ts'
 import type { CommandRunner } from '../../platform/commands/command.ts'
-import type { Database } from '../../platform/db/database.ts'
+import type { Database, Executor } from '../../platform/db/database.ts'
 import { createAgentsService, type AgentsService } from './agents.service.ts'
 import type { AgentRegistryChain } from './chain/agent-registry.ts'
 import { createHaltService, type HaltService } from './halt.service.ts'
@@ -34,7 +34,7 @@ export interface Agents {
   /** The agent-protocol checks before dispatch, for the MCP module. */
   readonly protocolGuard: AgentProtocolGuard
   /** Whether the agent may act in the tenant now: false when halted or not (yet) active. Undefined: not a registered or halted agent. */
-  stateOf(tenantId: string, agentId: string): Promise<'pending_onchain' | 'active' | 'quarantined' | 'revoked' | undefined>
+  stateOf(tenantId: string, agentId: string, executor?: Executor): Promise<'pending_onchain' | 'active' | 'quarantined' | 'revoked' | undefined>
 }
 
 export function createAgents(deps: { db: Database; commands: CommandRunner; clock: Clock; promotions: AgentsPromotions; payments: AgentsPayments; chain: AgentRegistryChain | undefined }): Agents {
@@ -45,8 +45,8 @@ export function createAgents(deps: { db: Database; commands: CommandRunner; cloc
     registry: createRegistryService({ db, commands, store, clock, chain }),
     halt: createHaltService({ commands, store, clock, payments: deps.payments }),
     protocolGuard: createAgentProtocolGuard({ db, store, clock, chain }),
-    async stateOf(tenantId, agentId) {
-      return (await store.findState(db.orm, tenantId, agentId))?.state
+    async stateOf(tenantId, agentId, executor = db.orm) {
+      return (await store.findState(executor, tenantId, agentId))?.state
     },
   }
 }

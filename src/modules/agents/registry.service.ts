@@ -10,7 +10,7 @@ import type { Clock } from '../../kernel/clock.ts'
 import { AppError } from '../../kernel/errors.ts'
 import type { Scope } from '../../kernel/principal.ts'
 import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
-import type { Database } from '../../platform/db/database.ts'
+import type { Database, Executor } from '../../platform/db/database.ts'
 import type { AgentRegistryChain, RegistrationLog } from './chain/agent-registry.ts'
 import { catalog } from './domain/catalog.ts'
 import { isAgentRole, scopeHashOfRole, scopesOfRole, type AgentRole } from './domain/agent-roles.ts'
@@ -273,8 +273,8 @@ export function createRegistryService(deps: {
     },
 
     /** A registered agent with the plain scopes of its role, by id; undefined when the tenant has none. */
-    async agentById(tenantId: string, agentId: string): Promise<AgentOfWallet | undefined> {
-      const found = await store.findRegistered(db.orm, tenantId, agentId)
+    async agentById(tenantId: string, agentId: string, executor: Executor = db.orm): Promise<AgentOfWallet | undefined> {
+      const found = await store.findRegistered(executor, tenantId, agentId)
       if (found === undefined || !isAgentRole(found.registration.role)) return undefined
       return { tenantId, agentId, state: found.state.state, scopes: scopesOfRole(found.registration.role), scopeHash: found.registration.scopeHash, onchainAddress: found.registration.onchainAddress }
     },
