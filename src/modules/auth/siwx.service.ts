@@ -8,7 +8,6 @@
  * tenant) or, when no tenant knows the address, to the service log — never to the response.
  */
 import { randomBytes } from 'node:crypto'
-import { and, eq, gt, inArray, isNull, lt } from 'drizzle-orm'
 import { getAddress } from 'viem'
 import type { AuditRecord, AuditValue } from '../../kernel/audit-record.ts'
 import type { Clock } from '../../kernel/clock.ts'
@@ -18,7 +17,7 @@ import type { IdSource } from '../../kernel/ids.ts'
 import { intersectScopes, scopes as allScopes, type MemberRole } from '../../kernel/principal.ts'
 import type { CommandRunner } from '../../platform/commands/command.ts'
 import type { Database } from '../../platform/db/database.ts'
-import { siwxChallenges } from './auth.siwx.tables.ts'
+import { createSiwxStore } from './siwx.store.pg.ts'
 import type { TokenResponse } from './auth.service.ts'
 import { buildSiwxMessage, checkSiwxMessage, parseSiwxMessage, siwxAudienceOf, siwxChainId, type SiwxRefusal } from './domain/siwx.ts'
 import type { AuthAgents, AuthTenants, AuthWallets } from './ports.ts'
@@ -79,6 +78,7 @@ export function createSiwxService(deps: {
 }) {
   const { db, commands, tokens, clock, ids } = deps
   const audience = siwxAudienceOf(deps.publicBaseUrl)
+  const store = createSiwxStore(db)
 
   /** Records a sign-in's outcome as a command whose only effect is its audit event (as login does). */
   async function audited(context: CommandContext, tenantId: string, actor: AuditRecord['actor'], action: string, outputs: Record<string, AuditValue>, sessionId: string) {
@@ -113,11 +113,7 @@ export function createSiwxService(deps: {
       const now = clock.now()
       const expiresAt = new Date(now.getTime() + siwxChallengeSeconds * 1000)
       const nonce = randomBytes(16).toString('hex')
-      await db.orm.transaction(async (tx) => {
-        const expired = tx.select({ nonce: siwxChallenges.nonce }).from(siwxChallenges).where(lt(siwxChallenges.expiresAt, now)).limit(expiredChallengesDeletedMax)
-        await tx.delete(siwxChallenges).where(inArray(siwxChallenges.nonce, expired))
-        await tx.insert(siwxChallenges).values({ nonce, address: address.toLowerCase(), expiresAt, consumedAt: null, createdAt: now })
-      })
+      await store.insertChallenge({ nonce, address: address.toLowerCase(), expiresAt, consumedAt: null, createdAt: now }, expiredChallengesDeletedMax)
       const fields = { domain: audience.domain, uri: audience.uri, address, chainId: siwxChainId, nonce, issuedAt: now, expirationTime: expiresAt }
       return {
         nonce,
@@ -143,7 +139,7 @@ export function createSiwxService(deps: {
       const now = clock.now()
       const parsed = parseSiwxMessage(input.message)
       if (parsed === undefined) return refuse(context, input, undefined, 'message_malformed')
-      const [challenge] = await db.orm.select().from(siwxChallenges).where(eq(siwxChallenges.nonce, parsed.nonce)).limit(1)
+      const challenge = await store.findChallenge(parsed.nonce)
       const claimed = parsed.address.toLowerCase()
       if (challenge === undefined) return refuse(context, input, claimed, 'nonce_unknown')
       if (challenge.consumedAt !== null) return refuse(context, input, challenge.address, 'nonce_reused')
@@ -152,12 +148,7 @@ export function createSiwxService(deps: {
       const check = await checkSiwxMessage(input.message, input.signature, { ...audience, address: challenge.address, chainId: siwxChainId, nonce: challenge.nonce, now })
       if (!check.ok) return refuse(context, input, challenge.address, check.reason)
 
-      const consumed = await db.orm
-        .update(siwxChallenges)
-        .set({ consumedAt: now })
-        .where(and(eq(siwxChallenges.nonce, challenge.nonce), isNull(siwxChallenges.consumedAt), gt(siwxChallenges.expiresAt, now)))
-        .returning({ nonce: siwxChallenges.nonce })
-      if (consumed.length === 0) return refuse(context, input, challenge.address, 'nonce_reused')
+      if (!(await store.consumeChallenge(challenge.nonce, now))) return refuse(context, input, challenge.address, 'nonce_reused')
 
       const address = challenge.address
       const wallet = await deps.wallets.findWallet(db.orm, address)
