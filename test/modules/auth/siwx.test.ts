@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSiwxMessage } from '../../../src/modules/auth/domain/siwx.ts'
 import { scopeHashOfRole, scopesOfRole } from '../../../src/modules/agents/index.ts'
 import { auditEvents } from '../../support/audit-log.ts'
-import { addMember, createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
+import { addMember, createTestApp, expectError, fixedClock, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 
 let test: TestApp
 let owner: TenantOwner
@@ -161,5 +161,26 @@ describe('POST /v1/auth/siwx', () => {
     const before = (await auditEvents(test, owner.tenantId, { action: 'auth.siwx_refused' })).length
     expectError(await signIn(await signed(stranger)), 'auth_siwx_invalid')
     expect((await auditEvents(test, owner.tenantId, { action: 'auth.siwx_refused' })).length).toBe(before)
+  })
+})
+
+describe('a challenge older than 5 minutes', () => {
+  it('is refused as nonce_expired, even with a message that is itself still valid', async () => {
+    const clock = fixedClock(new Date())
+    const timed = await createTestApp({ clock })
+    try {
+      const tenantOwner = await signupOwner(timed)
+      const account = privateKeyToAccount(generatePrivateKey())
+      const linked = await timed.request({ method: 'POST', url: `/v1/tenants/${tenantOwner.tenantId}/wallets`, token: tenantOwner.token, payload: { address: account.address, principal_type: 'human' } })
+      expect(linked.statusCode, linked.body).toBe(201)
+      const issued = (await timed.request({ method: 'POST', url: '/v1/auth/siwx/challenge', payload: { address: account.address } })).json()
+      clock.advance(301_000)
+      // Issued now, valid for a minute: only the nonce is stale.
+      const message = buildSiwxMessage({ domain: issued.domain, address: account.address, uri: issued.uri, chainId: 8453, nonce: issued.nonce, issuedAt: clock.now(), expirationTime: new Date(clock.now().getTime() + 60_000) })
+      expectError(await timed.request({ method: 'POST', url: '/v1/auth/siwx', payload: { message, signature: await account.signMessage({ message }), session_id: 's' } }), 'auth_siwx_invalid')
+      expect((await auditEvents(timed, tenantOwner.tenantId, { action: 'auth.siwx_refused' })).map((event) => event.outputs.reason)).toEqual(['nonce_expired'])
+    } finally {
+      await timed.close()
+    }
   })
 })
