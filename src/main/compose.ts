@@ -230,8 +230,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         tenantOfWalletOnchain: (address) => agents.registry.tenantOfWalletOnchain(address),
         async activateFromChain(requestId, tenantId, agentId) {
           if (options.agentRegistry === undefined) return (await agents.stateOf(tenantId, agentId)) ?? 'pending_onchain'
-          const outcome = await agents.registry.confirmOnchain({ requestId }, { tenantId, agentId })
-          return outcome.agent.state
+          // A chain that cannot answer now leaves the agent pending: the sign-in is refused, not failed.
+          try {
+            const outcome = await agents.registry.confirmOnchain({ requestId }, { tenantId, agentId })
+            return outcome.agent.state
+          } catch (error) {
+            logger.warn({ err: error, tenantId, agentId }, 'agent activation at sign-in: the chain read failed')
+            return 'pending_onchain'
+          }
         },
       },
       publicBaseUrl: config.publicBaseUrl,
