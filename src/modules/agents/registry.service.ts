@@ -4,20 +4,22 @@
  * hash of its role, or, in a sandbox with no chain configured, by the platform's governance resume.
  */
 import type { Hex } from 'viem'
-import { auditedBy, type CommandContext } from '../../kernel/context.ts'
+import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
 import type { AuditActor } from '../../kernel/audit-record.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import { AppError } from '../../kernel/errors.ts'
 import type { Scope } from '../../kernel/principal.ts'
 import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
 import type { Database, Executor } from '../../platform/db/database.ts'
-import type { AgentRegistryChain, RegistrationLog } from './chain/agent-registry.ts'
+import { agentKey, type AgentRegistryChain, type RegistrationLog } from './chain/agent-registry.ts'
 import { catalog } from './domain/catalog.ts'
 import { isAgentRole, scopeHashOfRole, scopesOfRole, type AgentRole } from './domain/agent-roles.ts'
 import type { AgentRegistrationRow, AgentStateRow } from './agents.registry.tables.ts'
 import type { RegisteredAgent, RegistryStore } from './registry.store.pg.ts'
 
 const hashPattern = /^0x[0-9a-fA-F]{64}$/
+/** Registered agents of a tenant scanned for the one a chain-registered wallet names (an operator registers agents by hand). */
+const registeredAgentsScannedMax = 500
 const addressPattern = /^0x[0-9a-fA-F]{40}$/
 
 export interface RegisterInput {
@@ -133,7 +135,8 @@ export function createRegistryService(deps: {
      * agent_already_registered for an id the tenant already has (registered or in the catalog).
      */
     async register(context: CommandContext, input: RegisterInput): Promise<CommandResult<RegisteredAgentView>> {
-      const tenantId = context.principal!.tenantId
+      const principal = requirePrincipal(context)
+      const tenantId = principal.tenantId
       if (!isAgentRole(input.role)) throw new AppError('validation_failed', 'Unknown agent role.', { field: '/role', allowed: ['reader', 'contributor', 'proposer'] })
       const role: AgentRole = input.role
       const scopeHash = scopeHashOfRole(role)
@@ -158,7 +161,7 @@ export function createRegistryService(deps: {
           onchainAddress: input.onchain_address?.toLowerCase() ?? null,
           registeredTx: input.registered_tx?.toLowerCase() ?? null,
           registeredAt: null,
-          createdBy: context.principal!.id,
+          createdBy: principal.id,
           createdAt: now,
           updatedAt: now,
         }
@@ -267,7 +270,16 @@ export function createRegistryService(deps: {
      * link or the chain's agentOfWallet), with the plain scopes of its role. Undefined when none.
      */
     async agentOfWallet(tenantId: string, address: string): Promise<AgentOfWallet | undefined> {
-      const found = await store.findRegisteredByAddress(db.orm, tenantId, address.toLowerCase())
+      let found = await store.findRegisteredByAddress(db.orm, tenantId, address.toLowerCase())
+      if (found === undefined && chain !== undefined) {
+        // A registration that declared no wallet: the chain names the agent by its key (keccak256 of its
+        // id), which is found among the tenant's registered agents.
+        const onchain = await chain.agentOfWallet(address as Hex)
+        if (onchain !== null && onchain.tenantId === tenantId) {
+          const candidates = await store.listRegistered(db.orm, tenantId, registeredAgentsScannedMax)
+          found = candidates.find((candidate) => candidate.registration.onchainAddress === null && agentKey(candidate.registration.agentId) === onchain.agentKey)
+        }
+      }
       if (found === undefined || !isAgentRole(found.registration.role)) return undefined
       return { tenantId, agentId: found.registration.agentId, state: found.state.state, scopes: scopesOfRole(found.registration.role), scopeHash: found.registration.scopeHash, onchainAddress: found.registration.onchainAddress }
     },

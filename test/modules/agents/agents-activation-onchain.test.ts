@@ -125,6 +125,30 @@ describe('SIWX for an agent wallet known to the chain', () => {
   })
 })
 
+async function siwx(account: PrivateKeyAccount) {
+  const challenge = (await test.request({ method: 'POST', url: '/v1/auth/siwx/challenge', payload: { address: account.address } })).json()
+  const message = buildSiwxMessage({ domain: challenge.domain, address: account.address, uri: challenge.uri, chainId: 8453, nonce: challenge.nonce, issuedAt: new Date(challenge.issued_at), expirationTime: new Date(challenge.expiration_time) })
+  return test.request({ method: 'POST', url: '/v1/auth/siwx', payload: { message, signature: await account.signMessage({ message }), session_id: 'chain' } })
+}
+
+describe('SIWX for an agent registered without a declared wallet', () => {
+  it('finds the agent by the key the chain names for the wallet; a wallet of another tenant\'s agent is refused', async () => {
+    const account = newAccount()
+    const agentId = newAgentId()
+    await chain.register({ tenantId: owner.tenantId, agentId, wallet: account.address, scopeHash: scopeHashOfRole('reader') as Hex })
+    await register({ agent_id: agentId, role: 'reader', display_name: 'Reader' })
+    const response = await siwx(account)
+    expect(response.statusCode, response.body).toBe(200)
+    expect(response.json().principal).toMatchObject({ id: agentId, type: 'agent' })
+
+    // The chain registered this wallet for an agent of a tenant that never registered it with Steward.
+    const stranger = newAccount()
+    const elsewhere = await signupOwner(test)
+    await chain.register({ tenantId: elsewhere.tenantId, agentId: newAgentId(), wallet: stranger.address, scopeHash: scopeHashOfRole('reader') as Hex })
+    expect((await siwx(stranger)).statusCode).toBe(401)
+  })
+})
+
 describe('the agent-protocol guard on chain', () => {
   it('passes an active agent whose claim is the on-chain hash, and refuses another hash', async () => {
     const agentId = await activeAgent(newAccount())
