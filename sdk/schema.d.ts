@@ -2847,6 +2847,8 @@ export interface components {
             contribution_hold: boolean;
             /** @description False when there was no hold to release. */
             released: boolean;
+            /** @description The Raw artifacts the hold kept from the Ledger, now handed to normalization (at most 1,000 per release; a release with more leaves the rest for the next). */
+            released_raw_ids: string[];
         };
         Counterparty: {
             id: string;

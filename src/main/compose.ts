@@ -263,6 +263,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       environment: config.environment,
       publicBaseUrl: config.publicBaseUrl,
       ledgerIntake: ledger.intake,
+      // The agents module is built later; this runs only once both exist.
+      contributionHolds: { isHeld: (executor, tenantId, contributor) => agents.isContributionHeld(executor, tenantId, contributor) },
       ledgerNormalizations: ledger.normalizations,
       blobReferences: createAuditBlobReferences(),
       tenants: tenantDirectory,
@@ -404,6 +406,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     clock,
     promotions: { isPromoted: async (tenantId, agentId) => (await execution.promotions.activeFor(db.orm, tenantId, agentId, clock.now())) !== undefined },
     payments: { pauseIntentsOfAgent: (tx, tenantId, agentId, actor) => payments.decide.pauseIntentsOfAgent(tx, tenantId, agentId, actor) },
+    raw: { releaseHeldContributions: (tx, tenantId, agentId) => raw.releaseHeldContributions(tx, tenantId, agentId) },
     chain: options.agentRegistry,
   })
   const services = {

@@ -81,7 +81,13 @@ export const HaltCategoryBody = Strict({ category: Category })
 
 export const ContributionHoldRelease = named(
   'ContributionHoldRelease',
-  Strict({ agent_id: Type.String(), state: AgentStateField, contribution_hold: Type.Boolean(), released: Type.Boolean({ description: 'False when there was no hold to release.' }) }),
+  Strict({
+    agent_id: Type.String(),
+    state: AgentStateField,
+    contribution_hold: Type.Boolean(),
+    released: Type.Boolean({ description: 'False when there was no hold to release.' }),
+    released_raw_ids: Type.Array(Type.String(), { description: 'The Raw artifacts the hold kept from the Ledger, now handed to normalization (at most 1,000 per release; a release with more leaves the rest for the next).' }),
+  }),
 )
 
 export const AgentListQuery = Strict({

@@ -15,7 +15,7 @@ import type { CommandResult, CommandRunner, CommandWork } from '../../platform/c
 import type { Tx } from '../../platform/db/database.ts'
 import type { AgentStateRow } from './agents.registry.tables.ts'
 import { catalog, type CatalogEntry } from './domain/catalog.ts'
-import type { AgentsPayments } from './ports.ts'
+import type { AgentsPayments, AgentsRaw } from './ports.ts'
 import type { RegistryStore } from './registry.store.pg.ts'
 
 export interface AgentStateView {
@@ -35,9 +35,11 @@ export interface HaltCategoryView {
   halted: HaltView[]
 }
 
+type ReleaseView = AgentStateView & { released: boolean; released_raw_ids: string[] }
+
 const stateView = (row: AgentStateRow): AgentStateView => ({ agent_id: row.agentId, state: row.state, contribution_hold: row.contributionHeld })
 
-export function createHaltService(deps: { commands: CommandRunner; store: RegistryStore; clock: Clock; payments: AgentsPayments }) {
+export function createHaltService(deps: { commands: CommandRunner; store: RegistryStore; clock: Clock; payments: AgentsPayments; raw: AgentsRaw }) {
   const { commands, store, clock, payments } = deps
 
   /**
@@ -132,16 +134,24 @@ export function createHaltService(deps: { commands: CommandRunner; store: Regist
      * state; audits agent.contribution_hold_released when there was a hold (a release without one changes
      * nothing and records nothing). 404 agent_not_found. Takes an Idempotency-Key.
      */
-    async releaseContributionHold(context: CommandContext, input: { agent_id: string }): Promise<CommandResult<AgentStateView & { released: boolean }>> {
+    async releaseContributionHold(context: CommandContext, input: { agent_id: string }): Promise<CommandResult<ReleaseView>> {
       const tenantId = requirePrincipal(context).tenantId
-      return commands.run(context, { name: 'agents.release_contribution_hold', tenantId, input }, async (tx): Promise<CommandWork<AgentStateView & { released: boolean }>> => {
+      return commands.run(context, { name: 'agents.release_contribution_hold', tenantId, input }, async (tx): Promise<CommandWork<ReleaseView>> => {
         const now = clock.now()
         const row = await lockAgent(tx, tenantId, input.agent_id, now)
-        if (!row.contributionHeld) return { outcome: { ...stateView(row), released: false } }
+        if (!row.contributionHeld) return { outcome: { ...stateView(row), released: false, released_raw_ids: [] } }
         await store.updateState(tx, tenantId, input.agent_id, { contributionHeld: false }, now)
+        const releasedRawIds = await deps.raw.releaseHeldContributions(tx, tenantId, input.agent_id)
         return {
-          outcome: { ...stateView({ ...row, contributionHeld: false }), released: true },
-          audit: [auditedBy(context, { layer: 'agent', action: 'agent.contribution_hold_released', entity: { type: 'agent', id: input.agent_id }, outputs: { state: row.state, contribution_hold: false } })],
+          outcome: { ...stateView({ ...row, contributionHeld: false }), released: true, released_raw_ids: releasedRawIds },
+          audit: [
+            auditedBy(context, {
+              layer: 'agent',
+              action: 'agent.contribution_hold_released',
+              entity: { type: 'agent', id: input.agent_id },
+              outputs: { state: row.state, contribution_hold: false, released_raw_ids: releasedRawIds },
+            }),
+          ],
         }
       })
     },

@@ -9,3 +9,8 @@ export interface AgentsPayments {
   /** Pauses every approved intent the agent proposed, auditing each as `actor`; returns the ids paused. */
   pauseIntentsOfAgent(tx: import('../../platform/db/database.ts').Tx, tenantId: string, agentId: string, actor: import('../../kernel/audit-record.ts').AuditActor): Promise<string[]>
 }
+
+/** What the contribution hold's release needs of Raw: handing the held artifacts to the Ledger, in the caller's transaction. */
+export interface AgentsRaw {
+  releaseHeldContributions(tx: import('../../platform/db/database.ts').Tx, tenantId: string, agentId: string): Promise<string[]>
+}

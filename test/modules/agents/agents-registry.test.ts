@@ -167,7 +167,7 @@ describe('halt, restore, halt-category and the contribution hold', () => {
     expect((await getOk(test, b.owner.token, `/v1/payment-intents/${intentId}`)).status).toBe('paused')
 
     const released = await test.request({ method: 'POST', url: `/v1/agents/${agent.agentId}/contribution-hold/release`, token: b.admin.token })
-    expect(released.json()).toEqual({ agent_id: agent.agentId, state: 'active', contribution_hold: false, released: true })
+    expect(released.json()).toEqual({ agent_id: agent.agentId, state: 'active', contribution_hold: false, released: true, released_raw_ids: [] })
     const again = await test.request({ method: 'POST', url: `/v1/agents/${agent.agentId}/contribution-hold/release`, token: b.admin.token })
     expect(again.json()).toMatchObject({ released: false })
     expect(await auditEvents(test, b.owner.tenantId, { action: 'agent.contribution_hold_released', entityId: agent.agentId })).toHaveLength(1)

@@ -35,6 +35,8 @@ CREATE TABLE "siwx_challenges" (
 	CONSTRAINT "siwx_challenges_address_check" CHECK ("siwx_challenges"."address" ~ '^0x[0-9a-f]{40}$')
 );
 --> statement-breakpoint
+ALTER TABLE "raw_artifacts" ADD COLUMN "held_for_agent_id" text;--> statement-breakpoint
 ALTER TABLE "agent_registrations" ADD CONSTRAINT "agent_registrations_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "agent_states" ADD CONSTRAINT "agent_states_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "siwx_challenges_expires_idx" ON "siwx_challenges" USING btree ("expires_at");
+CREATE INDEX "siwx_challenges_expires_idx" ON "siwx_challenges" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "raw_artifacts_held_idx" ON "raw_artifacts" USING btree ("tenant_id","held_for_agent_id") WHERE "raw_artifacts"."held_for_agent_id" is not null;
