@@ -130,20 +130,23 @@ export function createHaltService(deps: { commands: CommandRunner; store: Regist
     },
 
     /**
-     * Clears the agent's contribution hold (its held Raw contributions may reach the Ledger). Locks the
-     * state; audits agent.contribution_hold_released when there was a hold (a release without one changes
-     * nothing and records nothing). 404 agent_not_found. Takes an Idempotency-Key.
+     * Clears the agent's contribution hold and hands the artifacts it kept to the Ledger (Raw's release,
+     * in this transaction). Locks the state; audits agent.contribution_hold_released when it cleared a
+     * hold or released artifacts (otherwise it changes nothing and records nothing). 404 agent_not_found.
+     * Takes an Idempotency-Key.
      */
     async releaseContributionHold(context: CommandContext, input: { agent_id: string }): Promise<CommandResult<ReleaseView>> {
       const tenantId = requirePrincipal(context).tenantId
       return commands.run(context, { name: 'agents.release_contribution_hold', tenantId, input }, async (tx): Promise<CommandWork<ReleaseView>> => {
         const now = clock.now()
         const row = await lockAgent(tx, tenantId, input.agent_id, now)
-        if (!row.contributionHeld) return { outcome: { ...stateView(row), released: false, released_raw_ids: [] } }
-        await store.updateState(tx, tenantId, input.agent_id, { contributionHeld: false }, now)
+        // Marked artifacts are released whatever the hold's state: a release past the per-call bound
+        // leaves some marked, and the next release (the hold already cleared) hands them over.
+        if (row.contributionHeld) await store.updateState(tx, tenantId, input.agent_id, { contributionHeld: false }, now)
         const releasedRawIds = await deps.raw.releaseHeldContributions(tx, tenantId, input.agent_id)
+        if (!row.contributionHeld && releasedRawIds.length === 0) return { outcome: { ...stateView(row), released: false, released_raw_ids: [] } }
         return {
-          outcome: { ...stateView({ ...row, contributionHeld: false }), released: true, released_raw_ids: releasedRawIds },
+          outcome: { ...stateView({ ...row, contributionHeld: false }), released: row.contributionHeld, released_raw_ids: releasedRawIds },
           audit: [
             auditedBy(context, {
               layer: 'agent',
