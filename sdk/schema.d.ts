@@ -416,6 +416,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/siwx/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a nonce to sign in with a wallet (SIWX)
+         * @description Returns a nonce bound to the address, held 300 seconds and usable once, with the exact fields of the EIP-4361 message to sign (domain, URI, version 1, chain id 8453, issued at, expiration time) and the message itself. No Idempotency-Key: a retry gets another nonce; an unused one expires.
+         */
+        post: operations["createSiwxChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/siwx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a wallet (SIWX)
+         * @description Send the signed challenge message. A wallet linked as human gets an owner-equivalent token for its member (900 seconds, the member's role scopes); the wallet of an active registered agent gets an agent token (3600 seconds, the agent's plain scopes and a scope_hash claim). Anything else (a bad signature, another domain, URI or chain id, an expired message or nonce, a reused nonce, an unknown wallet) is 401 auth_siwx_invalid; the reason is in the audit log, not the response. No Idempotency-Key: the nonce is single use.
+         */
+        post: operations["signInWithWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/whoami": {
         parameters: {
             query?: never;
@@ -1909,8 +1949,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The first-party agent catalog
-         * @description Every first-party agent (each a deterministic program over your Ledger), filtered by kind, capability, category and state (enabled or disabled by default), in catalog order.
+         * The first-party agent catalog and your registered agents
+         * @description Every first-party agent (each a deterministic program over your Ledger), in catalog order, then your registered external agents (kind external), in id order. Filters: kind, capability and category (registered agents have neither, so either filter leaves them out), and state (catalog agents: enabled or disabled by default; registered agents: enabled when active).
          */
         get: operations["listAgents"];
         put?: never;
@@ -2130,7 +2170,7 @@ export interface paths {
         };
         /**
          * One agent: its definition and registration
-         * @description definition is the catalog entry with shadow_mode (true until an admin promotes the agent for your tenant); registration is null for first-party agents. 404 agent_not_found for any other id.
+         * @description For a first-party agent, definition is the catalog entry with shadow_mode (true until an admin promotes the agent for your tenant) and registration is null; for an agent registered in your tenant, definition is null and registration is its record. state and contribution_hold are the agent's in your tenant. 404 agent_not_found for any other id.
          */
         get: operations["getAgent"];
         put?: never;
@@ -2155,6 +2195,106 @@ export interface paths {
         get: operations["listAgentActions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/execution/agents/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an external agent
+         * @description 201 with the agent: kind external, state pending_onchain, registered_at null. The role fixes its plain scopes and so its scope hash (a scope_hash given must equal it, else 400 validation_failed). The agent becomes active when its AgentRegistry registration is confirmed on chain (the registered_tx given, or the contract's record) with that scope hash; in a sandbox with no chain configured, by the platform's governance resume (docs/agents.md). 409 agent_already_registered for an id your tenant already has. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["registerAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/halt-category": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Halt every agent of a category
+         * @description Halts every active first-party agent of the category in your tenant, as the single-agent halt does each, in one transaction; agents already quarantined are left as they are. Registered agents have no category. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["haltAgentCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/halt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Halt an agent
+         * @description Pauses every in-flight (approved) PaymentIntent the agent proposed, sets its state quarantined and holds its Raw contributions, in one transaction; audited (agent.halted, and payment_intent.paused per intent). 404 agent_not_found; 409 agent_inactive unless active. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["haltAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a halted agent
+         * @description quarantined → active (audited agent.restored). Its paused intents stay paused, and its contribution hold stays until released. 404 agent_not_found when the agent is not registered; 409 agent_inactive unless quarantined. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["restoreAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/contribution-hold/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release an agent's contribution hold
+         * @description Clears the hold a halt put on the agent's Raw contributions (audited agent.contribution_hold_released); released is false when there was none. 404 agent_not_found. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["releaseAgentContributionHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2461,10 +2601,10 @@ export interface components {
             /** @enum {string} */
             provenance: "first_party";
             /**
-             * @description internal: a first-party agent; external: registered (coming).
+             * @description internal: a first-party agent.
              * @enum {string}
              */
-            kind: "internal" | "external";
+            kind: "internal";
             /** @description The public proposal type it produces. */
             role: string;
             display_name: string;
@@ -2478,18 +2618,24 @@ export interface components {
             /** @description SHA-256 (0x hex) of the agent key, program version and configuration; gate check 1.5 pins it. */
             behavior_hash: string;
         };
+        AgentCategoryHalt: {
+            /** @enum {string} */
+            category: "business" | "consumer" | "agnostic";
+            halted: components["schemas"]["AgentHalt"][];
+        };
         AgentDetail: {
             agent_id: string;
+            /** @description A first-party agent's catalog entry; null for a registered agent. */
             definition: {
                 /** @description The agent's id in the catalog (bill_payment, collections, …). */
                 agent_key: string;
                 /** @enum {string} */
                 provenance: "first_party";
                 /**
-                 * @description internal: a first-party agent; external: registered (coming).
+                 * @description internal: a first-party agent.
                  * @enum {string}
                  */
-                kind: "internal" | "external";
+                kind: "internal";
                 /** @description The public proposal type it produces. */
                 role: string;
                 display_name: string;
@@ -2504,17 +2650,33 @@ export interface components {
                 behavior_hash: string;
                 /** @description True while the agent is not promoted for your tenant: its money proposals end shadow_completed. */
                 shadow_mode: boolean;
-            };
-            /** @description Always null today: first-party agents are not registered on chain. */
-            registration: null;
+            } | null;
+            /** @description A registered agent's record; null for first-party agents, which are not registered on chain. */
+            registration: components["schemas"]["RegisteredAgent"] | null;
+            /**
+             * @description The agent's state in your tenant (spec, "Agent state").
+             * @enum {string}
+             */
+            state: "pending_onchain" | "active" | "quarantined" | "revoked";
+            contribution_hold: boolean;
         };
         AgentEventQueued: {
             job_id: string;
             /** @enum {string} */
             status: "queued";
         };
+        AgentHalt: {
+            agent_id: string;
+            /**
+             * @description The agent's state in your tenant (spec, "Agent state").
+             * @enum {string}
+             */
+            state: "pending_onchain" | "active" | "quarantined" | "revoked";
+            contribution_hold: boolean;
+            paused_payment_intent_ids: string[];
+        };
         AgentList: {
-            agents: components["schemas"]["AgentCatalogEntry"][];
+            agents: (components["schemas"]["AgentCatalogEntry"] | components["schemas"]["RegisteredAgent"])[];
         };
         AgentPromotion: {
             /** @description prm_… */
@@ -2806,6 +2968,15 @@ export interface components {
                 score: number;
                 matched: string[];
             }[];
+        };
+        AgentStateView: {
+            agent_id: string;
+            /**
+             * @description The agent's state in your tenant (spec, "Agent state").
+             * @enum {string}
+             */
+            state: "pending_onchain" | "active" | "quarantined" | "revoked";
+            contribution_hold: boolean;
         };
         /** @description An amount as a decimal string, never a float: an optional `-`, digits, and `.` with the fraction digits of its currency's scale (its ISO 4217 minor units; USDC and USDT 6, ETH 18; a code Steward does not know 2): `"1410.000000"` USDC, `"0.00"` EUR, `"1500"` JPY. Never rounded: a value with more non-zero fraction digits than its scale keeps them. Negative is money out of the account on transactions and differences; never `-0`. The currency is the `currency` field beside it. */
         Amount: string;
@@ -3123,6 +3294,19 @@ export interface components {
                 value: string;
             }[];
         };
+        ContributionHoldRelease: {
+            agent_id: string;
+            /**
+             * @description The agent's state in your tenant (spec, "Agent state").
+             * @enum {string}
+             */
+            state: "pending_onchain" | "active" | "quarantined" | "revoked";
+            contribution_hold: boolean;
+            /** @description False when there was no hold to release. */
+            released: boolean;
+            /** @description The Raw artifacts the hold kept from the Ledger, now handed to normalization (at most 1,000 per release; a release with more leaves the rest for the next). */
+            released_raw_ids: string[];
+        };
         Counterparty: {
             id: string;
             name: string;
@@ -3268,7 +3452,7 @@ export interface components {
          * @description Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.
          * @enum {string}
          */
-        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_promotion_refused" | "agent_promotion_not_found" | "agent_run_not_found" | "agent_routing_decision_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_already_registered" | "agent_promotion_refused" | "agent_promotion_not_found" | "agent_run_not_found" | "agent_routing_decision_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
         IngestResult: {
             raw_id: string;
             sha256: string;
@@ -3681,7 +3865,7 @@ export interface components {
         Principal: {
             id: string;
             /** @enum {string} */
-            type: "user" | "service" | "api_key";
+            type: "user" | "service" | "api_key" | "agent";
             /** @description Tenant id (UUID). */
             tenantId: string;
             scopes: ("ledger:read" | "ledger:write" | "wiki:read" | "raw:read" | "raw:write" | "policy:read" | "policy:write" | "policy:sign" | "audit:read" | "audit:write" | "execution:read" | "execution:admin" | "execution:propose" | "payment_intent:approve" | "payment_intent:propose" | "payment_intent:execute" | "surfaces:admin" | "governance:read")[];
@@ -3978,6 +4162,54 @@ export interface components {
              */
             updated_at: string;
             superseded_at: string | null;
+        };
+        RegisteredAgent: {
+            id: string;
+            /** @enum {string} */
+            kind: "external";
+            /** @description reader, contributor or proposer: fixes the agent's plain scopes and so its scope hash. */
+            role: string;
+            display_name: string;
+            /**
+             * @description The agent's state in your tenant (spec, "Agent state").
+             * @enum {string}
+             */
+            state: "pending_onchain" | "active" | "quarantined" | "revoked";
+            /** @description keccak256 (0x hex) of the role's plain scopes, sorted and joined by |; the AgentRegistry contract must hold it. */
+            scope_hash: string;
+            /** @description The agent's wallet (lower-case hex). */
+            onchain_address: string | null;
+            /** @description The registering transaction: as given, then as confirmed on chain. */
+            registered_tx: string | null;
+            /** @description null until the agent is activated. */
+            registered_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description True while the agent's Raw contributions wait for a release (set by a halt). */
+            contribution_hold: boolean;
+        };
+        SiwxChallenge: {
+            /** @description Single use, bound to the address, held 300 seconds. */
+            nonce: string;
+            /** @description The address, EIP-55 checksummed, as the message must write it. */
+            address: string;
+            /** @description The message's first-line domain: PUBLIC_BASE_URL's host[:port]. */
+            domain: string;
+            /** @description The message's URI: PUBLIC_BASE_URL without a trailing slash. */
+            uri: string;
+            /** @enum {string} */
+            version: "1";
+            /** @description 8453. */
+            chain_id: number;
+            /** Format: date-time */
+            issued_at: string;
+            /**
+             * Format: date-time
+             * @description When the nonce expires.
+             */
+            expiration_time: string;
+            /** @description The EIP-4361 message built from these fields, ready to sign with personal_sign. */
+            message: string;
         };
         Tenant: {
             /** @description Tenant id (UUID). */
@@ -5399,6 +5631,99 @@ export interface operations {
                     subject?: string;
                     /** @description A subset of the service-token scopes; default all of them. */
                     scopes?: ("ledger:read" | "ledger:write" | "wiki:read" | "raw:read" | "raw:write" | "policy:read" | "audit:read" | "audit:write" | "execution:read" | "execution:propose" | "payment_intent:propose" | "payment_intent:execute")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSiwxChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The wallet that will sign (any letter case). */
+                    address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiwxChallenge"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signInWithWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    message: string;
+                    /** @description 0x and 130 hex digits: an EIP-191 personal_sign signature. */
+                    signature: string;
+                    /** @description The client's session, recorded in the audit log. */
+                    session_id: string;
                 };
             };
         };
@@ -10773,6 +11098,244 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentActions"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    agent_id: string;
+                    /**
+                     * @description reader: ledger:read, wiki:read; contributor: adds raw:write; proposer: adds payment_intent:propose.
+                     * @enum {string}
+                     */
+                    role: "reader" | "contributor" | "proposer";
+                    display_name: string;
+                    /** @description Must equal the role's scope hash when given. */
+                    scope_hash?: string;
+                    onchain_address?: string;
+                    /** @description The AgentRegistry transaction that registered the agent, checked at activation. */
+                    registered_tx?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredAgent"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    haltAgentCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    category: "business" | "consumer" | "agnostic";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentCategoryHalt"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    haltAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The agent (its catalog key). An id that names nothing of your tenant, whatever its shape, is 404 agent_not_found; over 255 characters is 400 request_params_invalid. */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentHalt"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The agent (its catalog key). An id that names nothing of your tenant, whatever its shape, is 404 agent_not_found; over 255 characters is 400 request_params_invalid. */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentStateView"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    releaseAgentContributionHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The agent (its catalog key). An id that names nothing of your tenant, whatever its shape, is 404 agent_not_found; over 255 characters is 400 request_params_invalid. */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContributionHoldRelease"];
                 };
             };
             /** @description The error envelope of every non-2xx response. */

@@ -32,6 +32,8 @@ export function actorOf(principal: Principal): AuditActor {
       return { type: 'service', id: principal.credentialId }
     case 'api_key':
       return { type: 'api_key', id: principal.credentialId }
+    case 'agent':
+      return { type: 'agent', id: principal.id }
   }
 }
 

@@ -114,6 +114,7 @@ export const errorCatalogue = {
   agent_scope_hash_mismatch: entry(401, 'Agent', 'The token scope hash differs from the on-chain registration.'),
   scope_expired: entry(403, 'Agent', 'The granted scope has expired.'),
   agent_proposal_duplicate: entry(409, 'Agent', 'This proposal duplicates one already made.'),
+  agent_already_registered: entry(409, 'Agent', 'The tenant already has an agent of this id.'),
   agent_promotion_refused: entry(409, 'Agent', 'The agent\'s shadow scorecard misses a threshold of the promotion request; details.unmet lists each, beside the scorecard.'),
   agent_promotion_not_found: entry(404, 'Agent', 'The agent has no promotion to demote: it is already in shadow mode.'),
   agent_run_not_found: entry(404, 'Agent', 'No such agent run in this tenant.'),

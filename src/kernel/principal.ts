@@ -35,7 +35,7 @@ export interface RateLimitRule {
   readonly burst: number
 }
 
-export type PrincipalType = 'user' | 'service' | 'api_key'
+export type PrincipalType = 'user' | 'service' | 'api_key' | 'agent'
 
 /** Who is calling. The wire shape of the spec is `{ id, type, tenantId, scopes }`. */
 export interface Principal {
@@ -48,6 +48,11 @@ export interface Principal {
   /** The key, token or user the rate limit and audit attribution are keyed to. */
   readonly credentialId: string
   readonly rateLimit: RateLimitRule
+  /**
+   * For agent principals (an agent token from SIWX): the token's `scope_hash` claim, which the
+   * agent-protocol guard compares with the on-chain hash before dispatch; undefined for the others.
+   */
+  readonly scopeHash?: string
 }
 
 export function hasScopes(principal: Pick<Principal, 'scopes'>, required: readonly Scope[]): boolean {

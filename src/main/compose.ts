@@ -62,7 +62,7 @@ import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
 import { createPayments, paymentRoutes, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
 import { createProofs, proofRoutes } from '../modules/proofs/index.ts'
-import { agentRoutes, agentsQueues, agentsTenantData, catalog, createAgents, type LedgerSnapshot, type PolicyDryRun } from '../modules/agents/index.ts'
+import { agentRoutes, agentsQueues, agentsTenantData, catalog, createAgents, type AgentRegistryChain, type Agents, type LedgerSnapshot, type PolicyDryRun } from '../modules/agents/index.ts'
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
@@ -135,6 +135,11 @@ export interface RuntimeOptions {
   readonly auditSweepIntervalMs?: number
   /** The chain batch roots are published to; defaults to the AuditAnchor contract of `config.anchorChain`. */
   readonly anchorChain?: AnchorChainPublisher
+  /**
+   * The AgentRegistry contract that activates registered agents and backs the agent-protocol guard;
+   * undefined: a sandbox with no chain, where governance resume activates agents.
+   */
+  readonly agentRegistry?: AgentRegistryChain
   /** Raw: a parser selector, a host resolver and a fetch deadline (tests register parsers and fake DNS). */
   readonly raw?: RawOptions
   /** The execution worker's lease, retries, sweeper and the sandbox ACH provider's timings (tests shorten them). */
@@ -158,6 +163,8 @@ export interface Runtime {
   readonly payments: Payments
   /** The execution module: the worker, the rails and their webhooks. */
   readonly execution: Execution
+  /** The agents module: registry (activation, resume), halt, and the agent-protocol guard. */
+  readonly agents: Agents
   buildApp(): Promise<FastifyInstance>
   startWorkers(): Promise<void>
   /**
@@ -200,7 +207,42 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // from API_KEY_PEPPER: the key that already guards stored credentials (rotating it ends API keys anyway).
   const replayableSecrets = createReplayableSecrets(hmacSha256Hex(config.apiKeyPepper, 'steward:replayable-secret:v1'))
   const auth = createAuth(
-    { db, commands, cursors, ids, clock, environment: config.environment, passwords, secrets: replayableSecrets, tenants: tenantDirectory, log: logger },
+    {
+      db,
+      commands,
+      cursors,
+      ids,
+      clock,
+      environment: config.environment,
+      passwords,
+      secrets: replayableSecrets,
+      tenants: tenantDirectory,
+      // Policy and the agents module are built later; these run only once both exist.
+      wallets: {
+        async findWallet(executor, address) {
+          const row = await policy.store.findWalletByAddress(executor, address)
+          return row === undefined ? undefined : { tenantId: row.tenantId, principalType: row.principalType, principalId: row.principalId }
+        },
+      },
+      agents: {
+        agentOfWallet: (tenantId, address) => agents.registry.agentOfWallet(tenantId, address),
+        agentById: (tenantId, agentId) => agents.registry.agentById(tenantId, agentId),
+        tenantOfWalletOnchain: (address) => agents.registry.tenantOfWalletOnchain(address),
+        async activateFromChain(requestId, tenantId, agentId) {
+          if (options.agentRegistry === undefined) return (await agents.stateOf(tenantId, agentId)) ?? 'pending_onchain'
+          // A chain that cannot answer now leaves the agent pending: the sign-in is refused, not failed.
+          try {
+            const outcome = await agents.registry.confirmOnchain({ requestId }, { tenantId, agentId })
+            return outcome.agent.state
+          } catch (error) {
+            logger.warn({ err: error, tenantId, agentId }, 'agent activation at sign-in: the chain read failed')
+            return 'pending_onchain'
+          }
+        },
+      },
+      publicBaseUrl: config.publicBaseUrl,
+      log: logger,
+    },
     config,
   )
   const webhooks = createWebhooks({ db, commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
@@ -221,6 +263,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       environment: config.environment,
       publicBaseUrl: config.publicBaseUrl,
       ledgerIntake: ledger.intake,
+      // The agents module is built later; this runs only once both exist.
+      contributionHolds: { isHeld: (executor, tenantId, contributor) => agents.isContributionHeld(executor, tenantId, contributor) },
       ledgerNormalizations: ledger.normalizations,
       blobReferences: createAuditBlobReferences(),
       tenants: tenantDirectory,
@@ -247,9 +291,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   })
   // The agents that propose: the first-party catalog's (by agent key, with the behaviour hash gate check 1.5
   // pins), and service tokens (Steward's internal agents) until the agent registry (issue 18) names others.
+  // A halted (quarantined) agent, and a registered one that is not active, is inactive: the gate refuses it.
   const agentStanding = async (executor: Executor, tenantId: string, agentId: string, now: Date) => {
+    const state = await agents.stateOf(tenantId, agentId, executor)
     const firstParty = catalog.find((entry) => entry.agent_key === agentId)
-    if (firstParty !== undefined) return { active: true, mayPropose: true, behaviorHash: firstParty.behavior_hash }
+    if (firstParty !== undefined) return { active: state === undefined || state === 'active', mayPropose: true, behaviorHash: firstParty.behavior_hash }
+    const registered = await agents.registry.agentById(tenantId, agentId, executor)
+    if (registered !== undefined) return { active: registered.state === 'active', mayPropose: registered.scopes.includes('payment_intent:propose'), behaviorHash: null }
     const token = await serviceTokenStanding(executor, tenantId, agentId, now)
     return token === undefined ? undefined : { active: token.active, mayPropose: token.scopes.includes('payment_intent:propose'), behaviorHash: null }
   }
@@ -353,7 +401,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   })
   // The agents module: the first-party catalog, with whether each agent is promoted for the tenant (execution).
   // Runs read the Ledger through its query face, propose and run the gate through the payments module as the
-  // agent, dry-run the gate with the active policy's decision (policy), and hand proofs on (proofs).
+  // agent, dry-run the gate with the active policy's decision (policy), and hand proofs on (proofs); halt pauses
+  // the agent's intents (payments) and its contribution hold's release hands held artifacts on (raw).
   const agents = createAgents({
     db,
     commands,
@@ -415,12 +464,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
           throw error
         }
       },
+      pauseIntentsOfAgent: (tx, tenantId, agentId, actor) => payments.decide.pauseIntentsOfAgent(tx, tenantId, agentId, actor),
       async gateRunsOf(tenantId, paymentIntentId) {
         const facts = await payments.read.proofFacts(tenantId, paymentIntentId)
         return facts.gateRuns.map((run) => ({ id: run.id, mode: run.mode, audit_event_id: run.auditEventId, checks: run.checks.map((check) => ({ index: check.index, name: check.name, passed: check.passed, reason: check.reason })) }))
       },
     },
     proofs: { proof: (tenantId, actionId) => proofs.service.proof(tenantId, actionId) },
+    raw: { releaseHeldContributions: (tx, tenantId, agentId) => raw.releaseHeldContributions(tx, tenantId, agentId) },
+    chain: options.agentRegistry,
   })
   const services = {
     apiKeys: auth.apiKeys,
@@ -445,7 +497,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       routes: routesOf(tenantRoutes, { onboarding: services.onboarding, tenants: services.tenants, members: services.members, selfServeSignup: config.selfServeSignup }),
       startWorkers: (queue) => tenants.startWorkers(queue, { pollingIntervalSeconds }),
     },
-    { name: 'auth', routes: routesOf(authRoutes, { auth: services.auth, apiKeys: services.apiKeys }) },
+    { name: 'auth', routes: routesOf(authRoutes, { auth: services.auth, apiKeys: services.apiKeys, siwx: auth.siwx }) },
     { name: 'mail', startWorkers: (queue) => queue.work(mailSendQueue, createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 }) },
     { name: 'webhooks', routes: routesOf(webhookRoutes, { webhooks: webhooks.service }), startWorkers: (queue) => webhooks.startWorkers(queue, { pollingIntervalSeconds }) },
     {
@@ -470,7 +522,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     { name: 'proofs', routes: routesOf(proofRoutes, { proofs: proofs.service }) },
     {
       name: 'agents',
-      routes: routesOf(agentRoutes, { agents: agents.service, runs: agents.runs, reads: agents.reads }),
+      routes: routesOf(agentRoutes, { agents: agents.service, runs: agents.runs, reads: agents.reads, registry: agents.registry, halt: agents.halt }),
       startWorkers: (queue) => agents.startWorkers(queue, { pollingIntervalSeconds }),
     },
     {
@@ -498,6 +550,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     policy,
     payments,
     execution,
+    agents,
     buildApp: () =>
       buildApp({
         logger,

@@ -36,6 +36,9 @@ const expectedPublicRoutes = new Set([
   'POST /v1/auth/login',
   'POST /v1/auth/accept-invitation',
   'POST /v1/auth/service-token',
+  // Sign-in with a wallet: the signed message is the credential.
+  'POST /v1/auth/siwx/challenge',
+  'POST /v1/auth/siwx',
   'POST /v1/audit/verify',
   // The policy language's JSON Schema: documentation, like the OpenAPI document.
   'GET /v1/schemas/policy-content.json',

@@ -26,6 +26,7 @@ const referenceTables: Readonly<Record<string, string>> = {
   api_key_digests: 'an API key names no tenant: maps each key secret digest to its tenant and key',
   provider_accounts: 'a provider webhook names its account, not a tenant: binds each provider account to one tenant',
   wallet_addresses: 'a wallet address is linked to at most one tenant in the service: maps it to that tenant',
+  siwx_challenges: 'a SIWX challenge is asked for by an address before any tenant is known: its nonce, bound to that address',
 }
 
 interface CatalogTable {

@@ -103,7 +103,7 @@ export const agentProposals = pgTable(
 )
 
 /** Tenant deletion: proposals, runs, routing decisions (nothing else references them). */
-export const agentsTenantData: TenantDataPlan = {
+export const agentsRunsTenantData: TenantDataPlan = {
   deleted: [
     { table: agentProposals, tenantColumn: agentProposals.tenantId },
     { table: agentRuns, tenantColumn: agentRuns.tenantId },

@@ -1,9 +1,11 @@
 /**
  * What the agents module needs from others, implemented by the composition root through their index.ts:
- * promotions (execution), the tenant's Ledger (ledger), proposing and reading payments with the policy's
- * dry run (payments, policy), and proofs.
+ * promotions (execution), the tenant's Ledger (ledger), proposing, reading and pausing payments with the
+ * policy's dry run (payments, policy), proofs, and releasing held contributions (raw).
  */
+import type { AuditActor } from '../../kernel/audit-record.ts'
 import type { CommandContext } from '../../kernel/context.ts'
+import type { Tx } from '../../platform/db/database.ts'
 import type { LedgerSnapshot } from './domain/programs/program.ts'
 
 export interface AgentsPromotions {
@@ -57,9 +59,16 @@ export interface AgentsPayments {
   statusOf(tenantId: string, paymentIntentId: string): Promise<string | undefined>
   /** Every gate run of the intent, oldest first. */
   gateRunsOf(tenantId: string, paymentIntentId: string): Promise<GateRunTrace[]>
+  /** For halt: pauses every approved intent the agent proposed, in the caller's transaction, auditing each as `actor`; returns the ids paused. */
+  pauseIntentsOfAgent(tx: Tx, tenantId: string, agentId: string, actor: AuditActor): Promise<string[]>
 }
 
 export interface AgentsProofs {
   /** The Proof artifact of an action (GET /v1/proof/{action_id}); throws 404 proof_not_found. */
   proof(tenantId: string, actionId: string): Promise<unknown>
+}
+
+/** What the contribution hold's release needs of Raw: handing the held artifacts to the Ledger, in the caller's transaction. */
+export interface AgentsRaw {
+  releaseHeldContributions(tx: Tx, tenantId: string, agentId: string): Promise<string[]>
 }

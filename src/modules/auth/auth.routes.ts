@@ -5,6 +5,7 @@ import { IdempotencyKeyHeaders, markReplayed } from '../../platform/http/idempot
 import { bearerRoute, publicRoute } from '../../platform/http/route-auth.ts'
 import type { ApiKeysService } from './api-keys.service.ts'
 import { principalView, type AuthService } from './auth.service.ts'
+import type { SiwxService } from './siwx.service.ts'
 import {
   ApiKey,
   ApiKeyListQuery,
@@ -16,6 +17,9 @@ import {
   PrincipalSchema,
   RotateKeyBody,
   ServiceTokenBody,
+  SiwxChallenge,
+  SiwxChallengeBody,
+  SiwxSignInBody,
   TokenResponse,
 } from './auth.schemas.ts'
 import * as authSchemas from './auth.schemas.ts'
@@ -24,9 +28,10 @@ import { TenantPathParams, registerNamedSchemas } from '../../platform/http/sche
 export interface AuthRoutesOptions {
   readonly auth: AuthService
   readonly apiKeys: ApiKeysService
+  readonly siwx: SiwxService
 }
 
-export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { auth, apiKeys }) => {
+export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { auth, apiKeys, siwx }) => {
   // The named response schemas (Transaction, Member, …): OpenAPI components, referred to by $ref.
   registerNamedSchemas(app, [...Object.values(authSchemas)])
   app.post(
@@ -64,6 +69,42 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       },
     },
     async (request) => auth.mintServiceToken(contextOf(request), { ...request.body, authorization: request.headers.authorization }),
+  )
+
+  app.post(
+    '/v1/auth/siwx/challenge',
+    {
+      config: { auth: publicRoute('siwx') },
+      schema: {
+        operationId: 'createSiwxChallenge',
+        tags: ['Auth'],
+        summary: 'Get a nonce to sign in with a wallet (SIWX)',
+        description:
+          'Returns a nonce bound to the address, held 300 seconds and usable once, with the exact fields of the EIP-4361 message to sign (domain, URI, version 1, chain id 8453, issued at, expiration time) and the message itself. ' +
+          'No Idempotency-Key: a retry gets another nonce; an unused one expires.',
+        body: SiwxChallengeBody,
+        response: { 200: SiwxChallenge },
+      },
+    },
+    async (request) => siwx.challenge(request.body),
+  )
+
+  app.post(
+    '/v1/auth/siwx',
+    {
+      config: { auth: publicRoute('siwx') },
+      schema: {
+        operationId: 'signInWithWallet',
+        tags: ['Auth'],
+        summary: 'Sign in with a wallet (SIWX)',
+        description:
+          'Send the signed challenge message. A wallet linked as human gets an owner-equivalent token for its member (900 seconds, the member\'s role scopes); the wallet of an active registered agent gets an agent token (3600 seconds, the agent\'s plain scopes and a scope_hash claim). ' +
+          'Anything else (a bad signature, another domain, URI or chain id, an expired message or nonce, a reused nonce, an unknown wallet) is 401 auth_siwx_invalid; the reason is in the audit log, not the response. No Idempotency-Key: the nonce is single use.',
+        body: SiwxSignInBody,
+        response: { 200: TokenResponse },
+      },
+    },
+    async (request) => siwx.signIn(contextOf(request), request.body),
   )
 
   app.get(

@@ -10,7 +10,7 @@ const literals = Type.Enum
 
 export const PrincipalSchema = named('Principal', Strict({
   id: Type.String(),
-  type: literals(['user', 'service', 'api_key'] as const),
+  type: literals(['user', 'service', 'api_key', 'agent'] as const),
   tenantId: TenantId,
   scopes: Type.Array(literals(scopes)),
 }))
@@ -85,3 +85,25 @@ export const ApiKeyListQuery = Strict({
 })
 
 export const ApiKeyListResponse = Strict({ api_keys: Type.Array(ApiKey), next_cursor: NextCursor })
+
+export const SiwxChallengeBody = Strict({
+  address: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'The wallet that will sign (any letter case).' }),
+})
+
+export const SiwxChallenge = named('SiwxChallenge', Strict({
+  nonce: Type.String({ description: 'Single use, bound to the address, held 300 seconds.' }),
+  address: Type.String({ description: 'The address, EIP-55 checksummed, as the message must write it.' }),
+  domain: Type.String({ description: 'The message\'s first-line domain: PUBLIC_BASE_URL\'s host[:port].' }),
+  uri: Type.String({ description: 'The message\'s URI: PUBLIC_BASE_URL without a trailing slash.' }),
+  version: Type.Literal('1'),
+  chain_id: Type.Integer({ description: '8453.' }),
+  issued_at: Type.String({ format: 'date-time' }),
+  expiration_time: Type.String({ format: 'date-time', description: 'When the nonce expires.' }),
+  message: Type.String({ description: 'The EIP-4361 message built from these fields, ready to sign with personal_sign.' }),
+}))
+
+export const SiwxSignInBody = Strict({
+  message: Type.String({ minLength: 1, maxLength: 2048 }),
+  signature: Type.String({ minLength: 1, maxLength: 200, description: '0x and 130 hex digits: an EIP-191 personal_sign signature.' }),
+  session_id: Type.String({ minLength: 1, maxLength: 200, description: 'The client\'s session, recorded in the audit log.' }),
+})

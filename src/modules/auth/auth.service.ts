@@ -18,8 +18,8 @@ import { parseBearer } from '../../platform/http/guard.ts'
 import { normalizeEmail } from '../tenants/index.ts'
 import type { ApiKeysService } from './api-keys.service.ts'
 import type { CredentialsStore } from './credentials.store.ts'
-import type { AuthTenants } from './ports.ts'
-import { intersectScopes, type MemberRole, type Principal, type Scope } from '../../kernel/principal.ts'
+import type { AuthAgents, AuthTenants } from './ports.ts'
+import { intersectScopes, scopes as allScopes, type MemberRole, type Principal, type Scope } from '../../kernel/principal.ts'
 import { resolveRateLimitRule, roleScopes, serviceTokenScopes, type RateLimitTier, type ServiceTokenScope } from './scopes.ts'
 import { ownerTokenSeconds, serviceTokenSeconds, type TokenSigner } from './tokens.ts'
 
@@ -78,6 +78,8 @@ export function createAuthService(deps: {
   store: CredentialsStore
   /** Users, members and tenants: read through the tenants module. */
   tenants: AuthTenants
+  /** Registered agents, for agent tokens (the agents module). */
+  agents: AuthAgents
   passwords: PasswordHasher
   tokens: TokenSigner
   apiKeys: ApiKeysService
@@ -230,6 +232,25 @@ export function createAuthService(deps: {
           scopes: intersectScopes(claims.scopes, mintedScopes),
           credentialId: found.token.id,
           rateLimit: tenantRule(found.tenant),
+        }
+      }
+      if (claims.type === 'agent') {
+        // The registry is the authority: a halted or revoked agent's token stops at once, and its scopes
+        // are narrowed to its role's today.
+        const agent = await deps.agents.agentById(claims.tenantId, claims.sub)
+        if (agent === undefined) throw new AppError('auth_token_invalid')
+        if (agent.state !== 'active') throw new AppError('agent_inactive', `The agent is ${agent.state}.`)
+        const tenant = await deps.tenants.findTenant(db.orm, claims.tenantId)
+        if (tenant === undefined) throw new AppError('auth_token_invalid')
+        if (tenant.status === 'suspended') throw new AppError('tenant_suspended')
+        return {
+          id: agent.agentId,
+          type: 'agent',
+          tenantId: agent.tenantId,
+          scopes: intersectScopes(claims.scopes, intersectScopes(agent.scopes, allScopes)),
+          credentialId: agent.agentId,
+          rateLimit: tenantRule(tenant),
+          ...(claims.scopeHash === undefined ? {} : { scopeHash: claims.scopeHash }),
         }
       }
       const found = await deps.tenants.findUserPrincipal(db.orm, claims.tenantId, claims.sub)

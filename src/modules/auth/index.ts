@@ -15,7 +15,8 @@ import type { Database } from '../../platform/db/database.ts'
 import { createApiKeysService, type ApiKeysService } from './api-keys.service.ts'
 import { createAuthService, type AuthService } from './auth.service.ts'
 import { createCredentialsStore } from './credentials.store.pg.ts'
-import type { AuthTenants } from './ports.ts'
+import type { AuthAgents, AuthTenants, AuthWallets } from './ports.ts'
+import { createSiwxService, type SiwxService } from './siwx.service.ts'
 import { createTokenSigner, tokenIssuer } from './tokens.ts'
 
 export { authRoutes } from './auth.routes.ts'
@@ -23,11 +24,15 @@ export { tierRules } from './scopes.ts'
 export { serviceTokenStanding, type ServiceTokenStanding } from './service-token-standing.ts'
 export type { AuthService } from './auth.service.ts'
 export type { ApiKeysService } from './api-keys.service.ts'
+export type { SiwxService } from './siwx.service.ts'
+export type { AuthAgents, AuthWallets, SignInAgent } from './ports.ts'
 
 export interface Auth {
   /** Login, service tokens, and the bearer authenticator the guard calls on every request. */
   readonly service: AuthService
   readonly apiKeys: ApiKeysService
+  /** Sign-in with a wallet: challenges and the SIWX exchange. */
+  readonly siwx: SiwxService
 }
 
 export interface AuthDeps {
@@ -44,6 +49,12 @@ export interface AuthDeps {
   readonly secrets: ReplayableSecrets
   /** The tenants module's directory: users, members and tenants, and a tenant's standing. */
   readonly tenants: AuthTenants
+  /** Linked wallets by address (the policy module). */
+  readonly wallets: AuthWallets
+  /** Registered agents (the agents module). */
+  readonly agents: AuthAgents
+  /** PUBLIC_BASE_URL: the SIWX message's domain and URI. */
+  readonly publicBaseUrl: string
   readonly log: { warn(object: object, message: string): void }
 }
 
@@ -64,7 +75,8 @@ export function createAuth(deps: AuthDeps, settings: AuthSettings): Auth {
   const tokens = createTokenSigner(settings.jwtSecret, tokenIssuer(environment))
   const apiKeys = createApiKeysService({ db, commands, store, cursors, secrets: deps.secrets, ids, clock, environment, config: settings, log: deps.log })
   return {
-    service: createAuthService({ db, commands, store, tenants, passwords: deps.passwords, tokens, apiKeys, ids, clock, environment, config: settings }),
+    service: createAuthService({ db, commands, store, tenants, agents: deps.agents, passwords: deps.passwords, tokens, apiKeys, ids, clock, environment, config: settings }),
     apiKeys,
+    siwx: createSiwxService({ db, commands, tokens, tenants, wallets: deps.wallets, agents: deps.agents, ids, clock, publicBaseUrl: deps.publicBaseUrl, log: deps.log }),
   }
 }

@@ -20,3 +20,31 @@ export interface AuthTenants {
    */
   standingOf(tenantId: PgColumn | SQL): SQL<TenantStanding>
 }
+
+/** A linked wallet (POST /v1/tenants/{tenant_id}/wallets), found by address across the service (the policy module). */
+export interface AuthWallets {
+  /** `address` lower-cased; undefined when no tenant linked it. */
+  findWallet(executor: Executor, address: string): Promise<{ tenantId: string; principalType: 'human' | 'agent'; principalId: string } | undefined>
+}
+
+/** A registered agent as sign-in and agent tokens need it (the agents module's registry). */
+export interface SignInAgent {
+  readonly tenantId: string
+  readonly agentId: string
+  readonly state: 'pending_onchain' | 'active' | 'quarantined' | 'revoked'
+  /** The plain scopes of its role. */
+  readonly scopes: readonly string[]
+  readonly scopeHash: string
+  /** Its wallet (lower-case), or null when the registration names none. */
+  readonly onchainAddress: string | null
+}
+
+/** What auth needs of the agents module: agents by wallet or id, and activation from the chain at sign-in. */
+export interface AuthAgents {
+  agentOfWallet(tenantId: string, address: string): Promise<SignInAgent | undefined>
+  agentById(tenantId: string, agentId: string): Promise<SignInAgent | undefined>
+  /** The tenant the AgentRegistry registered this wallet for; undefined with no chain or no registration. */
+  tenantOfWalletOnchain(address: string): Promise<string | undefined>
+  /** Tries to activate a pending_onchain agent from the chain; answers its state afterwards (unchanged with no chain). */
+  activateFromChain(requestId: string, tenantId: string, agentId: string): Promise<SignInAgent['state']>
+}

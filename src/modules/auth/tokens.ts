@@ -1,6 +1,7 @@
 /**
- * Signed bearer tokens (JWT, HS256 with JWT_SECRET). Two kinds are minted here: owner/member tokens
- * from login (900 s) and break-glass service tokens (3600 s). Verification distinguishes an expired
+ * Signed bearer tokens (JWT, HS256 with JWT_SECRET). Three kinds are minted here: owner/member tokens
+ * from login or a human wallet's SIWX (900 s), break-glass service tokens (3600 s), and agent tokens from
+ * an agent wallet's SIWX (3600 s, with a `scope_hash` claim). Verification distinguishes an expired
  * token from an invalid one, because the spec answers them with different codes.
  */
 import { createSecretKey } from 'node:crypto'
@@ -9,6 +10,8 @@ import { AppError } from '../../kernel/errors.ts'
 
 export const ownerTokenSeconds = 900
 export const serviceTokenSeconds = 3600
+/** An agent token from the SIWX exchange (spec, "Authentication": 1 hour). */
+export const agentTokenSeconds = 3600
 
 const algorithm = 'HS256'
 const audience = 'steward-api'
@@ -26,8 +29,10 @@ export interface TokenClaims {
   /** Principal id: the user id, or the service token id. */
   readonly sub: string
   readonly tenantId: string
-  readonly type: 'user' | 'service'
+  readonly type: 'user' | 'service' | 'agent'
   readonly scopes: readonly string[]
+  /** Agent tokens: keccak256 of the agent's sorted plain scopes, the `scope_hash` claim the guard checks. */
+  readonly scopeHash?: string | undefined
 }
 
 export interface TokenSigner {
@@ -42,7 +47,8 @@ export function createTokenSigner(secret: string, issuer: string): TokenSigner {
   return {
     async sign(claims, lifetimeSeconds, now, tokenId) {
       const issuedAt = Math.floor(now.getTime() / 1000)
-      return new SignJWT({ tid: claims.tenantId, typ: claims.type, scp: claims.scopes })
+      const payload = { tid: claims.tenantId, typ: claims.type, scp: claims.scopes, ...(claims.scopeHash === undefined ? {} : { scope_hash: claims.scopeHash }) }
+      return new SignJWT(payload)
         .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
         .setSubject(claims.sub)
         .setIssuer(issuer)
@@ -61,11 +67,12 @@ export function createTokenSigner(secret: string, issuer: string): TokenSigner {
           currentDate: now,
           requiredClaims: ['sub', 'exp', 'iat', 'jti'],
         })
-        const { sub, tid, typ, scp, jti, exp } = payload as Record<string, unknown>
+        const { sub, tid, typ, scp, jti, exp, scope_hash: scopeHash } = payload as Record<string, unknown>
         if (
           typeof sub !== 'string' ||
           typeof tid !== 'string' ||
-          (typ !== 'user' && typ !== 'service') ||
+          (typ !== 'user' && typ !== 'service' && typ !== 'agent') ||
+          (scopeHash !== undefined && typeof scopeHash !== 'string') ||
           !Array.isArray(scp) ||
           !scp.every((scope) => typeof scope === 'string') ||
           typeof jti !== 'string' ||
@@ -73,7 +80,7 @@ export function createTokenSigner(secret: string, issuer: string): TokenSigner {
         ) {
           throw new AppError('auth_token_invalid')
         }
-        return { sub, tenantId: tid, type: typ, scopes: scp as string[], jti, exp }
+        return { sub, tenantId: tid, type: typ, scopes: scp as string[], jti, exp, scopeHash: scopeHash as string | undefined }
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) throw new AppError('auth_token_expired')
         if (error instanceof AppError) throw error

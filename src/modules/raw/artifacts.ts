@@ -136,6 +136,7 @@ export function createArtifactRecorder(deps: ArtifactRecorderDeps): ArtifactReco
         ingestedAt: now,
         tombstonedAt: null,
         bytesPurgedAt: null,
+        heldForAgentId: null,
       }
       assert(await store.insertArtifact(tx, artifact), `raw artifact ${stored.sha256} appeared while its content lock was held`)
       const audited = {

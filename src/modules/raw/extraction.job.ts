@@ -35,7 +35,7 @@ import { decideMediaType } from './domain/media-types.ts'
 import { ParseError, type Parser, type ParserInput } from './parsers/parser.ts'
 import { artifactBytesMax } from './ingest-rules.ts'
 import type { ArtifactRow, ParsedRowRow, RawStore } from './raw.store.ts'
-import type { LedgerIntake } from './ports.ts'
+import type { ContributionHolds, LedgerIntake } from './ports.ts'
 
 /**
  * Parsed rows per bulk write (a COPY on PostgreSQL, else one `json_to_recordset` INSERT; db/bulk.ts):
@@ -71,6 +71,8 @@ export interface ExtractionDeps {
   readonly recorder: ArtifactRecorder
   readonly selectParser: ParserSelector
   readonly ledgerIntake: LedgerIntake
+  /** Whether the artifact's contributor is under a contribution hold (its artifact then waits for the release). */
+  readonly contributionHolds: ContributionHolds
 }
 
 const system = { type: 'system', id: 'raw-extract' } as const
@@ -161,7 +163,7 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<PayloadOf
     tx: Tx,
     artifact: ArtifactRow,
     status: ArtifactRow['extractionStatus'],
-    details: { parser?: Parser; reason?: string; parsedRows?: number; attachments?: number; ledgerJobId?: string; failedRow?: number },
+    details: { parser?: Parser; reason?: string; parsedRows?: number; attachments?: number; ledgerJobId?: string; failedRow?: number; heldForAgentId?: string },
   ): Promise<void> {
     const now = clock.now()
     await store.updateArtifact(tx, artifact.tenantId, artifact.id, {
@@ -183,6 +185,7 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<PayloadOf
       ...(details.attachments === undefined ? {} : { attachments: details.attachments }),
       ...(details.ledgerJobId === undefined ? {} : { ledger_job_id: details.ledgerJobId }),
       ...(details.failedRow === undefined ? {} : { failed_row: details.failedRow }),
+      ...(details.heldForAgentId === undefined ? {} : { held_for_agent_id: details.heldForAgentId }),
     }
     await commands.commit(tx, artifact.tenantId, {
       audit: [{ tenantId: artifact.tenantId, layer: 'raw', actor: system, action: 'raw.extraction_status_changed', entity: { type: 'raw_artifact', id: artifact.id }, outputs }],
@@ -302,6 +305,12 @@ export function createExtractHandler(deps: ExtractionDeps): JobHandler<PayloadOf
       await db.transaction(async (tx) => {
         const counts = await extractInto(tx, artifact, parser, parserInput(blobs, artifact, head), storedAttachments)
         if (counts === undefined) return
+        // A held contributor's artifact is extracted but not handed to the Ledger: the hold's release does that.
+        if (await deps.contributionHolds.isHeld(tx, tenantId, artifact.createdBy)) {
+          await store.updateArtifact(tx, tenantId, artifactId, { heldForAgentId: artifact.createdBy })
+          await changeStatus(tx, artifact, 'succeeded', { parser, parsedRows: counts.parsedRows, attachments: counts.attachments, heldForAgentId: artifact.createdBy })
+          return
+        }
         const ledgerJobId = await ledgerIntake.requestNormalization(tx, { tenantId, artifactId, createdBy: 'system:raw-extract' })
         await changeStatus(tx, artifact, 'succeeded', { parser, parsedRows: counts.parsedRows, attachments: counts.attachments, ledgerJobId })
       })

@@ -11,7 +11,7 @@ import { hmacSha256Hex } from '../../kernel/hashing.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { ReplayableSecrets } from '../../kernel/secrets.ts'
 import type { CommandRunner } from '../../platform/commands/command.ts'
-import type { Database } from '../../platform/db/database.ts'
+import type { Database, Tx } from '../../platform/db/database.ts'
 import type { JobQueue } from '../../platform/jobs/job-queue.ts'
 import { systemResolver, type HostResolver } from '../../platform/net/egress.ts'
 import type { BlobStore } from '../../platform/storage/blob-store.ts'
@@ -24,7 +24,7 @@ import { createRawStore } from './raw.store.pg.ts'
 import { createRetentionPurgeHandler, retentionSweepIntervalMsDefault } from './retention.job.ts'
 import { createUrlFetcher, rawFetchPolicy, urlFetchTotalMsDefault } from './url-fetch.ts'
 import { rawExtractQueue, rawRetentionPurgeQueue } from './raw.jobs.ts'
-import type { BlobReferences, LedgerIntake, LedgerNormalizations, RawTenants } from './ports.ts'
+import type { BlobReferences, ContributionHolds, LedgerIntake, LedgerNormalizations, RawTenants } from './ports.ts'
 
 export { rawRoutes } from './raw.routes.ts'
 export { connectorRoutes } from './connectors.routes.ts'
@@ -57,9 +57,17 @@ export interface RawSettings {
   readonly fetchAllowLoopback: boolean
 }
 
+/** Held artifacts released per release call; more wait for the next release (docs/agents.md). */
+export const heldArtifactsReleasedMax = 1000
+
 export interface Raw {
   readonly service: RawService
   readonly connectors: ConnectorsService
+  /**
+   * Hands the artifacts a contribution hold kept for `agentId` to the Ledger's intake (at most
+   * `heldArtifactsReleasedMax`, oldest first), in the caller's transaction; answers their ids.
+   */
+  releaseHeldContributions(tx: Tx, tenantId: string, agentId: string): Promise<string[]>
   /** Registers the extraction and retention workers and starts the periodic retention sweep. */
   startWorkers(jobs: Pick<JobQueue, 'work' | 'enqueue'>, options: { pollingIntervalSeconds: number }): Promise<void>
   /** Stops the periodic sweep (the job queue stops the workers). */
@@ -81,6 +89,8 @@ export interface RawDeps {
   /** Where signed content URLs point. */
   readonly publicBaseUrl: string
   readonly ledgerIntake: LedgerIntake
+  /** Whether a contributor is under a contribution hold (the agents module). */
+  readonly contributionHolds: ContributionHolds
   /** The Ledger's normalization of each artifact (the artifact views show its progress). */
   readonly ledgerNormalizations: LedgerNormalizations
   readonly blobReferences: BlobReferences
@@ -116,8 +126,16 @@ export function createRaw(deps: RawDeps, settings: RawSettings, options: RawOpti
       normalizations: deps.ledgerNormalizations,
     }),
     connectors: createConnectorsService({ db, commands, store, tenants: deps.tenants, ids, clock, secrets: deps.secrets }),
+    async releaseHeldContributions(tx, tenantId, agentId) {
+      const artifactIds = await store.lockHeldArtifacts(tx, tenantId, agentId, heldArtifactsReleasedMax)
+      for (const artifactId of artifactIds) {
+        await deps.ledgerIntake.requestNormalization(tx, { tenantId, artifactId, createdBy: 'system:contribution-release' })
+        await store.updateArtifact(tx, tenantId, artifactId, { heldForAgentId: null })
+      }
+      return artifactIds
+    },
     async startWorkers(queue, { pollingIntervalSeconds }) {
-      const extract = createExtractHandler({ db, commands, store, blobs, jobs, clock, recorder, ledgerIntake: deps.ledgerIntake, selectParser: options.selectParser ?? selectParser })
+      const extract = createExtractHandler({ db, commands, store, blobs, jobs, clock, recorder, ledgerIntake: deps.ledgerIntake, contributionHolds: deps.contributionHolds, selectParser: options.selectParser ?? selectParser })
       await queue.work(rawExtractQueue, extract, {
         pollingIntervalSeconds,
         concurrency: options.extractConcurrency ?? extractConcurrencyDefault,

@@ -3,6 +3,14 @@
  */
 import type { Executor, Tx } from '../../platform/db/database.ts'
 
+/**
+ * Whether a contributor's artifacts are held from the Ledger: an agent under a contribution hold (the
+ * agents module). Read in extraction's transaction.
+ */
+export interface ContributionHolds {
+  isHeld(executor: Executor, tenantId: string, contributor: string): Promise<boolean>
+}
+
 /** The Ledger's intake: an extracted artifact is handed over for normalization, in Raw's transaction. */
 export interface LedgerIntake {
   requestNormalization(tx: Tx, request: { tenantId: string; artifactId: string; createdBy: string }): Promise<string>

@@ -36,6 +36,16 @@ export function createRawStore(): RawStore {
     async updateArtifact(executor, tenantId, rawId, changes) {
       await executor.update(rawArtifacts).set(changes).where(artifactOf(tenantId, rawId))
     },
+    async lockHeldArtifacts(tx, tenantId, agentId, limit) {
+      const rows = await tx
+        .select({ id: rawArtifacts.id })
+        .from(rawArtifacts)
+        .where(and(eq(rawArtifacts.tenantId, tenantId), eq(rawArtifacts.heldForAgentId, agentId)))
+        .orderBy(asc(rawArtifacts.ingestedAt), asc(rawArtifacts.id))
+        .limit(limit)
+        .for('update')
+      return rows.map((row) => row.id)
+    },
     async listArtifacts(executor, tenantId, listing) {
       const { before } = listing
       return executor

@@ -14,7 +14,7 @@ export type ConnectionRow = typeof providerConnections.$inferSelect
 export type ArtifactChanges = Partial<
   Pick<
     ArtifactRow,
-    'status' | 'extractionStatus' | 'extractionError' | 'parsedRows' | 'extractionFailedRow' | 'parser' | 'parserVersion' | 'extractedAt' | 'tombstonedAt' | 'bytesPurgedAt'
+    'status' | 'extractionStatus' | 'extractionError' | 'parsedRows' | 'extractionFailedRow' | 'parser' | 'parserVersion' | 'extractedAt' | 'tombstonedAt' | 'bytesPurgedAt' | 'heldForAgentId'
   >
 >
 export type ConnectionChanges = Partial<Pick<ConnectionRow, 'status' | 'secret' | 'updatedAt'>>
@@ -49,6 +49,8 @@ export interface RawStore {
   /** Inserts the artifact unless one with the same (tenant, sha256) exists; true if inserted. */
   insertArtifact(tx: Tx, artifact: ArtifactRow): Promise<boolean>
   updateArtifact(executor: Executor, tenantId: string, rawId: string, changes: ArtifactChanges): Promise<void>
+  /** Locks and answers the ids of the artifacts a contribution hold keeps for `agentId`, oldest first, at most `limit`. */
+  lockHeldArtifacts(tx: Tx, tenantId: string, agentId: string, limit: number): Promise<string[]>
   /** The tenant's stored (not tombstoned) artifacts, filtered, newest first. */
   listArtifacts(executor: Executor, tenantId: string, listing: ArtifactListing): Promise<ArtifactRow[]>
   /** Tombstoned artifacts of any tenant whose bytes are still stored and were tombstoned at or before `cutoff`. */

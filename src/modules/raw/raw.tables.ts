@@ -49,6 +49,11 @@ export const rawArtifacts = pgTable(
     parserVersion: text('parser_version'),
     extractedAt: timestamptz('extracted_at'),
     createdBy: text('created_by').notNull(),
+    /**
+     * The agent whose contribution hold kept this extracted artifact from the Ledger (docs/agents.md): set
+     * instead of requesting normalization, cleared when the hold is released and normalization requested.
+     */
+    heldForAgentId: text('held_for_agent_id'),
     ingestedAt: timestamptz('ingested_at').notNull(),
     tombstonedAt: timestamptz('tombstoned_at'),
     bytesPurgedAt: timestamptz('bytes_purged_at'),
@@ -57,6 +62,7 @@ export const rawArtifacts = pgTable(
     primaryKey({ columns: [table.tenantId, table.id] }),
     uniqueIndex('raw_artifacts_tenant_sha256_unique').on(table.tenantId, table.sha256),
     index('raw_artifacts_parent_idx').on(table.tenantId, table.parentArtifactId),
+    index('raw_artifacts_held_idx').on(table.tenantId, table.heldForAgentId).where(sql`${table.heldForAgentId} is not null`),
     // GET /v1/raw: newest first, with the id as tie-breaker.
     index('raw_artifacts_ingested_idx').on(table.tenantId, table.ingestedAt, table.id),
     // The retention sweep: tombstoned artifacts whose bytes are still stored, oldest first.

@@ -58,6 +58,7 @@ export async function seedParsedArtifact(
     ingestedAt: at,
     tombstonedAt: null,
     bytesPurgedAt: null,
+    heldForAgentId: null,
   })
   const rows = options.records.map((record, rowIndex) => ({
     id: deterministicId('parsedRow', artifactId, parser, parserVersion, String(rowIndex)),

@@ -48,7 +48,7 @@ describe('GET /v1/agents', () => {
 describe('GET /v1/agents/{agent_id}', () => {
   it('gives the definition with shadow_mode, which a promotion for the tenant turns off, and a null registration', async () => {
     const detail = await getOk(test, owner.token, '/v1/agents/bill_payment')
-    expect(detail).toEqual({ agent_id: 'bill_payment', definition: { ...catalog.find((entry) => entry.agent_key === 'bill_payment'), shadow_mode: true }, registration: null })
+    expect(detail).toEqual({ agent_id: 'bill_payment', definition: { ...catalog.find((entry) => entry.agent_key === 'bill_payment'), shadow_mode: true }, registration: null, state: 'active', contribution_hold: false })
     const admin = await addMember(test, owner, 'admin')
     const promoted = await test.request({ method: 'POST', url: '/v1/execution/agents/bill_payment/promote', token: admin.token, payload: promotionRequest({ reason: 'bills agent live' }) })
     expect(promoted.statusCode, promoted.body).toBe(201)

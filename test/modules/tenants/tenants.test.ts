@@ -100,6 +100,8 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const blobs = await test.runtime.blobs.put(owner.tenantId, Readable.from([Buffer.from('statement bytes')]), { bytesMax: 1024 })
     expect(blobs.bytes).toBe(15)
     const bystander = await signupOwner(test)
+    // A halted catalog agent: the tenant's agent state row.
+    expect((await test.request({ method: 'POST', url: '/v1/agents/bill_payment/halt', token: owner.token })).statusCode).toBe(200)
 
     const response = await test.request({ method: 'DELETE', url: `/v1/tenants/${owner.tenantId}`, token: owner.token })
     expect(response.statusCode, response.body).toBe(200)
@@ -109,6 +111,8 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
       agent_proposals: 0,
       agent_runs: 0,
       agent_routing_decisions: 0,
+      agent_states: 1,
+      agent_registrations: 0,
       execution_receipts: 0,
       executions: 0,
       sandbox_ach_transfers: 0,
@@ -154,7 +158,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
       login_emails: 2,
       tenants: 1,
     })
-    expect(body.totalRows).toBe(35)
+    expect(body.totalRows).toBe(36)
 
     for (const { table, tenantColumn } of tenantTablesInDeletionOrder) {
       const [row] = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from ${table} where ${tenantColumn} = ${owner.tenantId}`)
@@ -165,7 +169,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const deleted = audit.find((row) => row.action === 'tenant.deleted')
     expect(deleted?.outputs).toMatchObject({
       'deleted_rows.members': 2,
-      total_rows: 35,
+      total_rows: 36,
       preserved: ['audit_inbox', 'audit_events', 'audit_chain_heads', 'audit_anchors', 'audit_anchor_publications'],
     })
     expect(audit.map((row) => row.action)).toContain('tenant_blob.purge_requested')

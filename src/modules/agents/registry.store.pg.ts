@@ -1,0 +1,95 @@
+/**
+ * The registry's store: external agents' registrations and every agent's per-tenant state. Touches only
+ * this module's tables (agents.registry.tables.ts); every query names the tenant.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { Executor, Tx } from '../../platform/db/database.ts'
+import { agentRegistrations, agentStates, type AgentRegistrationRow, type AgentStateRow } from './agents.registry.tables.ts'
+
+export type AgentState = AgentStateRow['state']
+
+export interface RegisteredAgent {
+  readonly registration: AgentRegistrationRow
+  readonly state: AgentStateRow
+}
+
+export function createRegistryStore() {
+  return {
+    /** Inserts a registration and its state row; false when the tenant already has an agent of that id. */
+    async insertRegistration(tx: Tx, registration: AgentRegistrationRow, state: AgentStateRow): Promise<boolean> {
+      const inserted = await tx.insert(agentRegistrations).values(registration).onConflictDoNothing().returning({ agentId: agentRegistrations.agentId })
+      if (inserted.length === 0) return false
+      await tx.insert(agentStates).values(state)
+      return true
+    },
+
+    async findRegistered(executor: Executor, tenantId: string, agentId: string): Promise<RegisteredAgent | undefined> {
+      const [row] = await executor
+        .select({ registration: agentRegistrations, state: agentStates })
+        .from(agentRegistrations)
+        .innerJoin(agentStates, and(eq(agentStates.tenantId, agentRegistrations.tenantId), eq(agentStates.agentId, agentRegistrations.agentId)))
+        .where(and(eq(agentRegistrations.tenantId, tenantId), eq(agentRegistrations.agentId, agentId)))
+        .limit(1)
+      return row
+    },
+
+    /** The tenant's registered agent whose wallet is `address` (lower-cased), if any. */
+    async findRegisteredByAddress(executor: Executor, tenantId: string, address: string): Promise<RegisteredAgent | undefined> {
+      const [row] = await executor
+        .select({ registration: agentRegistrations, state: agentStates })
+        .from(agentRegistrations)
+        .innerJoin(agentStates, and(eq(agentStates.tenantId, agentRegistrations.tenantId), eq(agentStates.agentId, agentRegistrations.agentId)))
+        .where(and(eq(agentRegistrations.tenantId, tenantId), eq(agentRegistrations.onchainAddress, address)))
+        .limit(1)
+      return row
+    },
+
+    /** Every registered agent of the tenant, in id order. Bounded by `limit`. */
+    async listRegistered(executor: Executor, tenantId: string, limit: number): Promise<RegisteredAgent[]> {
+      return executor
+        .select({ registration: agentRegistrations, state: agentStates })
+        .from(agentRegistrations)
+        .innerJoin(agentStates, and(eq(agentStates.tenantId, agentRegistrations.tenantId), eq(agentStates.agentId, agentRegistrations.agentId)))
+        .where(eq(agentRegistrations.tenantId, tenantId))
+        .orderBy(agentRegistrations.agentId)
+        .limit(limit)
+    },
+
+    async findState(executor: Executor, tenantId: string, agentId: string): Promise<AgentStateRow | undefined> {
+      const [row] = await executor.select().from(agentStates).where(and(eq(agentStates.tenantId, tenantId), eq(agentStates.agentId, agentId))).limit(1)
+      return row
+    },
+
+    async statesOf(executor: Executor, tenantId: string, agentIds: readonly string[]): Promise<AgentStateRow[]> {
+      if (agentIds.length === 0) return []
+      return executor.select().from(agentStates).where(and(eq(agentStates.tenantId, tenantId), inArray(agentStates.agentId, [...agentIds])))
+    },
+
+    /**
+     * Locks the agent's state row, creating it first when `whenMissing` is given (a catalog agent's first
+     * halt): concurrent halts, restores and activations of one agent run one after another.
+     */
+    async lockState(tx: Tx, tenantId: string, agentId: string, whenMissing?: AgentStateRow): Promise<AgentStateRow | undefined> {
+      if (whenMissing !== undefined) await tx.insert(agentStates).values(whenMissing).onConflictDoNothing()
+      const [row] = await tx
+        .select()
+        .from(agentStates)
+        .where(and(eq(agentStates.tenantId, tenantId), eq(agentStates.agentId, agentId)))
+        .for('update')
+      return row
+    },
+
+    async updateState(tx: Tx, tenantId: string, agentId: string, values: Partial<Pick<AgentStateRow, 'state' | 'contributionHeld'>>, at: Date): Promise<void> {
+      await tx.update(agentStates).set({ ...values, updatedAt: at }).where(and(eq(agentStates.tenantId, tenantId), eq(agentStates.agentId, agentId)))
+    },
+
+    async confirmRegistration(tx: Tx, tenantId: string, agentId: string, values: { registeredTx: string | null; registeredAt: Date }, at: Date): Promise<void> {
+      await tx
+        .update(agentRegistrations)
+        .set({ registeredTx: values.registeredTx ?? sql`${agentRegistrations.registeredTx}`, registeredAt: values.registeredAt, updatedAt: at })
+        .where(and(eq(agentRegistrations.tenantId, tenantId), eq(agentRegistrations.agentId, agentId)))
+    },
+  }
+}
+
+export type RegistryStore = ReturnType<typeof createRegistryStore>
