@@ -2301,6 +2301,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/governance/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's registered agents (platform)
+         * @description In id order, 100 a page by default (at most 500). status pending is pending_onchain; owner is the user who registered the agent (another owner answers an empty list). scopes is always null. A tenant_id that names no tenant is 404 tenant_not_found.
+         */
+        get: operations["listGovernanceAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/agents/{agent_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A registered agent with its lifecycle events (platform)
+         * @description lifecycle_events: every audit event about the agent, oldest first. 404 agent_not_found for an id the tenant has not registered. A tenant_id that names no tenant is 404 tenant_not_found.
+         */
+        get: operations["getGovernanceAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Pause, resume or revoke an agent (platform)
+         * @description pause: active → quarantined (its approved intents paused, its contributions held); resume: quarantined → active, or pending_onchain → active when no chain is configured (with one, only the chain activates); revoke: any state but revoked → revoked, for good. Audited governance.agent.lifecycle_changed (the reason as its SHA-256). 409 agent_lifecycle_transition_invalid for any other move; 404 agent_not_found. A tenant_id that names no tenant is 404 tenant_not_found.
+         */
+        patch: operations["transitionGovernanceAgent"];
+        trace?: never;
+    };
+    "/v1/governance/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Agent activity and its policy decisions in a period (platform)
+         * @description Every audit event of [period_start, period_end) an agent is answerable for (its proposals, its runs, its lifecycle), each joined to the policy decision it names; rows without a resolvable decision or a native outcome are kept as decision_data_status unavailable with the reason (docs/governance.md). format=csv answers the events as text/csv. 400 validation_failed unless period_start < period_end within 366 days, or past 50,000 audit events in the period. A tenant_id that names no tenant is 404 tenant_not_found.
+         */
+        get: operations["getGovernanceReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/reports/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Freeze a report (platform)
+         * @description Computes the report of the query (JSON) and stores it, immutable: GET /v1/governance/reports/{report_id} answers it as stored, whatever changes after. Audited governance.report.snapshot_created. With Idempotency-Key, the same key and request answer the first snapshot (Idempotent-Replayed: true); the same key with other parameters is 409 idempotency_key_reused. A tenant_id that names no tenant is 404 tenant_not_found.
+         */
+        post: operations["createGovernanceReportSnapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/reports/{report_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A frozen report (platform)
+         * @description The snapshot as it was stored, never computed again. 404 governance_report_not_found for an id the tenant does not have.
+         */
+        get: operations["getGovernanceReportSnapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/execution/agents/{agent_id}/promote": {
         parameters: {
             query?: never;
@@ -3452,7 +3556,171 @@ export interface components {
          * @description Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.
          * @enum {string}
          */
-        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_already_registered" | "agent_promotion_refused" | "agent_promotion_not_found" | "agent_run_not_found" | "agent_routing_decision_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_already_registered" | "agent_promotion_refused" | "agent_promotion_not_found" | "agent_run_not_found" | "agent_lifecycle_transition_invalid" | "governance_report_not_found" | "agent_routing_decision_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        GovernanceAgent: {
+            id: string;
+            /** @enum {string} */
+            kind: "external";
+            /** @description reader, contributor or proposer: fixes the agent's plain scopes and so its scope hash. */
+            role: string;
+            display_name: string;
+            /**
+             * @description The agent's state in your tenant (spec, "Agent state").
+             * @enum {string}
+             */
+            state: "pending_onchain" | "active" | "quarantined" | "revoked";
+            /** @description keccak256 (0x hex) of the role's plain scopes, sorted and joined by |; the AgentRegistry contract must hold it. */
+            scope_hash: string;
+            /** @description The agent's wallet (lower-case hex). */
+            onchain_address: string | null;
+            /** @description The registering transaction: as given, then as confirmed on chain. */
+            registered_tx: string | null;
+            /** @description null until the agent is activated. */
+            registered_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description True while the agent's Raw contributions wait for a release (set by a halt). */
+            contribution_hold: boolean;
+            tenant_id: string;
+            /**
+             * @description The agent's state in your tenant (spec, "Agent state").
+             * @enum {string}
+             */
+            status: "pending_onchain" | "active" | "quarantined" | "revoked";
+            /** @description Always null: only the scope hash is stored. */
+            scopes: null;
+        };
+        GovernanceAgentDetail: {
+            id: string;
+            /** @enum {string} */
+            kind: "external";
+            /** @description reader, contributor or proposer: fixes the agent's plain scopes and so its scope hash. */
+            role: string;
+            display_name: string;
+            /**
+             * @description The agent's state in your tenant (spec, "Agent state").
+             * @enum {string}
+             */
+            state: "pending_onchain" | "active" | "quarantined" | "revoked";
+            /** @description keccak256 (0x hex) of the role's plain scopes, sorted and joined by |; the AgentRegistry contract must hold it. */
+            scope_hash: string;
+            /** @description The agent's wallet (lower-case hex). */
+            onchain_address: string | null;
+            /** @description The registering transaction: as given, then as confirmed on chain. */
+            registered_tx: string | null;
+            /** @description null until the agent is activated. */
+            registered_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description True while the agent's Raw contributions wait for a release (set by a halt). */
+            contribution_hold: boolean;
+            tenant_id: string;
+            /**
+             * @description The agent's state in your tenant (spec, "Agent state").
+             * @enum {string}
+             */
+            status: "pending_onchain" | "active" | "quarantined" | "revoked";
+            scopes: null;
+            /** @description Every audit event about the agent, oldest first. */
+            lifecycle_events: {
+                audit_event_id: string;
+                /** @description type:id of the audit actor. */
+                actor: string;
+                action: string;
+                policy_decision_id: string | null;
+                policy_check_id: string | null;
+                outcome: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 timestamp, UTC.
+                 */
+                created_at: string;
+                inputs: {
+                    [key: string]: unknown;
+                };
+                outputs: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        GovernanceAgentList: {
+            agents: components["schemas"]["GovernanceAgent"][];
+            next_cursor: string | null;
+        };
+        GovernanceReport: {
+            tenant_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            period_end: string;
+            agent_id: string | null;
+            summary: {
+                totals: {
+                    proposed: number;
+                    approved: number;
+                    blocked: number;
+                    escalated: number;
+                    decision_data_unavailable: number;
+                };
+                coverage: {
+                    events: number;
+                    with_policy_decision_id: number;
+                    joined_policy_decision: number;
+                    with_native_outcome: number;
+                };
+            };
+            events: {
+                audit_event_id: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 timestamp, UTC.
+                 */
+                created_at: string;
+                actor: string;
+                agent_id: string;
+                action: string;
+                policy_decision_id: string | null;
+                policy_check_id: string | null;
+                raw_policy_outcome: string | null;
+                outcome: ("approved" | "blocked" | "escalated") | null;
+                /** @enum {string} */
+                decision_data_status: "available" | "unavailable";
+                unavailable_reason: ("policy_decision_id_missing" | "policy_decision_not_found" | "native_outcome_missing" | "native_outcome_mismatch") | null;
+            }[];
+        };
+        GovernanceReportSnapshot: {
+            /** @description grpt_… */
+            report_id: string;
+            tenant_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            period_end: string;
+            agent_id: string | null;
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            report: components["schemas"]["GovernanceReport"];
+        };
+        GovernanceSnapshotCreated: {
+            report_id: string;
+            snapshot: components["schemas"]["GovernanceReportSnapshot"];
+        };
         IngestResult: {
             raw_id: string;
             sha256: string;
@@ -11336,6 +11604,304 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ContributionHoldRelease"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGovernanceAgents: {
+        parameters: {
+            query: {
+                /** @description Tenant id (UUID). */
+                tenant_id: string;
+                /** @description pending is pending_onchain. */
+                status?: "active" | "pending" | "quarantined" | "revoked";
+                /** @description Who registered the agent (the registering user's id); another owner answers an empty list. */
+                owner?: string;
+                /** @description Page size, 1 to 500 (default 100). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceAgentList"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGovernanceAgent: {
+        parameters: {
+            query: {
+                /** @description Tenant id (UUID). */
+                tenant_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description The registered agent. An id that names nothing of your tenant, whatever its shape, is 404 agent_not_found; over 255 characters is 400 request_params_invalid. */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceAgentDetail"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    transitionGovernanceAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registered agent. An id that names nothing of your tenant, whatever its shape, is 404 agent_not_found; over 255 characters is 400 request_params_invalid. */
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tenant id (UUID). */
+                    tenant_id: string;
+                    /** @enum {string} */
+                    transition: "pause" | "resume" | "revoke";
+                    /** @description Why; audited as its SHA-256 only. */
+                    reason: string;
+                    /** @description Who at the platform made the change (audited as a platform actor). */
+                    actor: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceAgent"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGovernanceReport: {
+        parameters: {
+            query: {
+                /** @description Tenant id (UUID). */
+                tenant_id: string;
+                /** @description Inclusive. */
+                period_start: string;
+                /** @description Exclusive; at most 366 days after period_start. */
+                period_end: string;
+                /** @description A registered agent's id in the tenant. */
+                agent_id?: string;
+                /** @description json (default) or csv (the events, one per line). */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceReport"];
+                    "text/csv": components["schemas"]["GovernanceReport"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createGovernanceReportSnapshot: {
+        parameters: {
+            query: {
+                /** @description Tenant id (UUID). */
+                tenant_id: string;
+                /** @description Inclusive. */
+                period_start: string;
+                /** @description Exclusive; at most 366 days after period_start. */
+                period_end: string;
+                /** @description A registered agent's id in the tenant. */
+                agent_id?: string;
+            };
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Who at the platform froze the report. */
+                    created_by: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceSnapshotCreated"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGovernanceReportSnapshot: {
+        parameters: {
+            query: {
+                /** @description Tenant id (UUID). */
+                tenant_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description The report snapshot (grpt_…). An id that names nothing of your tenant, whatever its shape, is 404 governance_report_not_found; over 255 characters is 400 request_params_invalid. */
+                report_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceReportSnapshot"];
                 };
             };
             /** @description The error envelope of every non-2xx response. */

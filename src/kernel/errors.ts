@@ -118,6 +118,8 @@ export const errorCatalogue = {
   agent_promotion_refused: entry(409, 'Agent', 'The agent\'s shadow scorecard misses a threshold of the promotion request; details.unmet lists each, beside the scorecard.'),
   agent_promotion_not_found: entry(404, 'Agent', 'The agent has no promotion to demote: it is already in shadow mode.'),
   agent_run_not_found: entry(404, 'Agent', 'No such agent run in this tenant.'),
+  agent_lifecycle_transition_invalid: entry(409, 'Agent', 'The agent\'s state does not allow this governance transition (pause needs active; resume needs quarantined, or pending_onchain without a chain; revoke needs any state but revoked).'),
+  governance_report_not_found: entry(404, 'Governance', 'No such governance report snapshot for this tenant.'),
   agent_routing_decision_not_found: entry(404, 'Agent', 'No such routing decision in this tenant.'),
 
   // PaymentIntent

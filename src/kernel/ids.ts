@@ -48,6 +48,7 @@ export const idPrefixes = {
   routingDecision: 'rtd',
   agentRun: 'arn',
   agentProposal: 'prp',
+  governanceReport: 'grpt',
   event: 'evt',
   job: 'job',
   request: 'req',

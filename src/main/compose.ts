@@ -37,6 +37,7 @@ import {
   createAuditRecorder,
   oldestUnlinkedSeconds,
   type AnchorChainPublisher,
+  type AuditEventView,
   type AuditService,
   type SettleResult,
 } from '../modules/audit/index.ts'
@@ -62,7 +63,8 @@ import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
 import { createPayments, paymentRoutes, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
 import { createProofs, proofRoutes } from '../modules/proofs/index.ts'
-import { agentRoutes, agentsQueues, agentsTenantData, catalog, createAgents, type AgentRegistryChain, type Agents, type LedgerSnapshot, type PolicyDryRun } from '../modules/agents/index.ts'
+import { createGovernance, governanceRoutes, governanceTenantData } from '../modules/governance/index.ts'
+import { agentRoutes, agentsQueues, agentsTenantData, catalog, createAgentRegistryChain, createAgents, type AgentRegistryChain, type Agents, type LedgerSnapshot, type PolicyDryRun } from '../modules/agents/index.ts'
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
@@ -75,6 +77,7 @@ export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...web
  * reference in another module (policies, keys and members reference their tenant, which goes last).
  */
 export const tenantDataPlans: readonly TenantDataPlan[] = [
+  governanceTenantData,
   agentsTenantData,
   executionTenantData,
   onchainTenantData,
@@ -198,6 +201,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const events = createEventRecorder({ ids, clock, subscriber: createWebhookSubscriber({ jobs }) })
   const commands = createCommandRunner({ db, clock, audit: auditRecorder, events, jobs, idempotency: createIdempotencyStore() })
   const anchorChain = options.anchorChain ?? (config.anchorChain === undefined ? undefined : createAnchorChain(config.anchorChain))
+  // External agents' registrations, read from the AgentRegistry contract when one is configured (or given).
+  const agentRegistry = options.agentRegistry ?? (config.agentRegistry === undefined ? undefined : createAgentRegistryChain(config.agentRegistry))
   const audit = createAudit(
     { db, commands, jobs, cursors, ids, clock, logger, publicBaseUrl: config.publicBaseUrl, blobs, chain: anchorChain },
     { batchEventsMax: config.auditBatchEventsMax, batchWaitSeconds: config.auditBatchWaitSeconds, sweepIntervalMs: options.auditSweepIntervalMs ?? 1_000 },
@@ -229,7 +234,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         agentById: (tenantId, agentId) => agents.registry.agentById(tenantId, agentId),
         tenantOfWalletOnchain: (address) => agents.registry.tenantOfWalletOnchain(address),
         async activateFromChain(requestId, tenantId, agentId) {
-          if (options.agentRegistry === undefined) return (await agents.stateOf(tenantId, agentId)) ?? 'pending_onchain'
+          if (agentRegistry === undefined) return (await agents.stateOf(tenantId, agentId)) ?? 'pending_onchain'
           // A chain that cannot answer now leaves the agent pending: the sign-in is refused, not failed.
           try {
             const outcome = await agents.registry.confirmOnchain({ requestId }, { tenantId, agentId })
@@ -376,6 +381,20 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     settings: { ...options.execution, sandboxAch: options.execution?.sandboxAch ?? { settleAfterSeconds: config.sandboxAchSettleSeconds, returnAfterSeconds: config.sandboxAchSettleSeconds } },
   })
   // The proofs read side: what payments, execution and audit recorded about an action, through their faces.
+  /** Every audit event about an entity, oldest first (none: an empty list), read page by page. */
+  async function everyEventAbout(tenantId: string, entity: { type: string; id: string }) {
+    const events: AuditEventView[] = []
+    let cursor: string | undefined
+    do {
+      const page = await audit.service.entityEvents(tenantId, entity, { limit: 1000, cursor }).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'audit_entity_not_found') return { events: [], next_cursor: null }
+        throw error
+      })
+      events.push(...page.events)
+      cursor = page.next_cursor ?? undefined
+    } while (cursor !== undefined)
+    return events
+  }
   const proofs = createProofs({
     payments: { proofFacts: (tenantId, id) => payments.read.proofFacts(tenantId, id) },
     execution: {
@@ -383,19 +402,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       receiptsOf: (tenantId, id) => execution.receiptsOf(db.orm, tenantId, id),
     },
     audit: {
-      async eventIdsAbout(tenantId, entity) {
-        const ids: string[] = []
-        let cursor: string | undefined
-        do {
-          const page = await audit.service.entityEvents(tenantId, entity, { limit: 1000, cursor }).catch((error: unknown) => {
-            if (error instanceof AppError && error.code === 'audit_entity_not_found') return { events: [], next_cursor: null }
-            throw error
-          })
-          ids.push(...page.events.map((event) => event.id))
-          cursor = page.next_cursor ?? undefined
-        } while (cursor !== undefined)
-        return ids
-      },
+      eventIdsAbout: async (tenantId, entity) => (await everyEventAbout(tenantId, entity)).map((event) => event.id),
       event: (tenantId, eventId) => audit.service.event(tenantId, eventId),
     },
   })
@@ -472,7 +479,37 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
     proofs: { proof: (tenantId, actionId) => proofs.service.proof(tenantId, actionId) },
     raw: { releaseHeldContributions: (tx, tenantId, agentId) => raw.releaseHeldContributions(tx, tenantId, agentId) },
-    chain: options.agentRegistry,
+    chain: agentRegistry,
+  })
+  // The governance module: the platform's view of agents (the agents module's lifecycle), and reports from
+  // the audit log joined to the payments module's policy decisions.
+  const governance = createGovernance({
+    db,
+    commands,
+    ids,
+    clock,
+    tenants: { exists: async (tenantId) => (await tenantDirectory.findTenant(db.orm, tenantId)) !== undefined },
+    agents: {
+      list: (tenantId, query) => agents.lifecycle.list(tenantId, query),
+      get: (tenantId, agentId) => agents.lifecycle.get(tenantId, agentId),
+      transition: (context, input) => agents.lifecycle.transition(context, input),
+    },
+    audit: {
+      async eventsBetween(tenantId, since, until, eventsMax) {
+        const events: AuditEventView[] = []
+        let cursor: string | undefined
+        do {
+          // `until` is inclusive in the audit listing; the report's period end is not.
+          const page = await audit.service.events(tenantId, { since: since.toISOString(), until: until.toISOString(), limit: 1000, cursor })
+          events.push(...page.events.filter((event) => new Date(event.created_at).getTime() < until.getTime()))
+          if (events.length > eventsMax) throw new AppError('validation_failed', `The period holds more than ${eventsMax} audit events; narrow it.`, { events_max: eventsMax })
+          cursor = page.next_cursor ?? undefined
+        } while (cursor !== undefined)
+        return events
+      },
+      agentEvents: (tenantId, agentId) => everyEventAbout(tenantId, { type: 'agent', id: agentId }),
+    },
+    payments: { decisionOutcomes: (tenantId, ids) => payments.read.decisionOutcomes(tenantId, ids) },
   })
   const services = {
     apiKeys: auth.apiKeys,
@@ -525,6 +562,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       routes: routesOf(agentRoutes, { agents: agents.service, runs: agents.runs, reads: agents.reads, registry: agents.registry, halt: agents.halt }),
       startWorkers: (queue) => agents.startWorkers(queue, { pollingIntervalSeconds }),
     },
+    { name: 'governance', routes: routesOf(governanceRoutes, { agents: governance.agents, reports: governance.reports }) },
     {
       name: 'execution',
       // The rails' webhooks, and the onchain_base rail's registrations.

@@ -199,3 +199,23 @@ describe('loadConfig: the onchain_base rail', () => {
     expect(problemsOf(productionBase)).toEqual([])
   })
 })
+
+describe('loadConfig: the AgentRegistry', () => {
+  const registry = { AGENT_REGISTRY_RPC_URL: 'https://base.example/rpc', AGENT_REGISTRY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3' }
+
+  it('reads no registry by default, and the contract with both the RPC and the address', () => {
+    expect(loadConfig({}).agentRegistry).toBeUndefined()
+    expect(loadConfig(registry).agentRegistry).toEqual({ rpcUrl: 'https://base.example/rpc', contractAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3' })
+    // Independent of the anchor's chain settings.
+    expect(loadConfig(registry).anchorChain).toBeUndefined()
+  })
+
+  it.each([
+    [{ AGENT_REGISTRY_RPC_URL: 'https://base.example/rpc' }, /AGENT_REGISTRY_RPC_URL and AGENT_REGISTRY_ADDRESS: set both/],
+    [{ AGENT_REGISTRY_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3' }, /set both/],
+    [{ ...registry, AGENT_REGISTRY_ADDRESS: '0x1234' }, /AGENT_REGISTRY_ADDRESS: .*20-byte hex address/],
+    [{ ...registry, AGENT_REGISTRY_RPC_URL: 'ws://base.example' }, /AGENT_REGISTRY_RPC_URL: protocol must be/],
+  ])('refuses %o', (env, message) => {
+    expect(problemsOf(env).join('\n')).toMatch(message)
+  })
+})

@@ -50,6 +50,8 @@ export interface Config {
   readonly auditBatchWaitSeconds: number
   /** Where batch roots are published; unset keeps anchoring in the database (`database_hash_chain`). */
   readonly anchorChain: AnchorChainConfig | undefined
+  /** The AgentRegistry contract external agents are registered in (read only); unset: activation by the sandbox resume. */
+  readonly agentRegistry: AgentRegistryConfig | undefined
   /** Payments: while on, every wire needs a human approval whatever the policy's autonomous cap (the spec's fiat floor). */
   readonly paymentsFiatFloor: boolean
   /** The secret bank_ach provider webhooks are signed with; unset derives one from JWT_SECRET (the sandbox provider is in-process). */
@@ -127,6 +129,8 @@ export const configurationNames = [
   'CHAIN_RPC_URL',
   'ANCHOR_CONTRACT_ADDRESS',
   'ANCHOR_PRIVATE_KEY',
+  'AGENT_REGISTRY_RPC_URL',
+  'AGENT_REGISTRY_ADDRESS',
   'BLOB_STORE',
   'S3_BUCKET',
   'S3_REGION',
@@ -152,6 +156,12 @@ export interface AnchorChainConfig {
   readonly rpcUrl: string
   readonly contractAddress: `0x${string}`
   readonly privateKey: `0x${string}`
+}
+
+/** The AgentRegistry contract Steward reads registrations from (the operator's registrar writes them). */
+export interface AgentRegistryConfig {
+  readonly rpcUrl: string
+  readonly contractAddress: `0x${string}`
 }
 
 export class ConfigError extends Error {
@@ -224,6 +234,7 @@ export function loadConfig(env: Env): Config {
     auditBatchEventsMax: read.integer('AUDIT_BATCH_EVENTS_MAX', 1024, { min: 1, max: 100_000 }),
     auditBatchWaitSeconds: read.integer('AUDIT_BATCH_WAIT_SECONDS', 60, { min: 1, max: 86_400 }),
     anchorChain: readAnchorChain(read, problems),
+    agentRegistry: readAgentRegistry(read, problems),
     rawFetchAllowLoopback,
     paymentsFiatFloor: read.boolean('PAYMENTS_FIAT_FLOOR', true),
     achWebhookSecret: read.secret('ACH_WEBHOOK_SECRET', { requiredIn: false }),
@@ -270,6 +281,16 @@ function readAnchorChain(read: EnvReader, problems: string[]): AnchorChainConfig
     return undefined
   }
   return { rpcUrl: rpcUrl!, contractAddress: contractAddress as `0x${string}`, privateKey: privateKey as `0x${string}` }
+}
+
+/** AGENT_REGISTRY_RPC_URL and AGENT_REGISTRY_ADDRESS together name the AgentRegistry contract (both or neither). */
+function readAgentRegistry(read: EnvReader, problems: string[]): AgentRegistryConfig | undefined {
+  const rpcUrl = read.url('AGENT_REGISTRY_RPC_URL', ['http:', 'https:'])
+  const contractAddress = read.pattern('AGENT_REGISTRY_ADDRESS', /^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte hex address')
+  const given = [read.isSet('AGENT_REGISTRY_RPC_URL'), read.isSet('AGENT_REGISTRY_ADDRESS')].filter(Boolean).length
+  if (given === 1) problems.push('AGENT_REGISTRY_RPC_URL and AGENT_REGISTRY_ADDRESS: set both to read agent registrations from the AgentRegistry contract, or neither')
+  if (rpcUrl === undefined || contractAddress === undefined) return undefined
+  return { rpcUrl, contractAddress: contractAddress as `0x${string}` }
 }
 
 const s3Names = ['S3_BUCKET', 'S3_REGION', 'S3_ENDPOINT', 'S3_PUBLIC_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX'] as const

@@ -42,6 +42,7 @@ const notFoundOf: Record<string, ErrorCode> = {
   // /v1/agents/{agent_id}/propose answers route_not_found whatever it names (tested below).
   agent_id: 'agent_not_found',
   run_id: 'agent_run_not_found',
+  report_id: 'governance_report_not_found',
 }
 
 /** Where a route's parameter names another resource than it does elsewhere: that route's not-found code. */

@@ -22,23 +22,22 @@ export const AgentCatalogEntry = named('AgentCatalogEntry', Strict(catalogFields
 
 const AgentStateField = Type.Enum(['pending_onchain', 'active', 'quarantined', 'revoked'], { description: 'The agent\'s state in your tenant (spec, "Agent state").' })
 
-/** The spec's Agent, for an external agent registered by an operator. */
-export const RegisteredAgent = named(
-  'RegisteredAgent',
-  Strict({
-    id: Type.String(),
-    kind: Type.Literal('external'),
-    role: Type.String({ description: 'reader, contributor or proposer: fixes the agent\'s plain scopes and so its scope hash.' }),
-    display_name: Type.String(),
-    state: AgentStateField,
-    scope_hash: Type.String({ description: 'keccak256 (0x hex) of the role\'s plain scopes, sorted and joined by |; the AgentRegistry contract must hold it.' }),
-    onchain_address: Type.Union([Type.String(), Type.Null()], { description: 'The agent\'s wallet (lower-case hex).' }),
-    registered_tx: Type.Union([Type.String(), Type.Null()], { description: 'The registering transaction: as given, then as confirmed on chain.' }),
-    registered_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null until the agent is activated.' }),
-    created_at: Type.String({ format: 'date-time' }),
-    contribution_hold: Type.Boolean({ description: 'True while the agent\'s Raw contributions wait for a release (set by a halt).' }),
-  }),
-)
+/** The spec's Agent, for an external agent registered by an operator: its fields (the governance views add to them). */
+export const registeredAgentFields = {
+  id: Type.String(),
+  kind: Type.Literal('external'),
+  role: Type.String({ description: 'reader, contributor or proposer: fixes the agent\'s plain scopes and so its scope hash.' }),
+  display_name: Type.String(),
+  state: AgentStateField,
+  scope_hash: Type.String({ description: 'keccak256 (0x hex) of the role\'s plain scopes, sorted and joined by |; the AgentRegistry contract must hold it.' }),
+  onchain_address: Type.Union([Type.String(), Type.Null()], { description: 'The agent\'s wallet (lower-case hex).' }),
+  registered_tx: Type.Union([Type.String(), Type.Null()], { description: 'The registering transaction: as given, then as confirmed on chain.' }),
+  registered_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null until the agent is activated.' }),
+  created_at: Type.String({ format: 'date-time' }),
+  contribution_hold: Type.Boolean({ description: 'True while the agent\'s Raw contributions wait for a release (set by a halt).' }),
+}
+
+export const RegisteredAgent = named('RegisteredAgent', Strict(registeredAgentFields))
 
 export const AgentList = named('AgentList', Strict({ agents: Type.Array(Type.Union([AgentCatalogEntry, RegisteredAgent])) }))
 

@@ -5,7 +5,8 @@
  * propose through the gated path, persist the run) and their reads (runs.read.ts); the registry of
  * external agents (registration, activation from the chain or a sandbox resume), the agent-protocol guard,
  * and halt, restore, halt-category and the contribution hold; the spec's scope hash and the AgentRegistry
- * contract's client (chain/agent-registry.ts). Governance is coming (docs/agents.md).
+ * contract's client (chain/agent-registry.ts); and the platform's lifecycle transitions, which the
+ * governance module calls (lifecycle.service.ts; docs/agents.md).
  */
 import type { Clock } from '../../kernel/clock.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
@@ -21,6 +22,7 @@ import { createRunsStore } from './agents.runs.store.ts'
 import { createAgentsService, type AgentsService } from './agents.service.ts'
 import type { AgentRegistryChain } from './chain/agent-registry.ts'
 import { createHaltService, type HaltService } from './halt.service.ts'
+import { createLifecycleService, type LifecycleService } from './lifecycle.service.ts'
 import type { AgentsLedger, AgentsPayments, AgentsPromotions, AgentsProofs, AgentsRaw } from './ports.ts'
 import { createAgentProtocolGuard, type AgentProtocolGuard } from './protocol-guard.ts'
 import { createRegistryService, type RegistryService } from './registry.service.ts'
@@ -29,6 +31,7 @@ import { createRunService, type RunService } from './run.service.ts'
 import { createRunsReadService, type RunsReadService } from './runs.read.ts'
 
 export { agentRoutes } from './agents.routes.ts'
+export { registeredAgentFields } from './agents.schemas.ts'
 export { agentsQueues } from './agents.jobs.ts'
 export { behaviorHashOf, catalog, type CatalogEntry } from './domain/catalog.ts'
 export { scopeHashOf } from './domain/scope-hash.ts'
@@ -41,6 +44,7 @@ export type { RunService } from './run.service.ts'
 export type { RunsReadService } from './runs.read.ts'
 export type { AgentOfWallet, RegistryService } from './registry.service.ts'
 export type { HaltService } from './halt.service.ts'
+export { governanceAgentPageRows, governanceStatuses, lifecycleTransitions, type GovernanceAgentView, type GovernanceStatus, type LifecycleService, type LifecycleTransition } from './lifecycle.service.ts'
 export type { AgentProtocolGuard } from './protocol-guard.ts'
 
 /** The module's tenant rows, deleted with the tenant: runs and their findings, registrations and states. */
@@ -54,6 +58,8 @@ export interface Agents {
   readonly reads: RunsReadService
   readonly registry: RegistryService
   readonly halt: HaltService
+  /** The platform's governance of registered agents (list, read, pause / resume / revoke). */
+  readonly lifecycle: LifecycleService
   /** The agent-protocol checks before dispatch, for the MCP module. */
   readonly protocolGuard: AgentProtocolGuard
   /** Whether the contributor (an agent id) is under a contribution hold in the tenant. */
@@ -86,6 +92,7 @@ export function createAgents(deps: {
     reads: createRunsReadService({ ...deps, store: runsStore }),
     registry: createRegistryService({ db, commands, store: registryStore, clock, chain }),
     halt: createHaltService({ commands, store: registryStore, clock, payments: deps.payments, raw: deps.raw }),
+    lifecycle: createLifecycleService({ db, commands, store: registryStore, clock, cursors: deps.cursors, chain, payments: deps.payments }),
     protocolGuard: createAgentProtocolGuard({ db, store: registryStore, clock, chain }),
     async isContributionHeld(executor, tenantId, contributor) {
       return (await registryStore.findState(executor, tenantId, contributor))?.contributionHeld === true

@@ -2,7 +2,7 @@
  * The registry's store: external agents' registrations and every agent's per-tenant state. Touches only
  * this module's tables (agents.registry.tables.ts); every query names the tenant.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import { agentRegistrations, agentStates, type AgentRegistrationRow, type AgentStateRow } from './agents.registry.tables.ts'
 
@@ -53,6 +53,28 @@ export function createRegistryStore() {
         .where(eq(agentRegistrations.tenantId, tenantId))
         .orderBy(agentRegistrations.agentId)
         .limit(limit)
+    },
+
+    /** A page of the tenant's registered agents in id order after `afterAgentId`, in `states` and by `createdBy` when given. */
+    async pageRegistered(
+      executor: Executor,
+      tenantId: string,
+      filter: { states?: readonly AgentState[] | undefined; createdBy?: string | undefined; afterAgentId?: string | undefined; limit: number },
+    ): Promise<RegisteredAgent[]> {
+      return executor
+        .select({ registration: agentRegistrations, state: agentStates })
+        .from(agentRegistrations)
+        .innerJoin(agentStates, and(eq(agentStates.tenantId, agentRegistrations.tenantId), eq(agentStates.agentId, agentRegistrations.agentId)))
+        .where(
+          and(
+            eq(agentRegistrations.tenantId, tenantId),
+            filter.states === undefined ? undefined : inArray(agentStates.state, [...filter.states]),
+            filter.createdBy === undefined ? undefined : eq(agentRegistrations.createdBy, filter.createdBy),
+            filter.afterAgentId === undefined ? undefined : gt(agentRegistrations.agentId, filter.afterAgentId),
+          ),
+        )
+        .orderBy(agentRegistrations.agentId)
+        .limit(filter.limit)
     },
 
     async findState(executor: Executor, tenantId: string, agentId: string): Promise<AgentStateRow | undefined> {

@@ -21,6 +21,12 @@ export function createPaymentsStore(): PaymentsStore {
       return row
     },
 
+    async decisionOutcomes(executor, tenantId, ids) {
+      if (ids.length === 0) return []
+      const d = paymentPolicyDecisions
+      return executor.select({ id: d.id, outcome: d.outcome }).from(d).where(and(eq(d.tenantId, tenantId), inArray(d.id, [...ids])))
+    },
+
     async findDecision(executor, tenantId, id) {
       const d = paymentPolicyDecisions
       const [row] = await executor.select().from(d).where(and(eq(d.tenantId, tenantId), eq(d.id, id))).limit(1)

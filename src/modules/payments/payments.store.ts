@@ -72,6 +72,8 @@ export interface PaymentsStore {
   agentSpentSince(executor: Executor, tenantId: string, agentId: string, currency: string, since: Date, exceptIntentId: string): Promise<string>
   /** The agent's shadow record: shadow runs, intents approved and rejected, and shadow runs whose gate did not pass. */
   shadowCounts(executor: Executor, tenantId: string, agentId: string): Promise<{ shadowRuns: number; approved: number; rejected: number; gateWouldFail: number }>
+  /** The tenant's stored policy decisions among `ids`, with their outcome (ids of other tenants or none are left out). */
+  decisionOutcomes(executor: Executor, tenantId: string, ids: readonly string[]): Promise<Array<{ id: string; outcome: string }>>
   /** Every decision recorded on the intent, oldest first. */
   approvalsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<ApprovalRow[]>
 }

@@ -60,6 +60,15 @@ export function createReadService(deps: { db: Database; store: PaymentsStore; cu
   }
 
   return {
+    /** The outcome of each of the tenant's policy decisions among `ids` (the governance report's join). */
+    async decisionOutcomes(tenantId: string, ids: readonly string[]): Promise<Map<string, string>> {
+      const found = new Map<string, string>()
+      for (let offset = 0; offset < ids.length; offset += 1000) {
+        for (const row of await store.decisionOutcomes(db.orm, tenantId, ids.slice(offset, offset + 1000))) found.set(row.id, row.outcome)
+      }
+      return found
+    },
+
     /** One intent; `expand=agent` adds the proposing agent. */
     async get(tenantId: string, id: string, options: { expandAgent: boolean }): Promise<PaymentIntentView> {
       const row = await found(tenantId, id)

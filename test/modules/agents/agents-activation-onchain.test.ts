@@ -27,7 +27,8 @@ beforeAll(async () => {
   const registrarKey = anvil.privateKeys[0]!
   const { address } = await deployAgentRegistry({ rpcUrl: anvil.rpcUrl, privateKey: registrarKey })
   chain = createAgentRegistryChain({ rpcUrl: anvil.rpcUrl, contractAddress: address, privateKey: registrarKey })
-  test = await createTestApp({ runtime: { agentRegistry: chain } })
+  // Configured as an operator would (the env), not handed in: the runtime builds its read-only client from it.
+  test = await createTestApp({ env: { AGENT_REGISTRY_RPC_URL: anvil.rpcUrl, AGENT_REGISTRY_ADDRESS: address } })
   owner = await signupOwner(test)
   admin = await addMember(test, owner, 'admin')
 }, 180_000)

@@ -108,6 +108,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const body = response.json()
     expect(body.tenantId).toBe(owner.tenantId)
     expect(body.deletedRows).toEqual({
+      governance_report_snapshots: 0,
       agent_proposals: 0,
       agent_runs: 0,
       agent_routing_decisions: 0,
