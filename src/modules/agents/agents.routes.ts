@@ -113,7 +113,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<AgentRoutesOptions> = async 
         summary: 'Route, run the agent on your Ledger, and propose through the gated path',
         description:
           `${inputNote} The pipeline: route; run the agent's program on your Ledger; resolve each money proposal's action and dry-run the gate on it (the active policy's decision); propose it as a PaymentIntent through the gated path as the agent (shadow_completed at once when the policy approved it and the agent is not promoted); record findings as proposals; persist the run (audited agent.run.completed). ` +
-          `status proposal_created, no_proposal, no_match or unscoped. 409 agent_proposal_duplicate when every proposal the run would make was already made by the agent within 24 hours (details.run_id names the earlier run). ${idempotencyNote}`,
+          `status proposal_created, no_proposal, no_match or unscoped. 409 agent_proposal_duplicate when every proposal the run would make was already made by the agent within 24 hours (details.run_id names the earlier run); 409 agent_inactive when the selected agent is halted (quarantined) or revoked in your tenant. ${idempotencyNote}`,
         headers: IdempotencyKeyHeaders,
         body: RouteBody,
         response: { 200: RunResult },

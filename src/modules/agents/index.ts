@@ -85,7 +85,7 @@ export function createAgents(deps: {
   const { db, commands, clock, chain } = deps
   const registryStore = createRegistryStore()
   const runsStore = createRunsStore()
-  const runs = createRunService({ ...deps, store: runsStore })
+  const runs = createRunService({ ...deps, store: runsStore, agentState: async (tenantId, agentId) => (await registryStore.findState(db.orm, tenantId, agentId))?.state })
   return {
     service: createAgentsService({ db, store: registryStore, promotions: deps.promotions }),
     runs,

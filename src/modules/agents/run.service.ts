@@ -5,7 +5,8 @@
  *
  * `run` (POST /v1/agents/run, and the agents-run job of POST /v1/agents/events) is the pipeline:
  * 1. route; nothing routed (no_match) or a caller who may not take the agent's payments forward
- *    (unscoped) ends the run there, recorded with that status;
+ *    (unscoped) ends the run there, recorded with that status; a selected agent that is halted
+ *    (quarantined) or revoked in the tenant is 409 agent_inactive, and nothing is recorded;
  * 2. read the tenant's Ledger (the ledger module, through AgentsLedger) as of `context.as_of` or today,
  *    and run the agent's program on it;
  * 3. drop what the agent already proposed within 24 hours (same program key, not closed): a run all of
@@ -144,8 +145,10 @@ export function createRunService(deps: {
   ledger: AgentsLedger
   payments: AgentsPayments
   promotions: AgentsPromotions
+  /** The agent's state in the tenant (halt, governance); undefined when never set (a first-party agent is then active). */
+  agentState: (tenantId: string, agentId: string) => Promise<string | undefined>
 }) {
-  const { db, commands, store, ids, clock, ledger, payments, promotions } = deps
+  const { db, commands, store, ids, clock, ledger, payments, promotions, agentState } = deps
 
   function decisionRow(id: string, tenantId: string, request: RunRequest, input: RoutingInput, decision: RoutingDecision, runId: string | null, requestedBy: string, at: Date): RoutingDecisionRow {
     return {
@@ -190,6 +193,11 @@ export function createRunService(deps: {
     const runId = ids.newId('agentRun')
     const definition = catalogDefinitions.find((candidate) => candidate.program.agentKey === decision.selected_agent_id)
     const entry = catalog.find((candidate) => candidate.agent_key === decision.selected_agent_id)
+    // A halted (quarantined) or revoked agent does not run until it is restored.
+    const state = entry === undefined ? undefined : await agentState(tenantId, entry.agent_key)
+    if (entry !== undefined && state !== undefined && state !== 'active') {
+      throw new AppError('agent_inactive', `${entry.agent_key} is ${state}: restore it to run it.`, { agent_id: entry.agent_key, state })
+    }
     const shadow = entry === undefined ? true : !(await promotions.isPromoted(tenantId, entry.agent_key))
 
     let ledgerRead: Record<string, unknown> = {}
@@ -409,7 +417,7 @@ export function createRunService(deps: {
       try {
         await pipeline({ requestId: job.data.request_id, principal }, job.data.request, 'event', job.id)
       } catch (error) {
-        if (error instanceof AppError && (error.code === 'agent_proposal_duplicate' || error.code === 'validation_failed')) return
+        if (error instanceof AppError && (error.code === 'agent_proposal_duplicate' || error.code === 'validation_failed' || error.code === 'agent_inactive')) return
         throw error
       }
     },
