@@ -21,7 +21,7 @@ import { createMailHandler, mailSendQueue } from '../platform/mail/mail.job.ts'
 import { createLogMailer, createSmtpMailer, type Mailer } from '../platform/mail/mailer.ts'
 import { createFileBlobStore, type BlobStore } from '../platform/storage/blob-store.ts'
 import { createS3BlobStore } from '../platform/storage/s3-blob-store.ts'
-import { createEventRecorder } from '../platform/outbox/events.ts'
+import { createEventRecorder, startEventSweeper } from '../platform/outbox/events.ts'
 import { createCommandRunner } from '../platform/commands/command.ts'
 import { createIdempotencyStore } from '../platform/commands/idempotency.store.pg.ts'
 import { createWebhookSubscriber, createWebhooks, webhookQueues, webhookRoutes, type WebhookOptions, type WebhooksService } from '../modules/webhooks/index.ts'
@@ -198,8 +198,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const cursors = createCursorCodec(hmacSha256Hex(config.jwtSecret, 'steward:pagination-cursor:v1'))
 
   const auditRecorder = createAuditRecorder({ ids, clock })
-  const events = createEventRecorder({ ids, clock, subscriber: createWebhookSubscriber({ jobs }) })
-  const commands = createCommandRunner({ db, clock, audit: auditRecorder, events, jobs, idempotency: createIdempotencyStore() })
+  const events = createEventRecorder({ db, ids, clock, subscriber: createWebhookSubscriber({ jobs }) })
+  const commands = createCommandRunner({
+    db,
+    clock,
+    audit: auditRecorder,
+    events,
+    jobs,
+    idempotency: createIdempotencyStore(),
+    onRelayError: (error, relay) => logger.warn({ err: error, tenant_id: relay.tenantId, event_ids: relay.eventIds }, 'handing committed events over failed; the outbox sweep will'),
+  })
+  let stopEventSweeper: (() => Promise<void>) | undefined
   const anchorChain = options.anchorChain ?? (config.anchorChain === undefined ? undefined : createAnchorChain(config.anchorChain))
   // External agents' registrations, read from the AgentRegistry contract when one is configured (or given).
   const agentRegistry = options.agentRegistry ?? (config.agentRegistry === undefined ? undefined : createAgentRegistryChain(config.agentRegistry))
@@ -537,6 +546,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     { name: 'auth', routes: routesOf(authRoutes, { auth: services.auth, apiKeys: services.apiKeys, siwx: auth.siwx }) },
     { name: 'mail', startWorkers: (queue) => queue.work(mailSendQueue, createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 }) },
     { name: 'webhooks', routes: routesOf(webhookRoutes, { webhooks: webhooks.service }), startWorkers: (queue) => webhooks.startWorkers(queue, { pollingIntervalSeconds }) },
+    {
+      // Business events committed but not handed over (a process stopped between its commit and the relay).
+      name: 'outbox',
+      startWorkers: async () => {
+        stopEventSweeper ??= startEventSweeper(events, { intervalMs: 5_000, olderThanMs: 10_000, limit: 500, onError: (error) => logger.error({ err: error }, 'outbox sweep failed') })
+      },
+      stop: async () => {
+        await stopEventSweeper?.()
+        stopEventSweeper = undefined
+      },
+    },
     {
       name: 'audit',
       routes: routesOf(auditRoutes, { audit: services.audit }),

@@ -106,7 +106,7 @@ describe('copyMany', () => {
   it(`${engineName() === 'postgres' ? 'COPYs inside the transaction' : 'falls back to one INSERT on PGlite'}, and a failed COPY rolls the transaction back`, async () => {
     const query = vi.spyOn(pg.Client.prototype, 'query')
     const tenantId = randomUUID()
-    const row = (id: string) => ({ id, tenantId, eventType: 'ledger.transaction.created', payload: { note: 'tab\there' }, auditEventId: null, createdAt: new Date() })
+    const row = (id: string) => ({ id, tenantId, eventType: 'ledger.transaction.created', payload: { note: 'tab\there' }, auditEventId: null, createdAt: new Date(), fanoutPending: false })
     try {
       await test.runtime.db.orm.transaction((tx) => copyMany(tx, events, [row('evt_bulk_1'), row('evt_bulk_2')]))
       const copies = query.mock.calls.filter(([submitted]) => /^copy "events"/.test(String((submitted as { text?: unknown }).text)))

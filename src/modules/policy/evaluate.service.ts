@@ -47,9 +47,9 @@ export function createPolicyEvaluation(deps: { commands: CommandRunner; store: P
         if (policy === undefined) throw new AppError('policy_not_found', 'The tenant has no active policy.')
         const decision = evaluatePolicy(contents.contentOf(policy), action)
         const hash = actionHash(action)
-        // The answer names its audit event, so the event (and the webhook event citing it) is committed
-        // here, in the command's transaction, where its id is known before the outcome is stored.
-        const [auditEventId] = await commands.commit(tx, tenantId, {
+        // The answer names its audit event: the outcome is made once the event has its id, and the event
+        // (and the webhook event citing it) goes out with the commit.
+        return {
           audit: [
             auditedBy(context, {
               layer: 'policy',
@@ -81,9 +81,11 @@ export function createPolicyEvaluation(deps: { commands: CommandRunner; store: P
               },
             },
           ],
-        })
-        assert(auditEventId !== undefined, 'committing one audit event returns its id')
-        return { outcome: { ...toDecisionView(decision), policy_id: policy.id, policy_version: policy.version, audit_event_id: auditEventId } }
+          outcomeOf: ([auditEventId]) => {
+            assert(auditEventId !== undefined, 'committing one audit event returns its id')
+            return { ...toDecisionView(decision), policy_id: policy.id, policy_version: policy.version, audit_event_id: auditEventId }
+          },
+        }
       })
     },
   }

@@ -15,7 +15,7 @@ import { Readable } from 'node:stream'
 import { assert } from '../../kernel/assert.ts'
 import type { AuditActor } from '../../kernel/audit-record.ts'
 import { digestOf } from '../../kernel/audit-record.ts'
-import type { CommandWork } from '../../platform/commands/command.ts'
+import type { CommandEffects } from '../../platform/commands/command.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import type { JobQueue } from '../../platform/jobs/job-queue.ts'
 import type { Clock } from '../../kernel/clock.ts'
@@ -50,7 +50,7 @@ export interface ArtifactDraft {
 export type RecordOutcome = { readonly kind: 'created' | 'deduplicated' | 'restored' | 'tombstoned'; readonly artifact: ArtifactRow }
 
 /** What recording did, with the audit event, business event and extraction job its command's commit carries. */
-export type RecordWork = CommandWork<RecordOutcome>
+export type RecordWork = CommandEffects & { readonly outcome: RecordOutcome }
 
 export interface ArtifactRecorder {
   /**

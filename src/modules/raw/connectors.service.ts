@@ -20,7 +20,7 @@ import type { CommandContext } from '../../kernel/context.ts'
 import { AppError } from '../../kernel/errors.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { ReplayableSecrets } from '../../kernel/secrets.ts'
-import type { CommandResult, CommandRunner, CommandWork } from '../../platform/commands/command.ts'
+import type { CommandEffects, CommandResult, CommandRunner, CommandWork } from '../../platform/commands/command.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import type { Provider } from './domain/source-types.ts'
 import type { ConnectionRow, RawStore } from './raw.store.ts'
@@ -82,7 +82,7 @@ export function toConnectionView(row: ConnectionRow): ConnectionView {
 const platformActor = { type: 'platform', id: 'platform-service' } as const
 
 /** The audit event and business event of a connection's change, for its command's commit. */
-function announced(context: CommandContext, row: ConnectionRow, change: ConnectionChange, previousStatus: ConnectionRow['status'] | null): Omit<CommandWork<unknown>, 'outcome'> {
+function announced(context: CommandContext, row: ConnectionRow, change: ConnectionChange, previousStatus: ConnectionRow['status'] | null): CommandEffects {
   const outputs = { connection_id: row.id, provider: row.provider, account_ref: row.accountRef, status: row.status, previous_status: previousStatus, change }
   const audit: AuditRecord = {
     tenantId: row.tenantId,

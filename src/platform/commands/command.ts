@@ -60,13 +60,19 @@ export interface PendingJob<Payload = unknown> {
   readonly options?: EnqueueOptions
 }
 
-/** What the command's work produced: the outcome and what its commit must carry. */
-export interface CommandWork<Outcome> {
-  readonly outcome: Outcome
+/** What a command's commit must carry besides its outcome. */
+export interface CommandEffects {
   readonly audit?: readonly AuditRecord[]
   readonly events?: readonly PendingEvent[]
   readonly jobs?: readonly PendingJob[]
 }
+
+/**
+ * What the command's work produced: the outcome and what its commit must carry. An outcome that names
+ * the command's own audit events (`audit_event_id`) is given as `outcomeOf`, which receives their ids:
+ * the events are then written with the commit (one round trip) instead of before the outcome.
+ */
+export type CommandWork<Outcome> = CommandEffects & ({ readonly outcome: Outcome; readonly outcomeOf?: never } | { readonly outcomeOf: (auditEventIds: readonly string[]) => Outcome; readonly outcome?: never })
 
 export interface CommandResult<Outcome> {
   readonly outcome: Outcome
@@ -91,7 +97,7 @@ export interface CommandRunner {
    * Commits a command's effects inside a transaction the caller runs (for commands whose transaction
    * shape the runner cannot own, such as a retry loop). Returns the audit event ids.
    */
-  commit(tx: Tx, tenantId: string, effects: Omit<CommandWork<unknown>, 'outcome'>): Promise<string[]>
+  commit(tx: Tx, tenantId: string, effects: CommandEffects): Promise<string[]>
 }
 
 const keyPattern = new RegExp(idempotencyKeyPattern)
@@ -116,17 +122,25 @@ export function createCommandRunner(deps: {
   events: EventRecorder
   jobs: Pick<JobQueue, 'enqueue'>
   idempotency: IdempotencyStore
+  /** Told when handing committed events over fails (the outbox's sweep hands them over later). */
+  onRelayError?: (error: unknown, relay: { tenantId: string; eventIds: readonly string[] }) => void
 }): CommandRunner {
+  /** Events a commit recorded with `send`, handed over once it has committed. */
+  type Relay = { tenantId: string; ids: readonly string[]; written: Promise<boolean> }
+
   /**
    * Sends the command's effects together (one round trip on PostgreSQL's pipelined connection): the audit
    * events, in order, then what cites them (the business events) and the jobs, with `also` (the
-   * idempotency record) beside them. `written` settles when all of them have.
+   * idempotency record) beside them. `final` settles when the statements that are the last of their kind
+   * have; `followed` when those whose answer may call for another statement have. With `relays`, the
+   * business events are final (`EventRecorder.send`: handed over after the commit, into `relays`);
+   * without, they are handed over in the transaction.
    */
   function send(
     tx: Tx,
     tenantId: string,
-    effects: Omit<CommandWork<unknown>, 'outcome'>,
-    also?: () => Promise<void>,
+    effects: CommandEffects,
+    options: { also?: (auditEventIds: readonly string[]) => Promise<void>; relays?: Relay[] } = {},
   ): { auditEventIds: string[]; final: Promise<unknown>; followed: Promise<unknown> } {
     const audit = effects.audit ?? []
     for (const event of effects.events ?? []) {
@@ -147,12 +161,30 @@ export function createCommandRunner(deps: {
       const owner = event.tenantId ?? tenantId
       byTenant.set(owner, [...(byTenant.get(owner) ?? []), { type: event.type, payload: event.payload, auditEventId: auditEventIds[event.auditIndex ?? 0]! }])
     }
+    const eventWrites: Array<Promise<unknown>> = []
+    for (const [owner, batch] of byTenant) {
+      if (options.relays === undefined) {
+        eventWrites.push(deps.events.recordEach(tx, owner, batch))
+      } else {
+        const recorded = deps.events.send(tx, owner, batch)
+        options.relays.push({ tenantId: owner, ids: recorded.ids, written: recorded.written })
+        eventWrites.push(recorded.written)
+      }
+    }
     // Statements that are the last of their kind (`final`), and those whose answer may call for another
-    // statement (`followed`): an event someone takes is handed over with a job, and pg-boss may look a
-    // queue up or retry a singleton slot before its INSERT.
-    const final = Promise.all([...sent.map((event) => event.written), also?.()])
+    // statement (`followed`): an event handed over in the transaction is handed over with a job, and
+    // pg-boss may look a queue up or retry a singleton slot before its INSERT.
+    let also: Promise<void> | undefined
+    try {
+      also = options.also?.(auditEventIds)
+    } catch (error) {
+      for (const event of sent) event.written.catch(() => {})
+      for (const write of eventWrites) write.catch(() => {})
+      throw error
+    }
+    const final = Promise.all([...sent.map((event) => event.written), also, ...(options.relays === undefined ? [] : eventWrites)])
     const followed = Promise.all([
-      ...[...byTenant].map(([owner, batch]) => deps.events.recordEach(tx, owner, batch)),
+      ...(options.relays === undefined ? eventWrites : []),
       ...(effects.jobs ?? []).map((job) => deps.jobs.enqueue(tx, job.queue, job.payload, job.options)),
     ])
     final.catch(() => {})
@@ -160,7 +192,7 @@ export function createCommandRunner(deps: {
     return { auditEventIds, final, followed }
   }
 
-  async function commit(tx: Tx, tenantId: string, effects: Omit<CommandWork<unknown>, 'outcome'>): Promise<string[]> {
+  async function commit(tx: Tx, tenantId: string, effects: CommandEffects): Promise<string[]> {
     const { auditEventIds, final, followed } = send(tx, tenantId, effects)
     await Promise.all([final, followed])
     return auditEventIds
@@ -170,11 +202,29 @@ export function createCommandRunner(deps: {
    * The command's last writes, all sent at once; the transaction's COMMIT goes out as soon as the ones
    * that may call for another statement have answered, without waiting for the final ones (commitWith).
    */
-  async function sendWithCommit(tx: Tx, tenantId: string, effects: Omit<CommandWork<unknown>, 'outcome'>, also?: () => Promise<void>): Promise<string[]> {
-    const { auditEventIds, final, followed } = send(tx, tenantId, effects, also)
+  async function sendWithCommit(
+    tx: Tx,
+    tenantId: string,
+    effects: CommandEffects,
+    relays: Relay[],
+    also?: (auditEventIds: readonly string[]) => Promise<void>,
+  ): Promise<string[]> {
+    const { auditEventIds, final, followed } = send(tx, tenantId, effects, also === undefined ? { relays } : { also, relays })
     commitWith(tx, final)
     await followed
     return auditEventIds
+  }
+
+  /** After the commit: hands over the events a subscriber takes (the sweep does it if this fails). */
+  async function relayCommitted(relays: readonly Relay[]): Promise<void> {
+    for (const relay of relays) {
+      if (!(await relay.written)) continue
+      try {
+        await deps.events.relay(relay.tenantId, relay.ids)
+      } catch (error) {
+        deps.onRelayError?.(error, { tenantId: relay.tenantId, eventIds: relay.ids })
+      }
+    }
   }
 
   return {
@@ -186,12 +236,14 @@ export function createCommandRunner(deps: {
       const ref = { tenantId: request.tenantId, scope: `command:${request.name}`, key }
       return runReserved({ db: deps.db, clock: deps.clock, store: deps.idempotency }, ref, commandFingerprint(request.name, request.input), work)
     },
-    async run(context, request, work) {
+    async run<Input, Outcome>(context: CommandContext, request: CommandRequest<Input>, work: (tx: Tx) => Promise<CommandWork<Outcome>>): Promise<CommandResult<Outcome>> {
       const key = context.idempotencyKey
       if (key !== undefined) assertIdempotencyKey(key)
       const ref = key === undefined ? undefined : { tenantId: request.tenantId, scope: `command:${request.name}`, key }
       const fingerprint = ref === undefined ? undefined : commandFingerprint(request.name, request.input)
+      const relays: Relay[] = []
       const result = await deps.db.transaction(async (tx) => {
+        relays.length = 0 // a transaction the driver retries starts afresh
         if (ref !== undefined && fingerprint !== undefined) {
           const claimed = await deps.idempotency.claim(tx, ref, fingerprint, deps.clock.now())
           if (claimed.kind === 'stored') {
@@ -200,11 +252,22 @@ export function createCommandRunner(deps: {
           }
         }
         const done = await work(tx)
-        if (ref === undefined) return { outcome: done.outcome, replayed: false, auditEventIds: await sendWithCommit(tx, request.tenantId, done) }
-        const stored = JSON.parse(JSON.stringify(done.outcome ?? null)) as typeof done.outcome
-        const auditEventIds = await sendWithCommit(tx, request.tenantId, done, () => deps.idempotency.complete(tx, ref, stored))
-        return { outcome: stored, replayed: false, auditEventIds }
+        const outcomeOf = (auditEventIds: readonly string[]): Outcome => (done.outcomeOf === undefined ? (done.outcome as Outcome) : done.outcomeOf(auditEventIds))
+        if (ref === undefined) {
+          let outcome: Outcome | undefined
+          const auditEventIds = await sendWithCommit(tx, request.tenantId, done, relays, async (ids) => {
+            outcome = outcomeOf(ids)
+          })
+          return { outcome: outcome as Outcome, replayed: false, auditEventIds }
+        }
+        let stored: Outcome | undefined
+        const auditEventIds = await sendWithCommit(tx, request.tenantId, done, relays, (ids) => {
+          stored = JSON.parse(JSON.stringify(outcomeOf(ids) ?? null)) as Outcome
+          return deps.idempotency.complete(tx, ref, stored)
+        })
+        return { outcome: stored as Outcome, replayed: false, auditEventIds }
       })
+      await relayCommitted(relays)
       if (commandCommittedChannel.hasSubscribers) {
         commandCommittedChannel.publish({ name: request.name, tenantId: request.tenantId, replayed: result.replayed, requestId: context.requestId })
       }

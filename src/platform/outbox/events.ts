@@ -5,7 +5,7 @@
  * it), so no committed event is ever left undelivered and no rolled-back one is ever sent.
  */
 import { and, asc, eq, gt, gte, inArray, sql, type SQL } from 'drizzle-orm'
-import { queryRows, type Executor, type Tx } from '../db/database.ts'
+import { queryRows, type Database, type Executor, type Tx } from '../db/database.ts'
 import { copyMany } from '../db/bulk.ts'
 import { events } from './outbox.tables.ts'
 import type { Clock } from '../../kernel/clock.ts'
@@ -49,9 +49,28 @@ export interface BusinessEvent {
 export interface EventRecorder {
   /**
    * Records a command's events of one tenant with one statement (the insert and the subscriber check in
-   * one round trip: this runs on every audited change), in order; returns their ids.
+   * one round trip: this runs on every audited change), in order, and hands them over in the same
+   * transaction when a subscriber takes them; returns their ids.
    */
   recordEach(tx: Tx, tenantId: string, batch: ReadonlyArray<Omit<BusinessEvent, 'tenantId'>>): Promise<string[]>
+  /**
+   * Records a command's events of one tenant with one statement that needs no other in the transaction:
+   * when a subscriber takes them they are marked `fanout_pending`, and the caller hands them over with
+   * `relay` once the transaction has committed (a crash in between leaves them to `sweep`). So the
+   * transaction's COMMIT can go out with the insert. `ids` are known at once; `written` settles with the
+   * insert, true when the events await `relay`.
+   */
+  send(tx: Tx, tenantId: string, batch: ReadonlyArray<Omit<BusinessEvent, 'tenantId'>>): { ids: string[]; written: Promise<boolean> }
+  /**
+   * After the commit of `send`'s transaction: hands the events still pending over to the subscriber, in a
+   * transaction of its own that clears their mark (an event is handed over once, by this or by `sweep`).
+   */
+  relay(tenantId: string, eventIds: readonly string[]): Promise<void>
+  /**
+   * Hands over events left pending longer than `olderThanMs` (their relay never ran: the process stopped
+   * between the commit and the relay), at most `limit`; returns how many.
+   */
+  sweep(options: { olderThanMs: number; limit: number }): Promise<number>
   /**
    * Records many events of one tenant (a normalization run's created entities) with one insert and one
    * hand-over to the subscriber, in the caller's transaction.
@@ -73,26 +92,68 @@ export interface EventSubscriber {
   handOver(tx: Tx, tenantId: string, eventIds: readonly string[]): Promise<void>
 }
 
-export function createEventRecorder(deps: { ids: IdSource; clock: Clock; subscriber: EventSubscriber }): EventRecorder {
+export function createEventRecorder(deps: { db: Database; ids: IdSource; clock: Clock; subscriber: EventSubscriber }): EventRecorder {
+  /** One INSERT of the batch; `pending` marks the rows a subscriber takes (the check runs in the statement). */
+  function insertStatement(tenantId: string, batch: ReadonlyArray<Omit<BusinessEvent, 'tenantId'>>, ids: readonly string[], pending: SQL): SQL {
+    const createdAt = deps.clock.now().toISOString()
+    const rows = batch.map(
+      (event, index) => sql`(${ids[index]}::text, ${tenantId}::uuid, ${event.type}::text, ${JSON.stringify(event.payload)}::jsonb, ${event.auditEventId}::text, ${createdAt}::timestamptz)`,
+    )
+    const takes = deps.subscriber.takesAny(tenantId, [...new Set(batch.map((event) => event.type))])
+    return sql`with subscribed as (select ${takes} as takes),
+            inserted as (
+              insert into ${events} (${sql.identifier(events.id.name)}, ${sql.identifier(events.tenantId.name)}, ${sql.identifier(events.eventType.name)},
+                                     ${sql.identifier(events.payload.name)}, ${sql.identifier(events.auditEventId.name)}, ${sql.identifier(events.createdAt.name)},
+                                     ${sql.identifier(events.fanoutPending.name)})
+              select v.*, ${pending} from (values ${sql.join(rows, sql`, `)}) as v, subscribed
+              returning 1)
+            select (select takes from subscribed) as takes from inserted limit 1`
+  }
+  /** Clears the mark of these pending events and hands them over, in `tx`. */
+  async function handOverPending(tx: Tx, tenantId: string, eventIds: readonly string[]): Promise<number> {
+    const claimed = await queryRows<{ id: string }>(
+      tx,
+      sql`update ${events} set ${sql.identifier(events.fanoutPending.name)} = false
+           where ${events.tenantId} = ${tenantId} and ${events.id} = any(${sql.param([...eventIds])}::text[]) and ${events.fanoutPending}
+           returning ${events.id} as id`,
+    )
+    // In id order, the order they were recorded in.
+    const ids = claimed.map((row) => row.id).sort()
+    if (ids.length > 0) await deps.subscriber.handOver(tx, tenantId, ids)
+    return ids.length
+  }
   return {
     async recordEach(tx, tenantId, batch) {
       if (batch.length === 0) return []
-      const createdAt = deps.clock.now().toISOString()
       const ids = batch.map(() => deps.ids.newId('event'))
-      const rows = batch.map(
-        (event, index) => sql`(${ids[index]}, ${tenantId}, ${event.type}, ${JSON.stringify(event.payload)}::jsonb, ${event.auditEventId}, ${createdAt}::timestamptz)`,
-      )
-      const [recorded] = await queryRows<{ fan_out: boolean }>(
-        tx,
-        sql`with inserted as (
-              insert into ${events} (${sql.identifier(events.id.name)}, ${sql.identifier(events.tenantId.name)}, ${sql.identifier(events.eventType.name)},
-                                     ${sql.identifier(events.payload.name)}, ${sql.identifier(events.auditEventId.name)}, ${sql.identifier(events.createdAt.name)})
-              values ${sql.join(rows, sql`, `)}
-              returning 1)
-            select ${deps.subscriber.takesAny(tenantId, [...new Set(batch.map((event) => event.type))])} as fan_out from inserted limit 1`,
-      )
-      if (recorded?.fan_out === true) await deps.subscriber.handOver(tx, tenantId, ids)
+      // Handed over in this transaction, so never marked pending; the subscriber check answers with the insert.
+      const [recorded] = await queryRows<{ takes: boolean }>(tx, insertStatement(tenantId, batch, ids, sql`false`))
+      if (recorded?.takes === true) await deps.subscriber.handOver(tx, tenantId, ids)
       return ids
+    },
+    send(tx, tenantId, batch) {
+      if (batch.length === 0) return { ids: [], written: Promise.resolve(false) }
+      const ids = batch.map(() => deps.ids.newId('event'))
+      const written = queryRows<{ takes: boolean }>(tx, insertStatement(tenantId, batch, ids, sql`subscribed.takes`)).then(([row]) => row?.takes === true)
+      return { ids, written }
+    },
+    async relay(tenantId, eventIds) {
+      if (eventIds.length === 0) return
+      await deps.db.transaction((tx) => handOverPending(tx, tenantId, eventIds))
+    },
+    async sweep({ olderThanMs, limit }) {
+      const before = new Date(deps.clock.now().getTime() - olderThanMs)
+      const stale = await queryRows<{ tenant_id: string; id: string }>(
+        deps.db.orm,
+        sql`select ${events.tenantId} as tenant_id, ${events.id} as id from ${events}
+             where ${events.fanoutPending} and ${events.createdAt} < ${before.toISOString()}::timestamptz
+             order by ${events.createdAt} limit ${limit}`,
+      )
+      const byTenant = new Map<string, string[]>()
+      for (const row of stale) byTenant.set(row.tenant_id, [...(byTenant.get(row.tenant_id) ?? []), row.id])
+      let handed = 0
+      for (const [tenantId, ids] of byTenant) handed += await deps.db.transaction((tx) => handOverPending(tx, tenantId, ids))
+      return handed
     },
     async recordMany(tx, tenantId, batch) {
       if (batch.length === 0) return
@@ -105,6 +166,7 @@ export function createEventRecorder(deps: { ids: IdSource; clock: Clock; subscri
         payload: event.payload,
         auditEventId: event.auditEventId,
         createdAt,
+        fanoutPending: false, // handed over below, in this transaction
       }))
       // One statement for the whole batch (a COPY on a server, see db/bulk.ts): every statement more is
       // a round trip the caller's transaction waits for.
@@ -161,4 +223,34 @@ export const eventReader: EventReader = {
       .orderBy(asc(events.id))
       .limit(filter.limit)
   },
+}
+
+/**
+ * Hands over, every `intervalMs`, the events whose relay never ran (`EventRecorder.sweep`): the process
+ * that committed them stopped before handing them over. Events pending less than `olderThanMs` are left
+ * to their own relay. Returns a function that stops the loop and waits for a sweep under way.
+ */
+export function startEventSweeper(
+  recorder: Pick<EventRecorder, 'sweep'>,
+  options: { intervalMs: number; olderThanMs: number; limit: number; onError: (error: unknown) => void },
+): () => Promise<void> {
+  let running: Promise<void> | undefined
+  const timer = setInterval(() => {
+    if (running !== undefined) return
+    running = (async () => {
+      try {
+        // A full page means more may wait: take the next at once.
+        while ((await recorder.sweep({ olderThanMs: options.olderThanMs, limit: options.limit })) === options.limit) {}
+      } catch (error) {
+        options.onError(error)
+      } finally {
+        running = undefined
+      }
+    })()
+  }, options.intervalMs)
+  timer.unref()
+  return async () => {
+    clearInterval(timer)
+    await running
+  }
 }

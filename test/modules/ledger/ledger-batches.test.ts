@@ -35,7 +35,7 @@ function normalizerWith(options: Partial<NormalizerDeps> = {}) {
     store: runtime.ledger.store,
     clock: runtime.clock,
     audit: auditRecorder(),
-    events: createEventRecorder({ ids: createIdSource(() => runtime.clock.now().getTime()), clock: runtime.clock, subscriber: createWebhookSubscriber({ jobs: runtime.jobs }) }),
+    events: createEventRecorder({ db: runtime.db, ids: createIdSource(() => runtime.clock.now().getTime()), clock: runtime.clock, subscriber: createWebhookSubscriber({ jobs: runtime.jobs }) }),
     batchRows: 3,
     ...options,
   })

@@ -173,7 +173,7 @@ async function normalizeObserved(owner: TenantOwner, artifactId: string, observe
   const { runtime } = test
   const ids = createIdSource(() => runtime.clock.now().getTime())
   const audit = createAuditRecorder({ ids, clock: runtime.clock })
-  const events = createEventRecorder({ ids, clock: runtime.clock, subscriber: createWebhookSubscriber({ jobs: runtime.jobs }) })
+  const events = createEventRecorder({ db: runtime.db, ids, clock: runtime.clock, subscriber: createWebhookSubscriber({ jobs: runtime.jobs }) })
   const commands = createCommandRunner({ db: runtime.db, clock: runtime.clock, audit, events, jobs: runtime.jobs, idempotency: createIdempotencyStore() })
   const observed: Database = {
     ...runtime.db,
@@ -272,7 +272,7 @@ describe('an artifact view: progress, outcome and refused rows', () => {
       store: runtime.ledger.store,
       clock: runtime.clock,
       audit: createAuditRecorder({ ids, clock: runtime.clock }),
-      events: createEventRecorder({ ids, clock: runtime.clock, subscriber: createWebhookSubscriber({ jobs: runtime.jobs }) }),
+      events: createEventRecorder({ db: runtime.db, ids, clock: runtime.clock, subscriber: createWebhookSubscriber({ jobs: runtime.jobs }) }),
       batchRows: 3,
     })
     const seen: RunProgress[] = []

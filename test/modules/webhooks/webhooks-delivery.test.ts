@@ -312,7 +312,7 @@ describe('fan-out jobs', () => {
       expect(await fanOutJobs(taken)).toBe(1)
 
       // A batch (a normalization run's events) queues its jobs when an endpoint takes any of its types.
-      const recorder = createEventRecorder({ ids: createIdSource(), clock: systemClock, subscriber: createWebhookSubscriber({ jobs: idle.runtime.jobs }) })
+      const recorder = createEventRecorder({ db: idle.runtime.db, ids: createIdSource(), clock: systemClock, subscriber: createWebhookSubscriber({ jobs: idle.runtime.jobs }) })
       const recordBatch = async (types: EventType[]) => {
         await idle.runtime.db.transaction((tx) => recorder.recordMany(tx, owner.tenantId, types.map((type) => ({ type, payload: {}, auditEventId: 'aev_test' }))))
         const [row] = await queryRows<{ id: string }>(idle.runtime.db.orm, sql`select id from events where tenant_id = ${owner.tenantId} order by id desc limit 1`)
@@ -332,6 +332,61 @@ describe('fan-out jobs', () => {
         sql`select count(*)::int as n from events where id = any(${sql.param([noEndpoint, otherType, taken, disabled])}::text[])`,
       )
       expect(recorded?.n).toBe(4)
+    } finally {
+      await idle.close()
+    }
+  })
+
+  it('hands a committed event over once: after its commit, or by the sweep when the process stopped before the relay', async () => {
+    const idle = await createWebhookTestApp({ workers: false })
+    try {
+      const owner = await signupOwner(idle)
+      await registerWebhook(idle, receiver, owner, { event_types: ['member.changed'] })
+      const fanOutJobs = (eventId: string) => idle.unfinishedJobs('webhook-fanout', 'event_ids', eventId)
+      const pendingOf = async (eventId: string) =>
+        (await queryRows<{ pending: boolean }>(idle.runtime.db.orm, sql`select fanout_pending as pending from events where id = ${eventId}`))[0]?.pending
+
+      // Through a command: handed over after the commit, before the command returns.
+      const viaCommand = await changeMemberOf(idle, owner)
+      expect(await fanOutJobs(viaCommand)).toBe(1)
+      expect(await pendingOf(viaCommand)).toBe(false)
+
+      // Committed with no relay after it (the process stopped): pending, no job yet.
+      const recorder = createEventRecorder({ db: idle.runtime.db, ids: createIdSource(), clock: systemClock, subscriber: createWebhookSubscriber({ jobs: idle.runtime.jobs }) })
+      const commitUnrelayed = async (type: EventType) => {
+        let ids: string[] = []
+        let taken = false
+        await idle.runtime.db.transaction(async (tx) => {
+          const sent = recorder.send(tx, owner.tenantId, [{ type, payload: {}, auditEventId: 'aev_test' }])
+          ids = sent.ids
+          taken = await sent.written
+        })
+        return { id: ids[0]!, taken }
+      }
+      const orphan = await commitUnrelayed('member.changed')
+      expect(orphan.taken).toBe(true)
+      expect(await pendingOf(orphan.id)).toBe(true)
+      expect(await fanOutJobs(orphan.id)).toBe(0)
+      // An event nobody takes is never pending.
+      const untaken = await commitUnrelayed('payment_intent.created')
+      expect(untaken.taken).toBe(false)
+      expect(await pendingOf(untaken.id)).toBe(false)
+
+      // The sweep leaves events younger than its bound to their relay, then hands the orphan over once.
+      expect(await recorder.sweep({ olderThanMs: 3_600_000, limit: 500 })).toBe(0)
+      expect(await fanOutJobs(orphan.id)).toBe(0)
+      expect(await recorder.sweep({ olderThanMs: 0, limit: 500 })).toBeGreaterThanOrEqual(1)
+      expect(await fanOutJobs(orphan.id)).toBe(1)
+      expect(await pendingOf(orphan.id)).toBe(false)
+      await recorder.relay(owner.tenantId, [orphan.id])
+      expect(await recorder.sweep({ olderThanMs: 0, limit: 500 })).toBe(0)
+      expect(await fanOutJobs(orphan.id)).toBe(1)
+
+      // A relay and a sweep at once hand it over once between them.
+      const raced = await commitUnrelayed('member.changed')
+      await Promise.all([recorder.relay(owner.tenantId, [raced.id]), recorder.sweep({ olderThanMs: 0, limit: 500 }), recorder.relay(owner.tenantId, [raced.id])])
+      expect(await fanOutJobs(raced.id)).toBe(1)
+      expect(await pendingOf(raced.id)).toBe(false)
     } finally {
       await idle.close()
     }

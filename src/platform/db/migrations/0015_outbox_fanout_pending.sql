@@ -1,0 +1,2 @@
+ALTER TABLE "events" ADD COLUMN "fanout_pending" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "events_fanout_pending_idx" ON "events" USING btree ("created_at") WHERE "events"."fanout_pending";
