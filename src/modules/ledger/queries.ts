@@ -4,7 +4,7 @@
  * accounts, counterparties, invoices and obligations a PaymentIntent names.
  */
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
-import type { Executor } from '../../platform/db/database.ts'
+import { queryRows, type Executor } from '../../platform/db/database.ts'
 import { entityIdOf } from './domain/keys.ts'
 import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerObligations, ledgerTransactions } from './ledger.tables.ts'
 import { accountView, balanceView, counterpartyView, invoiceView, obligationView, transactionView } from './ledger.views.ts'
@@ -158,7 +158,8 @@ export interface LedgerQueries {
   citedObligations(executor: Executor, tenantId: string, selection: ObligationSelection, asOf: Date | undefined, limit: number): Promise<CitedObligation[]>
   /**
    * What a name in a question may mean, as recorded at `asOf`: counterparties whose name or an alias
-   * contains it, accounts whose name does, category ids that do (case-insensitive; at most 5 of each).
+   * contains it, accounts whose name does (case-insensitive; at most 5 of each), and the category ids of
+   * the current Ledger that do.
    */
   namedIn(executor: Executor, tenantId: string, name: string, asOf: Date | undefined): Promise<{ counterparties: Array<{ id: string; name: string }>; accounts: Array<{ id: string; name: string }>; categories: string[] }>
   /** The versions of these accounts or counterparties as recorded at `asOf`, for citing them. */
@@ -353,7 +354,6 @@ export function createLedgerQueries(): LedgerQueries {
       const needle = name.toLowerCase()
       const c = ledgerCounterparties
       const a = ledgerAccounts
-      const t = ledgerTransactions
       const [counterparties, accounts, categories] = await Promise.all([
         executor
           .select({ id: c.id, name: c.name })
@@ -367,14 +367,26 @@ export function createLedgerQueries(): LedgerQueries {
           .where(and(eq(a.tenantId, tenantId), visibleAt(a, asOf), sql`position(${needle} in lower(${a.name})) > 0`))
           .orderBy(asc(a.id))
           .limit(5),
-        executor
-          .selectDistinct({ categoryId: t.categoryId })
-          .from(t)
-          .where(and(eq(t.tenantId, tenantId), visibleAt(t, asOf), sql`${t.categoryId} is not null`, sql`position(${needle} in lower(${t.categoryId})) > 0`))
-          .orderBy(asc(t.categoryId))
-          .limit(5),
+        // The tenant's distinct categories by a loose index scan of ledger_transactions_category_idx (one
+        // probe per category, not per transaction); categories are labels, read from the current Ledger.
+        queryRows<{ category_id: string }>(
+          executor,
+          sql`with recursive categories as (
+                (select category_id from ledger_transactions
+                  where tenant_id = ${tenantId} and superseded_at is null and category_id is not null
+                  order by category_id limit 1)
+                union all
+                select (select category_id from ledger_transactions
+                         where tenant_id = ${tenantId} and superseded_at is null and category_id > categories.category_id
+                         order by category_id limit 1)
+                  from categories where categories.category_id is not null
+              )
+              select category_id from categories
+               where category_id is not null and position(${needle} in lower(category_id)) > 0
+               order by category_id limit 5`,
+        ),
       ])
-      return { counterparties, accounts, categories: categories.map((row) => row.categoryId!) }
+      return { counterparties, accounts, categories: categories.map((row) => row.category_id) }
     },
 
     async citedEntities(executor, tenantId, kind, ids, asOf) {

@@ -349,7 +349,7 @@ describe('as-of reads before a correction', () => {
       bankTransaction({ account: cash, amount: '-250.00', transaction_date: '2026-04-20', description: 'MOVE TO SECOND RESERVE', counterparty: { name: 'Juniper & Finch Reserve', iban: reserve.iban } }),
     ])
     await normalize(test, demo.tenantId, seeded.artifactId)
-    const seededRow = (await getAll<LedgerTransaction & { version: number; updated_at: string }>(demo.token, '/v1/ledger/transactions?since=2026-04-20&until=2026-04-20', 'transactions')).find((row) => row.amount === '-250.00')!
+    const seededRow = (await getAll<LedgerTransaction & { version: number; version_id: string; updated_at: string }>(demo.token, '/v1/ledger/transactions?since=2026-04-20&until=2026-04-20', 'transactions')).find((row) => row.amount === '-250.00')!
     expect(seededRow).toMatchObject({ direction: 'outflow', version: 1 })
     const beforeCorrection = new Date().toISOString()
     await new Promise((resolve) => setTimeout(resolve, 5))

@@ -12,7 +12,7 @@ import { createEmbeddingModel, createLanguageModel } from '../../../src/platform
 import { auditEvents } from '../../support/audit-log.ts'
 import { createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, normalize, seedArtifact } from '../../support/ledger.ts'
-import { hashedEmbedding, startLlmServer, type ChatRequestBody, type LlmServer } from '../../support/llm-server.ts'
+import { hashedEmbedding, startLlmServer, type ChatReply, type ChatRequestBody, type LlmServer } from '../../support/llm-server.ts'
 
 const apiKey = 'sk-test-0123456789-secret-never-logged'
 let llm: LlmServer
@@ -90,14 +90,14 @@ describe('with a language model', () => {
     expect(llm.requests.slice(before).every((r) => !isMapping(r.body))).toBe(true)
   })
 
-  it.each([
+  it.each<[string, () => ChatReply, string, string]>([
     ['a mapping with a field the schema does not have', () => JSON.stringify({ ...marchSpending, sql: 'select 1' }), 'query_invalid', 'rejected'],
     ['a mapping that is not JSON', () => 'spending in march', 'query_invalid', 'rejected'],
     ['the model saying it cannot', () => JSON.stringify({ unanswerable: 'not about the books' }), 'query_invalid', 'rejected'],
     ['an endpoint error', () => ({ status: 500 }), 'language_model_unavailable', 'failed'],
     ['a timeout', () => ({ delayMs: 1500, content: '{}' }), 'language_model_unavailable', 'failed'],
-  ] as const)('%s → answered: false, never a guess', async (_label, reply, code, outcome) => {
-    llm.chat = reply as never
+  ])('%s → answered: false, never a guess', async (_label, reply, code, outcome) => {
+    llm.chat = reply
     const body = await answer(test, owner.token, 'Roughly what went out the door in March 2026?')
     expect(body).toMatchObject({ answered: false, reason: { code }, query: null, figures: [], usage: [expect.objectContaining({ purpose: 'map_question', outcome })] })
     expect(body.suggested_questions.length).toBeGreaterThan(0)

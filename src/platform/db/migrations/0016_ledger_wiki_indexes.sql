@@ -1,0 +1,2 @@
+CREATE INDEX "ledger_transactions_totals_idx" ON "ledger_transactions" USING btree ("tenant_id","transaction_date","direction","currency","amount") WHERE "ledger_transactions"."superseded_at" is null;--> statement-breakpoint
+CREATE INDEX "ledger_transactions_category_idx" ON "ledger_transactions" USING btree ("tenant_id","category_id","transaction_date") WHERE "ledger_transactions"."superseded_at" is null and "ledger_transactions"."category_id" is not null;
