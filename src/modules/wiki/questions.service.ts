@@ -13,7 +13,7 @@ import { AppError } from '../../kernel/errors.ts'
 import { canonicalJson, sha256Hex } from '../../kernel/hashing.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
-import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
+import { assertIdempotencyKey, type CommandResult, type CommandRunner } from '../../platform/commands/command.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { LanguageModel } from '../../platform/llm/language-model.ts'
 import type { CitedRecord, TransactionSelection } from '../ledger/index.ts'
@@ -305,6 +305,8 @@ export function createQuestionsService(deps: {
 
     async ask(context: CommandContext, body: { question: string; as_of?: string | undefined; max_evidence_depth?: number | undefined }): Promise<CommandResult<WikiAnswer>> {
       const principal = requirePrincipal(context)
+      // A malformed key is refused before the Ledger (or a language model) is asked anything.
+      if (context.idempotencyKey !== undefined) assertIdempotencyKey(context.idempotencyKey)
       const tenantId = principal.tenantId
       const question = body.question
       if (question.trim() === '') throw new AppError('request_body_invalid', 'question must not be blank.', { issues: [{ path: '/question', message: 'is blank' }] })

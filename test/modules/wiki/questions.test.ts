@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../../src/main/config.ts'
 import { createEmbeddingModel, createLanguageModel } from '../../../src/platform/llm/language-model.ts'
 import { auditEvents } from '../../support/audit-log.ts'
+import { describeKeyedRoutes, type KeyedCase } from '../../support/idempotency-cases.ts'
 import { createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, normalize, seedArtifact } from '../../support/ledger.ts'
 import { hashedEmbedding, startLlmServer, type ChatReply, type ChatRequestBody, type LlmServer } from '../../support/llm-server.ts'
@@ -194,6 +195,22 @@ describe('suggested questions and the assistant feed', () => {
 })
 
 describe('the route', () => {
+  describeKeyedRoutes(() => plain, [
+    [
+      'POST /v1/wiki/question',
+      async (): Promise<KeyedCase> => {
+        const fresh = await signupOwner(plain)
+        const request = { method: 'POST' as const, url: '/v1/wiki/question', token: fresh.token, payload: { question: 'How much did we spend in March 2026?' } }
+        return {
+          request,
+          other: { ...request, payload: { question: 'How much did we spend in April 2026?' } },
+          status: 200,
+          runs: async () => (await auditEvents(plain, fresh.tenantId, { action: 'wiki.question.answered' })).length,
+        }
+      },
+    ],
+  ])
+
   it('replays with an Idempotency-Key, refuses its reuse for another question, records once', async () => {
     const fresh = await signupOwner(plain)
     const first = await ask(plain, fresh.token, { question: 'How much did we spend in March 2026?' }, { 'idempotency-key': 'q-1' })
