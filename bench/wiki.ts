@@ -30,6 +30,19 @@ const { values } = parseArgs({
 const count = Number(values.transactions)
 const samples = Number(values.samples)
 
+/**
+ * fetch, retried once on a connection reset: after a long pause (seeding a million rows) the client may
+ * reuse a keep-alive socket the server has just closed.
+ */
+async function request(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init)
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error
+    return fetch(url, init)
+  }
+}
+
 const percentile = (sorted: readonly number[], fraction: number) => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!
 
 async function signup(server: BenchServer): Promise<{ tenantId: string; token: string }> {
@@ -80,7 +93,7 @@ async function time(server: BenchServer, token: string, call: { method: 'GET' | 
   let last: unknown
   for (let index = 0; index < n; index += 1) {
     const begin = performance.now()
-    const response = await fetch(`${server.baseUrl}${call.url}`, {
+    const response = await request(`${server.baseUrl}${call.url}`, {
       method: call.method,
       headers: { authorization: `Bearer ${token}`, ...(call.body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
