@@ -2405,6 +2405,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/wiki/question": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a question about the books
+         * @description Bounded transaction listings, totals, counts and averages with an unambiguous scope (period, account, counterparty, category, direction, currency), cash flow, spending change between two periods, invoice status and listings, bills due and subscriptions are answered by deterministic Ledger queries, read as recorded at as_of (default now); relative periods resolve against as_of's day. The same question with the same as_of gives the same answer. A question that cannot be grounded is answered: false with the reason and suggested questions. Where a language model is configured (LLM_BASE_URL), it only maps a question the parser does not understand onto a query (checked against the query schema) and words the answer from the figures (kept only when every number is among them); its token usage is on the record. Each question is recorded (question_id wqn_…) with an audit event (layer wiki) holding the SHA-256 of the question, query, evidence set and answer: the receipt. With Idempotency-Key, a repeated request gets the first answer (Idempotent-Replayed: true); a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["askWikiQuestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wiki/suggested-questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Questions the tenant's data can answer
+         * @description The deterministic question templates whose data the tenant has (no invoices, no invoice questions), ranked by usage_rank_score: how many times each template was asked in the tenant, all time (ties in catalogue order).
+         */
+        get: operations["listSuggestedQuestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's question records
+         * @description Every question asked in the tenant, newest first, each as it was answered; 50 a page by default (at most 500). No eligibility checks.
+         */
+        get: operations["listAssistantQuestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/execution/agents/{agent_id}/promote": {
         parameters: {
             query?: never;
@@ -4315,6 +4375,10 @@ export interface components {
         ProviderWebhookPayload: components["schemas"]["BankProviderPayload"] | components["schemas"]["CardProcessorPayload"] | components["schemas"]["ChainIndexerPayload"] | components["schemas"]["ErpProviderPayload"] | components["schemas"]["AccountingProviderPayload"] | components["schemas"]["PayrollProviderPayload"] | {
             [key: string]: unknown;
         };
+        QuestionFeed: {
+            questions: components["schemas"]["WikiAnswer"][];
+            next_cursor: string | null;
+        };
         RailWebhookAccepted: {
             /** @enum {boolean} */
             accepted: true;
@@ -4479,6 +4543,16 @@ export interface components {
             /** @description The EIP-4361 message built from these fields, ready to sign with personal_sign. */
             message: string;
         };
+        SuggestedQuestions: {
+            suggested_questions: {
+                /** @enum {string} */
+                template: "cash_flow_summary" | "bills_due" | "spending_change" | "invoice_status" | "overdue_invoices" | "unpaid_bills" | "subscriptions" | "spending_total" | "income_total" | "transaction_count" | "average_payment" | "transaction_list";
+                question: string;
+                prompt: string | null;
+                /** @description How many times questions of this template were asked in the tenant, all time. */
+                usage_rank_score: number;
+            }[];
+        };
         Tenant: {
             /** @description Tenant id (UUID). */
             id: string;
@@ -4625,6 +4699,194 @@ export interface components {
             endpoint: components["schemas"]["WebhookEndpoint"];
             /** @description The signing secret (whsec_ + base64 of 32 bytes). Shown only in this response; store it now. */
             secret: string;
+        };
+        WikiAnswer: {
+            /** @description wqn_… — the question record. */
+            question_id: string;
+            question: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            as_of: string;
+            max_evidence_depth: number;
+            /** @description True only for an answer grounded in a Ledger query; false with reason and suggested_questions otherwise — never a guess. */
+            answered: boolean;
+            text: string;
+            reason: {
+                /** @enum {string} */
+                code: "not_understood" | "period_missing" | "direction_missing" | "name_unknown" | "name_ambiguous" | "query_invalid" | "too_many_periods" | "language_model_unavailable";
+                message: string;
+            } | null;
+            template: ("cash_flow_summary" | "bills_due" | "spending_change" | "invoice_status" | "overdue_invoices" | "unpaid_bills" | "subscriptions" | "spending_total" | "income_total" | "transaction_count" | "average_payment" | "transaction_list") | null;
+            query: components["schemas"]["WikiQuery"] | null;
+            figures: {
+                /** @description spent, total, net, inflow, outflow, count, average, outstanding, change, listed… */
+                key: string;
+                /** @description A decimal string: an amount at its currency's scale, or a count. */
+                value: string;
+                currency: string | null;
+                about: string | null;
+            }[];
+            /** @description The Ledger records the answer read (at most 20), each down to its parsed rows and raw artifacts, as deep as max_evidence_depth. */
+            evidence_path: {
+                /** @description kind:id — transaction:, invoice:, obligation:, account:, counterparty: (Ledger), parsed_row:, raw_artifact: (Raw). */
+                ref: string;
+                version_id: string | null;
+                /** @description What this record was read from (parsed rows, each with its raw artifact) and, from depth 4, the account and counterparty it names. */
+                evidence: {
+                    ref: string;
+                    version_id: string | null;
+                    evidence: {
+                        ref: string;
+                        version_id: string | null;
+                        evidence: unknown[];
+                    }[];
+                }[];
+            }[];
+            evidence: {
+                /** @description How many Ledger records the query read. */
+                records: number;
+                cited: number;
+                truncated: boolean;
+            };
+            provenance: {
+                /** @enum {string} */
+                method: "deterministic_parser" | "language_model_mapping" | "none";
+                /** @enum {string} */
+                wording: "deterministic" | "language_model";
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 timestamp, UTC.
+                 */
+                ledger_as_of: string;
+                model: string | null;
+            };
+            confidence: number;
+            suggested_questions: string[];
+            /** @description The language-model calls made for this question, with their token counts. */
+            usage: {
+                /** @enum {string} */
+                purpose: "map_question" | "word_answer";
+                model: string;
+                prompt_tokens: number;
+                completion_tokens: number;
+                /**
+                 * @description rejected: the mapping failed the query schema, or the wording named a number not among the figures (the deterministic wording is kept).
+                 * @enum {string}
+                 */
+                outcome: "used" | "rejected" | "failed";
+            }[];
+            receipt: {
+                /** @description wiki_question:<question_id>: its audit event is at GET /v1/audit/entity/wiki_question/{question_id}. */
+                audit_entity: string;
+                /** @description SHA-256 of the JCS of {question, as_of, max_evidence_depth}. */
+                question_sha256: string;
+                /** @description SHA-256 of the JCS of query. */
+                query_sha256: string;
+                /** @description SHA-256 of the JCS of evidence_path. */
+                evidence_sha256: string;
+                /** @description SHA-256 of the JCS of {answered, text, figures, reason}. */
+                answer_sha256: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+        };
+        /** @description The structured query the answer ran over the Ledger (docs/wiki.md, "Questions"). */
+        WikiQuery: {
+            /** @enum {string} */
+            kind: "transaction_list";
+            scope: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+                direction: ("inflow" | "outflow" | "transfer" | "adjustment") | null;
+                account_id: string | null;
+                counterparty_id: string | null;
+                category_id: string | null;
+                currency: string | null;
+            };
+            limit: number;
+        } | {
+            /** @enum {string} */
+            kind: "transaction_aggregate";
+            /** @enum {string} */
+            measure: "total" | "count" | "average";
+            scope: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+                direction: ("inflow" | "outflow" | "transfer" | "adjustment") | null;
+                account_id: string | null;
+                counterparty_id: string | null;
+                category_id: string | null;
+                currency: string | null;
+            };
+        } | {
+            /** @enum {string} */
+            kind: "cash_flow";
+            scope: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+                direction: ("inflow" | "outflow" | "transfer" | "adjustment") | null;
+                account_id: string | null;
+                counterparty_id: string | null;
+                category_id: string | null;
+                currency: string | null;
+            };
+        } | {
+            /** @enum {string} */
+            kind: "spending_change";
+            scope: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+                direction: ("inflow" | "outflow" | "transfer" | "adjustment") | null;
+                account_id: string | null;
+                counterparty_id: string | null;
+                category_id: string | null;
+                currency: string | null;
+            };
+            compare_to: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
+        } | {
+            /** @enum {string} */
+            kind: "invoices";
+            /** @enum {string} */
+            direction: "receivable" | "payable";
+            /** @enum {string} */
+            state: "all" | "open" | "overdue" | "paid";
+            counterparty_id: string | null;
+            invoice_number: string | null;
+            /** Format: date */
+            on: string;
+            limit: number;
+        } | {
+            /** @enum {string} */
+            kind: "bills_due";
+            /** Format: date */
+            on: string;
+            /** Format: date */
+            to: string;
+            limit: number;
+        } | {
+            /** @enum {string} */
+            kind: "subscriptions";
+            /** Format: date */
+            on: string;
+            limit: number;
         };
     };
     responses: never;
@@ -6829,7 +7091,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                entityType: "account" | "balance" | "transaction" | "counterparty" | "obligation" | "document" | "invoice" | "payment_intent" | "reconciliation_match" | "proposal" | "execution" | "tenant" | "user" | "member" | "api_key" | "service_token" | "webhook_endpoint" | "audit_anchor" | "audit_export";
+                entityType: "account" | "balance" | "transaction" | "counterparty" | "obligation" | "document" | "invoice" | "payment_intent" | "reconciliation_match" | "proposal" | "execution" | "tenant" | "user" | "member" | "api_key" | "service_token" | "webhook_endpoint" | "audit_anchor" | "audit_export" | "wiki_question";
                 /** @description The entity's id (a tenant's UUID, or an id such as mem_…, txn_…). An id that names nothing of your tenant, whatever its shape, is 404 audit_entity_not_found; over 255 characters is 400 request_params_invalid. */
                 entityId: string;
             };
@@ -11902,6 +12164,142 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GovernanceReportSnapshot"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    askWikiQuestion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The question, 1 to 2000 characters. */
+                    question: string;
+                    /**
+                     * Format: date-time
+                     * @description Read the Ledger as it was recorded at this instant, and resolve relative periods ("last month") against its day (UTC). Default: now.
+                     */
+                    as_of?: string;
+                    /** @description How deep evidence_path goes (default 3, at most 5): 1 the Ledger records, 2 their parsed rows, 3 the raw artifacts of those rows, 4 the accounts and counterparties the records name, 5 those records' parsed rows. */
+                    max_evidence_depth?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiAnswer"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSuggestedQuestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestedQuestions"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAssistantQuestions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionFeed"];
                 };
             };
             /** @description The error envelope of every non-2xx response. */

@@ -67,6 +67,8 @@ import { createGovernance, governanceRoutes, governanceTenantData } from '../mod
 import { agentRoutes, agentsQueues, agentsTenantData, catalog, createAgentRegistryChain, createAgents, type AgentRegistryChain, type Agents, type LedgerSnapshot, type PolicyDryRun } from '../modules/agents/index.ts'
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
+import { createWiki, wikiRoutes, wikiTenantData } from '../modules/wiki/index.ts'
+import { createLanguageModel } from '../platform/llm/language-model.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
@@ -78,6 +80,7 @@ export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...web
  */
 export const tenantDataPlans: readonly TenantDataPlan[] = [
   governanceTenantData,
+  wikiTenantData,
   agentsTenantData,
   executionTenantData,
   onchainTenantData,
@@ -520,6 +523,24 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
     payments: { decisionOutcomes: (tenantId, ids) => payments.read.decisionOutcomes(tenantId, ids) },
   })
+  // The wiki module: questions answered from the Ledger's query port, evidence down to Raw's parsed rows.
+  const rawRecords = createRawRecords()
+  const wiki = createWiki({
+    db,
+    commands,
+    ids,
+    clock,
+    cursors,
+    ledger: ledger.queries,
+    raw: {
+      async artifactsOfParsedRows(tenantId, parsedRowIds) {
+        const rows = await rawRecords.parsedRowEvidence(db.orm, tenantId, parsedRowIds)
+        return new Map(rows.map((row) => [row.id, row.rawArtifactId]))
+      },
+    },
+    languageModel:
+      config.llm === undefined ? undefined : createLanguageModel({ baseUrl: config.llm.baseUrl, model: config.llm.model, apiKey: config.llm.apiKey, timeoutMs: config.llm.timeoutMs }),
+  })
   const services = {
     apiKeys: auth.apiKeys,
     auth: auth.service,
@@ -583,6 +604,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       startWorkers: (queue) => agents.startWorkers(queue, { pollingIntervalSeconds }),
     },
     { name: 'governance', routes: routesOf(governanceRoutes, { agents: governance.agents, reports: governance.reports }) },
+    { name: 'wiki', routes: routesOf(wikiRoutes, { questions: wiki.questions }) },
     {
       name: 'execution',
       // The rails' webhooks, and the onchain_base rail's registrations.

@@ -52,6 +52,8 @@ export interface Config {
   readonly anchorChain: AnchorChainConfig | undefined
   /** The AgentRegistry contract external agents are registered in (read only); unset: activation by the sandbox resume. */
   readonly agentRegistry: AgentRegistryConfig | undefined
+  /** The OpenAI-compatible language model the Wiki uses (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY); undefined: none. */
+  readonly llm: LanguageModelConfig | undefined
   /** Payments: while on, every wire needs a human approval whatever the policy's autonomous cap (the spec's fiat floor). */
   readonly paymentsFiatFloor: boolean
   /** The secret bank_ach provider webhooks are signed with; unset derives one from JWT_SECRET (the sandbox provider is in-process). */
@@ -131,6 +133,11 @@ export const configurationNames = [
   'ANCHOR_PRIVATE_KEY',
   'AGENT_REGISTRY_RPC_URL',
   'AGENT_REGISTRY_ADDRESS',
+  'LLM_BASE_URL',
+  'LLM_MODEL',
+  'LLM_API_KEY',
+  'LLM_EMBEDDING_MODEL',
+  'LLM_TIMEOUT_MS',
   'BLOB_STORE',
   'S3_BUCKET',
   'S3_REGION',
@@ -162,6 +169,18 @@ export interface AnchorChainConfig {
 export interface AgentRegistryConfig {
   readonly rpcUrl: string
   readonly contractAddress: `0x${string}`
+}
+
+/** An OpenAI-compatible endpoint (platform/llm/language-model.ts). */
+export interface LanguageModelConfig {
+  /** e.g. https://api.openai.com/v1: /chat/completions and /embeddings are appended. */
+  readonly baseUrl: string
+  readonly model: string
+  /** Sent as a bearer token; unset for an endpoint without one (a local server). Never logged. */
+  readonly apiKey: string | undefined
+  /** The embedding model (LLM_EMBEDDING_MODEL); undefined: no embeddings. */
+  readonly embeddingModel: string | undefined
+  readonly timeoutMs: number
 }
 
 export class ConfigError extends Error {
@@ -235,6 +254,7 @@ export function loadConfig(env: Env): Config {
     auditBatchWaitSeconds: read.integer('AUDIT_BATCH_WAIT_SECONDS', 60, { min: 1, max: 86_400 }),
     anchorChain: readAnchorChain(read, problems),
     agentRegistry: readAgentRegistry(read, problems),
+    llm: readLanguageModel(read, problems),
     rawFetchAllowLoopback,
     paymentsFiatFloor: read.boolean('PAYMENTS_FIAT_FLOOR', true),
     achWebhookSecret: read.secret('ACH_WEBHOOK_SECRET', { requiredIn: false }),
@@ -291,6 +311,26 @@ function readAgentRegistry(read: EnvReader, problems: string[]): AgentRegistryCo
   if (given === 1) problems.push('AGENT_REGISTRY_RPC_URL and AGENT_REGISTRY_ADDRESS: set both to read agent registrations from the AgentRegistry contract, or neither')
   if (rpcUrl === undefined || contractAddress === undefined) return undefined
   return { rpcUrl, contractAddress: contractAddress as `0x${string}` }
+}
+
+/**
+ * LLM_BASE_URL and LLM_MODEL together configure the language model (LLM_API_KEY optional, for endpoints
+ * that need one; LLM_EMBEDDING_MODEL optional). All unset: no model, questions answered by the parser alone.
+ */
+function readLanguageModel(read: EnvReader, problems: string[]): LanguageModelConfig | undefined {
+  const baseUrl = read.url('LLM_BASE_URL', ['http:', 'https:'])
+  const model = read.optionalString('LLM_MODEL')
+  const apiKey = read.optionalString('LLM_API_KEY')
+  const embeddingModel = read.optionalString('LLM_EMBEDDING_MODEL')
+  const timeoutMs = read.integer('LLM_TIMEOUT_MS', 20_000, { min: 100, max: 300_000 })
+  const given = read.isSet('LLM_BASE_URL') || read.isSet('LLM_MODEL') || apiKey !== undefined || embeddingModel !== undefined
+  if (!given) return undefined
+  if (!read.isSet('LLM_BASE_URL') || model === undefined) {
+    problems.push('LLM_BASE_URL and LLM_MODEL: set both to use a language model (LLM_API_KEY and LLM_EMBEDDING_MODEL need them), or none')
+    return undefined
+  }
+  if (baseUrl === undefined) return undefined
+  return { baseUrl, model, apiKey, embeddingModel, timeoutMs }
 }
 
 const s3Names = ['S3_BUCKET', 'S3_REGION', 'S3_ENDPOINT', 'S3_PUBLIC_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX'] as const

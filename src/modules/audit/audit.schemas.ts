@@ -83,6 +83,7 @@ export const auditEntityTypes = [
   'webhook_endpoint',
   'audit_anchor',
   'audit_export',
+  'wiki_question',
 ] as const
 
 export const EntityParams = Strict({

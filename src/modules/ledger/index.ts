@@ -24,7 +24,7 @@ import type { RawRecords } from './ports.ts'
 
 export { ledgerRoutes } from './ledger.routes.ts'
 export { ledgerQueues } from './ledger.jobs.ts'
-export type { CurrentLedger, LedgerQueries, OutflowRecord, PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation } from './queries.ts'
+export type { CitedInvoice, CitedObligation, CitedRecord, CitedTransaction, CurrentLedger, InvoiceSelection, LedgerQueries, ObligationSelection, OutflowRecord, TransactionSelection, PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation } from './queries.ts'
 export type { LedgerService } from './ledger.service.ts'
 export type { LedgerNormalizations, NormalizationStatus } from './normalization-progress.ts'
 

@@ -126,6 +126,15 @@ export const ledgerTransactions = pgTable(
     index('ledger_transactions_date_idx').on(table.tenantId, table.transactionDate, table.id).where(sql`${table.supersededAt} is null`),
     index('ledger_transactions_account_idx').on(table.tenantId, table.accountId, table.transactionDate, table.id).where(sql`${table.supersededAt} is null`),
     index('ledger_transactions_counterparty_idx').on(table.tenantId, table.counterpartyId, table.transactionDate, table.id).where(sql`${table.supersededAt} is null`),
+    // The Wiki's totals over a period (queries.ts transactionTotals): count and sum per direction and currency
+    // from the index alone (an index-only scan once the visibility map is set).
+    index('ledger_transactions_totals_idx')
+      .on(table.tenantId, table.transactionDate, table.direction, table.currency, table.amount)
+      .where(sql`${table.supersededAt} is null`),
+    // Category-narrowed Wiki questions, and the distinct categories a question's name is matched against.
+    index('ledger_transactions_category_idx')
+      .on(table.tenantId, table.categoryId, table.transactionDate)
+      .where(sql`${table.supersededAt} is null and ${table.categoryId} is not null`),
     // Reconciliation looks payments up by amount.
     index('ledger_transactions_amount_idx').on(table.tenantId, table.amount, table.transactionDate).where(sql`${table.supersededAt} is null`),
   ],

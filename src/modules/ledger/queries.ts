@@ -3,8 +3,8 @@
  * its tables. Policy replays a period's outflows through simulate-historical; Payments reads the
  * accounts, counterparties, invoices and obligations a PaymentIntent names.
  */
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm'
-import type { Executor } from '../../platform/db/database.ts'
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
+import { queryRows, type Executor } from '../../platform/db/database.ts'
 import { entityIdOf } from './domain/keys.ts'
 import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerObligations, ledgerTransactions } from './ledger.tables.ts'
 import { accountView, balanceView, counterpartyView, invoiceView, obligationView, transactionView } from './ledger.views.ts'
@@ -77,7 +77,96 @@ export interface CurrentLedger {
   readonly obligations: ReadonlyArray<ReturnType<typeof obligationView> & { readonly outstanding: string | null }>
 }
 
+/** Which transactions a Wiki question reads: dated from..to inclusive; a null field does not narrow. */
+export interface TransactionSelection {
+  readonly from: string
+  readonly to: string
+  readonly direction: 'inflow' | 'outflow' | 'transfer' | 'adjustment' | null
+  readonly accountId: string | null
+  readonly counterpartyId: string | null
+  readonly categoryId: string | null
+  readonly currency: string | null
+}
+
+/** A Ledger record as a Wiki answer cites it: the version read and the parsed rows it came from. */
+export interface CitedRecord {
+  readonly id: string
+  readonly versionId: string
+  readonly evidenceIds: readonly string[]
+}
+
+export interface CitedTransaction extends CitedRecord {
+  readonly transactionDate: string
+  readonly amount: string
+  readonly currency: string
+  readonly direction: string
+  readonly description: string
+  readonly accountId: string
+  readonly counterpartyId: string | null
+}
+
+export interface CitedInvoice extends CitedRecord {
+  readonly invoiceNumber: string
+  readonly direction: string
+  readonly status: string
+  readonly currency: string
+  readonly total: string
+  readonly amountPaid: string
+  readonly dueDate: string | null
+  readonly counterpartyId: string | null
+}
+
+export interface CitedObligation extends CitedRecord {
+  readonly reference: string
+  readonly obligationType: string
+  readonly description: string | null
+  readonly amount: string
+  readonly currency: string
+  readonly dueDate: string | null
+  readonly recurrence: string | null
+  readonly counterpartyId: string | null
+}
+
+/** Which invoices: `open` is sent, partial or overdue with something left to pay; `overdue` is open and due before `on`. */
+export interface InvoiceSelection {
+  readonly direction: 'receivable' | 'payable'
+  readonly state: 'all' | 'open' | 'overdue' | 'paid'
+  readonly on: string
+  readonly counterpartyId: string | null
+  readonly invoiceNumber: string | null
+}
+
+/** Which obligations: payable and open, due on or before `to` (bills due); or subscriptions not cancelled. */
+export type ObligationSelection = { readonly kind: 'bills_due'; readonly to: string } | { readonly kind: 'subscriptions' }
+
 export interface LedgerQueries {
+  /**
+   * Totals of the selected transactions as recorded at `asOf` (undefined: the current Ledger), one row per
+   * currency and direction: count and sum, computed in SQL (ledger_transactions_date_idx, or
+   * ledger_transactions_counterparty_idx / _account_idx when narrowed by one).
+   */
+  transactionTotals(executor: Executor, tenantId: string, selection: TransactionSelection, asOf: Date | undefined): Promise<Array<{ currency: string; direction: string; count: number; total: string }>>
+  /** The selected transactions as recorded at `asOf`, oldest first (transaction_date, id), at most `limit`. */
+  citedTransactions(executor: Executor, tenantId: string, selection: TransactionSelection, asOf: Date | undefined, limit: number): Promise<CitedTransaction[]>
+  /** Invoices of the selection as recorded at `asOf`: per status and currency, count, total and amount left to pay. */
+  invoiceTotals(executor: Executor, tenantId: string, selection: InvoiceSelection, asOf: Date | undefined): Promise<Array<{ status: string; currency: string; count: number; total: string; outstanding: string }>>
+  /** Invoices of the selection as recorded at `asOf`, by due date (none last) then id, at most `limit`. */
+  citedInvoices(executor: Executor, tenantId: string, selection: InvoiceSelection, asOf: Date | undefined, limit: number): Promise<CitedInvoice[]>
+  /** Obligations of the selection as recorded at `asOf`: per currency (and recurrence), count and sum. */
+  obligationTotals(executor: Executor, tenantId: string, selection: ObligationSelection, asOf: Date | undefined): Promise<Array<{ currency: string; recurrence: string | null; count: number; total: string }>>
+  /** Obligations of the selection as recorded at `asOf`, by due date (none last) then id, at most `limit`. */
+  citedObligations(executor: Executor, tenantId: string, selection: ObligationSelection, asOf: Date | undefined, limit: number): Promise<CitedObligation[]>
+  /**
+   * What a name in a question may mean, as recorded at `asOf`: counterparties whose name or an alias
+   * contains it, accounts whose name does (case-insensitive; at most 5 of each), and the category ids of
+   * the current Ledger that do.
+   */
+  namedIn(executor: Executor, tenantId: string, name: string, asOf: Date | undefined): Promise<{ counterparties: Array<{ id: string; name: string }>; accounts: Array<{ id: string; name: string }>; categories: string[] }>
+  /** The versions of these accounts or counterparties as recorded at `asOf`, for citing them. */
+  citedEntities(executor: Executor, tenantId: string, kind: 'account' | 'counterparty', ids: readonly string[], asOf: Date | undefined): Promise<CitedRecord[]>
+  /** Which kinds of records the tenant has now (what its suggested questions may be about). */
+  dataPresence(executor: Executor, tenantId: string): Promise<{ transactions: boolean; outflows: boolean; inflows: boolean; receivableInvoices: boolean; payableInvoices: boolean; payableObligations: boolean; subscriptions: boolean }>
+
   /** Every current record of the tenant (see CurrentLedger). */
   currentLedger(executor: Executor, tenantId: string): Promise<CurrentLedger>
   /**
@@ -110,10 +199,226 @@ export interface LedgerQueries {
   counterpartyDetailsChangedAt(executor: Executor, tenantId: string, counterpartyId: string): Promise<Date | null>
 }
 
+type VersionedTable = typeof ledgerAccounts | typeof ledgerCounterparties | typeof ledgerTransactions | typeof ledgerInvoices | typeof ledgerObligations
+
+/** The version visible at `asOf`: the current one, or the one recorded by then and not yet superseded then. */
+function visibleAt(table: VersionedTable, asOf: Date | undefined): SQL {
+  if (asOf === undefined) return isNull(table.supersededAt)
+  return and(lte(table.updatedAt, asOf), or(isNull(table.supersededAt), gt(table.supersededAt, asOf)))!
+}
+
+function transactionsWhere(tenantId: string, s: TransactionSelection, asOf: Date | undefined): SQL {
+  const t = ledgerTransactions
+  return and(
+    eq(t.tenantId, tenantId),
+    visibleAt(t, asOf),
+    gte(t.transactionDate, s.from),
+    lte(t.transactionDate, s.to),
+    s.direction === null ? undefined : eq(t.direction, s.direction),
+    s.accountId === null ? undefined : eq(t.accountId, s.accountId),
+    s.counterpartyId === null ? undefined : eq(t.counterpartyId, s.counterpartyId),
+    s.categoryId === null ? undefined : eq(t.categoryId, s.categoryId),
+    s.currency === null ? undefined : eq(t.currency, s.currency),
+  )!
+}
+
+function invoicesWhere(tenantId: string, s: InvoiceSelection, asOf: Date | undefined): SQL {
+  const i = ledgerInvoices
+  const open = and(inArray(i.status, ['sent', 'partial', 'overdue']), gt(i.total, i.amountPaid))
+  const state = s.state === 'open' ? open : s.state === 'overdue' ? and(open, lt(i.dueDate, s.on)) : s.state === 'paid' ? eq(i.status, 'paid') : undefined
+  return and(
+    eq(i.tenantId, tenantId),
+    visibleAt(i, asOf),
+    eq(i.direction, s.direction),
+    state,
+    s.counterpartyId === null ? undefined : eq(i.counterpartyId, s.counterpartyId),
+    s.invoiceNumber === null ? undefined : sql`lower(${i.invoiceNumber}) = lower(${s.invoiceNumber})`,
+  )!
+}
+
+function obligationsWhere(tenantId: string, s: ObligationSelection, asOf: Date | undefined): SQL {
+  const o = ledgerObligations
+  const which = s.kind === 'bills_due' ? and(eq(o.direction, 'payable'), eq(o.status, 'open'), lte(o.dueDate, s.to)) : and(eq(o.obligationType, 'subscription'), ne(o.status, 'cancelled'))
+  return and(eq(o.tenantId, tenantId), visibleAt(o, asOf), which)!
+}
+
 const accountFields = { id: ledgerAccounts.id, status: ledgerAccounts.status, currency: ledgerAccounts.currency, accountType: ledgerAccounts.accountType }
 
 export function createLedgerQueries(): LedgerQueries {
   return {
+    async transactionTotals(executor, tenantId, selection, asOf) {
+      const t = ledgerTransactions
+      const rows = await executor
+        .select({ currency: t.currency, direction: t.direction, count: sql<number>`count(*)::int`, total: sql<string>`sum(${t.amount})::text` })
+        .from(t)
+        .where(transactionsWhere(tenantId, selection, asOf))
+        .groupBy(t.currency, t.direction)
+        .orderBy(asc(t.currency), asc(t.direction))
+      return rows.map((row) => ({ ...row, count: Number(row.count) }))
+    },
+
+    async citedTransactions(executor, tenantId, selection, asOf, limit) {
+      const t = ledgerTransactions
+      return executor
+        .select({
+          id: t.id,
+          versionId: t.versionId,
+          evidenceIds: t.evidenceIds,
+          transactionDate: t.transactionDate,
+          amount: t.amount,
+          currency: t.currency,
+          direction: t.direction,
+          description: t.description,
+          accountId: t.accountId,
+          counterpartyId: t.counterpartyId,
+        })
+        .from(t)
+        .where(transactionsWhere(tenantId, selection, asOf))
+        .orderBy(asc(t.transactionDate), asc(t.id))
+        .limit(limit)
+    },
+
+    async invoiceTotals(executor, tenantId, selection, asOf) {
+      const i = ledgerInvoices
+      const rows = await executor
+        .select({
+          status: i.status,
+          currency: i.currency,
+          count: sql<number>`count(*)::int`,
+          total: sql<string>`sum(${i.total})::text`,
+          outstanding: sql<string>`sum(greatest(${i.total} - ${i.amountPaid}, 0))::text`,
+        })
+        .from(i)
+        .where(invoicesWhere(tenantId, selection, asOf))
+        .groupBy(i.status, i.currency)
+        .orderBy(asc(i.status), asc(i.currency))
+      return rows.map((row) => ({ ...row, count: Number(row.count) }))
+    },
+
+    async citedInvoices(executor, tenantId, selection, asOf, limit) {
+      const i = ledgerInvoices
+      return executor
+        .select({
+          id: i.id,
+          versionId: i.versionId,
+          evidenceIds: i.evidenceIds,
+          invoiceNumber: i.invoiceNumber,
+          direction: i.direction,
+          status: i.status,
+          currency: i.currency,
+          total: i.total,
+          amountPaid: i.amountPaid,
+          dueDate: i.dueDate,
+          counterpartyId: i.counterpartyId,
+        })
+        .from(i)
+        .where(invoicesWhere(tenantId, selection, asOf))
+        .orderBy(sql`${i.dueDate} asc nulls last`, asc(i.id))
+        .limit(limit)
+    },
+
+    async obligationTotals(executor, tenantId, selection, asOf) {
+      const o = ledgerObligations
+      const rows = await executor
+        .select({ currency: o.currency, recurrence: o.recurrence, count: sql<number>`count(*)::int`, total: sql<string>`sum(${o.amount})::text` })
+        .from(o)
+        .where(obligationsWhere(tenantId, selection, asOf))
+        .groupBy(o.currency, o.recurrence)
+        .orderBy(asc(o.currency), sql`${o.recurrence} asc nulls last`)
+      return rows.map((row) => ({ ...row, count: Number(row.count) }))
+    },
+
+    async citedObligations(executor, tenantId, selection, asOf, limit) {
+      const o = ledgerObligations
+      return executor
+        .select({
+          id: o.id,
+          versionId: o.versionId,
+          evidenceIds: o.evidenceIds,
+          reference: o.reference,
+          obligationType: o.obligationType,
+          description: o.description,
+          amount: o.amount,
+          currency: o.currency,
+          dueDate: o.dueDate,
+          recurrence: o.recurrence,
+          counterpartyId: o.counterpartyId,
+        })
+        .from(o)
+        .where(obligationsWhere(tenantId, selection, asOf))
+        .orderBy(sql`${o.dueDate} asc nulls last`, asc(o.id))
+        .limit(limit)
+    },
+
+    async namedIn(executor, tenantId, name, asOf) {
+      const needle = name.toLowerCase()
+      const c = ledgerCounterparties
+      const a = ledgerAccounts
+      const [counterparties, accounts, categories] = await Promise.all([
+        executor
+          .select({ id: c.id, name: c.name })
+          .from(c)
+          .where(and(eq(c.tenantId, tenantId), visibleAt(c, asOf), or(sql`position(${needle} in lower(${c.name})) > 0`, sql`exists (select 1 from unnest(${c.aliases}) as alias where position(${needle} in lower(alias)) > 0)`)))
+          .orderBy(asc(c.id))
+          .limit(5),
+        executor
+          .select({ id: a.id, name: a.name })
+          .from(a)
+          .where(and(eq(a.tenantId, tenantId), visibleAt(a, asOf), sql`position(${needle} in lower(${a.name})) > 0`))
+          .orderBy(asc(a.id))
+          .limit(5),
+        // The tenant's distinct categories by a loose index scan of ledger_transactions_category_idx (one
+        // probe per category, not per transaction); categories are labels, read from the current Ledger.
+        queryRows<{ category_id: string }>(
+          executor,
+          sql`with recursive categories as (
+                (select category_id from ledger_transactions
+                  where tenant_id = ${tenantId} and superseded_at is null and category_id is not null
+                  order by category_id limit 1)
+                union all
+                select (select category_id from ledger_transactions
+                         where tenant_id = ${tenantId} and superseded_at is null and category_id > categories.category_id
+                         order by category_id limit 1)
+                  from categories where categories.category_id is not null
+              )
+              select category_id from categories
+               where category_id is not null and position(${needle} in lower(category_id)) > 0
+               order by category_id limit 5`,
+        ),
+      ])
+      return { counterparties, accounts, categories: categories.map((row) => row.category_id) }
+    },
+
+    async citedEntities(executor, tenantId, kind, ids, asOf) {
+      if (ids.length === 0) return []
+      const table = kind === 'account' ? ledgerAccounts : ledgerCounterparties
+      return executor
+        .select({ id: table.id, versionId: table.versionId, evidenceIds: table.evidenceIds })
+        .from(table)
+        .where(and(eq(table.tenantId, tenantId), inArray(table.id, [...ids]), visibleAt(table, asOf)))
+        .orderBy(asc(table.id))
+    },
+
+    async dataPresence(executor, tenantId) {
+      const t = ledgerTransactions
+      const i = ledgerInvoices
+      const o = ledgerObligations
+      const exists = async (table: VersionedTable, condition: SQL | undefined) => {
+        const rows = await executor.select({ one: sql<number>`1` }).from(table).where(and(eq(table.tenantId, tenantId), isNull(table.supersededAt), condition)).limit(1)
+        return rows.length > 0
+      }
+      const [transactions, outflows, inflows, receivableInvoices, payableInvoices, payableObligations, subscriptions] = await Promise.all([
+        exists(t, undefined),
+        exists(t, eq(t.direction, 'outflow')),
+        exists(t, eq(t.direction, 'inflow')),
+        exists(i, eq(i.direction, 'receivable')),
+        exists(i, eq(i.direction, 'payable')),
+        exists(o, eq(o.direction, 'payable')),
+        exists(o, eq(o.obligationType, 'subscription')),
+      ])
+      return { transactions, outflows, inflows, receivableInvoices, payableInvoices, payableObligations, subscriptions }
+    },
+
     async currentLedger(executor, tenantId) {
       const current = <T extends typeof ledgerAccounts | typeof ledgerBalances | typeof ledgerTransactions | typeof ledgerCounterparties | typeof ledgerInvoices | typeof ledgerObligations>(table: T) =>
         and(eq(table.tenantId, tenantId), isNull(table.supersededAt))

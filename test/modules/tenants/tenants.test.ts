@@ -103,12 +103,16 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     // A halted catalog agent: the tenant's agent state row.
     expect((await test.request({ method: 'POST', url: '/v1/agents/bill_payment/halt', token: owner.token })).statusCode).toBe(200)
 
+    // A question record (the wiki module).
+    expect((await test.request({ method: 'POST', url: '/v1/wiki/question', token: owner.token, payload: { question: 'How much did we spend in March 2026?' } })).statusCode).toBe(200)
+
     const response = await test.request({ method: 'DELETE', url: `/v1/tenants/${owner.tenantId}`, token: owner.token })
     expect(response.statusCode, response.body).toBe(200)
     const body = response.json()
     expect(body.tenantId).toBe(owner.tenantId)
     expect(body.deletedRows).toEqual({
       governance_report_snapshots: 0,
+      wiki_questions: 1,
       agent_proposals: 0,
       agent_runs: 0,
       agent_routing_decisions: 0,
@@ -159,7 +163,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
       login_emails: 2,
       tenants: 1,
     })
-    expect(body.totalRows).toBe(36)
+    expect(body.totalRows).toBe(37)
 
     for (const { table, tenantColumn } of tenantTablesInDeletionOrder) {
       const [row] = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from ${table} where ${tenantColumn} = ${owner.tenantId}`)
@@ -170,7 +174,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const deleted = audit.find((row) => row.action === 'tenant.deleted')
     expect(deleted?.outputs).toMatchObject({
       'deleted_rows.members': 2,
-      total_rows: 36,
+      total_rows: 37,
       preserved: ['audit_inbox', 'audit_events', 'audit_chain_heads', 'audit_anchors', 'audit_anchor_publications'],
     })
     expect(audit.map((row) => row.action)).toContain('tenant_blob.purge_requested')
