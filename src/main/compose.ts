@@ -68,6 +68,7 @@ import { agentRoutes, agentsQueues, agentsTenantData, catalog, createAgentRegist
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
+import { createWikiEntities, flattenText, wikiEntitiesTenantData, wikiEntityRoutes, type EmbeddingModel, type SearchDocument } from '../modules/wiki/index.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
 export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues, ...executionQueues, ...agentsQueues] as const
@@ -82,6 +83,7 @@ export const tenantDataPlans: readonly TenantDataPlan[] = [
   executionTenantData,
   onchainTenantData,
   paymentsTenantData,
+  wikiEntitiesTenantData,
   ledgerTenantData,
   rawTenantData,
   webhooksTenantData,
@@ -147,6 +149,8 @@ export interface RuntimeOptions {
   readonly raw?: RawOptions
   /** The execution worker's lease, retries, sweeper and the sandbox ACH provider's timings (tests shorten them). */
   readonly execution?: Partial<ExecutionSettings>
+  /** The Wiki: the embedding model its search uses (undefined: trigram similarity). */
+  readonly wiki?: { readonly embedder?: EmbeddingModel | undefined }
 }
 
 export interface Runtime {
@@ -511,6 +515,60 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
     payments: { decisionOutcomes: (tenantId, ids) => payments.read.decisionOutcomes(tenantId, ids) },
   })
+  // The Wiki's entities and search: the Ledger through its query port, Raw through its records port, the
+  // policy and agents modules' documents read at search time.
+  const wikiRaw = createRawRecords()
+  const wiki = createWikiEntities({
+    db,
+    commands,
+    ids,
+    clock,
+    cursors,
+    ledger: { recordAsOf: ledger.queries.recordAsOf, recordVersions: ledger.queries.recordVersions },
+    raw: {
+      async parsedRows(executor, tenantId, parsedRowIds) {
+        return wikiRaw.parsedRowEvidence(executor, tenantId, parsedRowIds)
+      },
+      async artifacts(executor, tenantId, artifactIds) {
+        const found = await Promise.all(artifactIds.map((id) => wikiRaw.findArtifact(executor, tenantId, id)))
+        return found
+          .filter((artifact) => artifact !== undefined)
+          .map((artifact) => ({ id: artifact.id, sourceType: artifact.sourceType, sha256: artifact.sha256, mimeType: artifact.mimeType, status: artifact.status, ingestedAt: artifact.ingestedAt }))
+      },
+    },
+    sources: {
+      async policies(tenantId, max): Promise<SearchDocument[]> {
+        const rows = await policy.store.listPolicies(db.orm, tenantId, { limit: max })
+        return rows.map((row) => ({
+          kind: 'policy',
+          id: row.id,
+          title: `Policy version ${row.version} (${row.state})`,
+          body: flattenText(row.content),
+          updatedAt: row.deactivatedAt ?? row.activatedAt ?? row.createdAt,
+        }))
+      },
+      async agents(tenantId, max): Promise<SearchDocument[]> {
+        const documents: SearchDocument[] = catalog.map((entry) => ({
+          kind: 'agent',
+          id: entry.agent_key,
+          title: entry.display_name,
+          body: [entry.description, entry.role, entry.category, ...entry.capabilities].join('\n'),
+          updatedAt: null,
+        }))
+        let cursor: string | undefined
+        do {
+          const page = await agents.lifecycle.list(tenantId, { limit: 500, cursor })
+          for (const agent of page.agents) {
+            documents.push({ kind: 'agent', id: agent.id, title: agent.display_name, body: [agent.role, agent.status, agent.kind].join('\n'), updatedAt: new Date(agent.registered_at ?? agent.created_at) })
+          }
+          cursor = page.next_cursor ?? undefined
+        } while (cursor !== undefined && documents.length < max)
+        return documents.slice(0, max)
+      },
+    },
+    embedder: options.wiki?.embedder,
+    onEmbeddingError: (error) => logger.warn({ err: error }, 'wiki search: the embedding model failed; trigram similarity used'),
+  })
   const services = {
     apiKeys: auth.apiKeys,
     auth: auth.service,
@@ -563,6 +621,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       startWorkers: (queue) => agents.startWorkers(queue, { pollingIntervalSeconds }),
     },
     { name: 'governance', routes: routesOf(governanceRoutes, { agents: governance.agents, reports: governance.reports }) },
+    { name: 'wiki', routes: routesOf(wikiEntityRoutes, { entities: wiki.entities, annotate: wiki.annotate, search: wiki.search }) },
     {
       name: 'execution',
       // The rails' webhooks, and the onchain_base rail's registrations.

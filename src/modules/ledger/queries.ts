@@ -3,11 +3,13 @@
  * its tables. Policy replays a period's outflows through simulate-historical; Payments reads the
  * accounts, counterparties, invoices and obligations a PaymentIntent names.
  */
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { Executor } from '../../platform/db/database.ts'
 import { entityIdOf } from './domain/keys.ts'
-import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerObligations, ledgerTransactions } from './ledger.tables.ts'
-import { accountView, balanceView, counterpartyView, invoiceView, obligationView, transactionView } from './ledger.views.ts'
+import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerObligations, ledgerReconciliationMatches, ledgerTransactions } from './ledger.tables.ts'
+import { accountView, balanceView, counterpartyView, invoiceView, matchView, obligationView, transactionView } from './ledger.views.ts'
+import type { LedgerKind } from './ledger.store.ts'
+import { idPrefixes } from '../../kernel/ids.ts'
 
 /** An account as a payment needs it (its current version). */
 export interface PaymentAccount {
@@ -77,7 +79,78 @@ export interface CurrentLedger {
   readonly obligations: ReadonlyArray<ReturnType<typeof obligationView> & { readonly outstanding: string | null }>
 }
 
+/** The kinds of Ledger record an id can name (its prefix says which). */
+export type LedgerRecordKind = LedgerKind
+
+const recordPrefixes: ReadonlyArray<readonly [string, LedgerRecordKind]> = [
+  [`${idPrefixes.account}_`, 'account'],
+  [`${idPrefixes.balance}_`, 'balance'],
+  [`${idPrefixes.counterparty}_`, 'counterparty'],
+  [`${idPrefixes.transaction}_`, 'transaction'],
+  [`${idPrefixes.invoice}_`, 'invoice'],
+  [`${idPrefixes.obligation}_`, 'obligation'],
+  [`${idPrefixes.reconciliationMatch}_`, 'reconciliation_match'],
+]
+
+/** The kind of Ledger record an id names by its prefix; undefined for an id no Ledger record can have. */
+export function ledgerRecordKindOf(id: string): LedgerRecordKind | undefined {
+  return recordPrefixes.find(([prefix]) => id.startsWith(prefix))?.[1]
+}
+
+/** One version of a Ledger record, with the record as the Ledger's read API shows it (ledger.views.ts). */
+export interface LedgerRecordVersion {
+  readonly kind: LedgerRecordKind
+  readonly id: string
+  readonly versionId: string
+  readonly version: number
+  /** When this version was recorded (system time: the row's updated_at). */
+  readonly recordedAt: Date
+  /** When the next version was recorded; null for the current one. */
+  readonly supersededAt: Date | null
+  readonly provenance: string
+  readonly confidence: number
+  readonly sourceIds: readonly string[]
+  readonly evidenceIds: readonly string[]
+  /** The record's wire view (the same body as the Ledger route that reads it). */
+  readonly record: Readonly<Record<string, unknown>>
+}
+
+const recordTables = {
+  account: { table: ledgerAccounts, view: accountView },
+  balance: { table: ledgerBalances, view: balanceView },
+  counterparty: { table: ledgerCounterparties, view: counterpartyView },
+  transaction: { table: ledgerTransactions, view: transactionView },
+  invoice: { table: ledgerInvoices, view: invoiceView },
+  obligation: { table: ledgerObligations, view: obligationView },
+  reconciliation_match: { table: ledgerReconciliationMatches, view: matchView },
+} as const
+
+function recordVersionOf(kind: LedgerRecordKind, row: Record<string, unknown>): LedgerRecordVersion {
+  const view = recordTables[kind].view as (row: never) => Record<string, unknown>
+  const versioned = row as { id: string; versionId: string; version: number; updatedAt: Date; supersededAt: Date | null; provenance: string; confidence: number; sourceIds: string[]; evidenceIds: string[] }
+  return {
+    kind,
+    id: versioned.id,
+    versionId: versioned.versionId,
+    version: versioned.version,
+    recordedAt: versioned.updatedAt,
+    supersededAt: versioned.supersededAt,
+    provenance: versioned.provenance,
+    confidence: versioned.confidence,
+    sourceIds: versioned.sourceIds,
+    evidenceIds: versioned.evidenceIds,
+    record: view(row as never),
+  }
+}
+
 export interface LedgerQueries {
+  /**
+   * The version of the tenant's Ledger record `id` (any kind) visible at `asOf` (recorded by then and not
+   * yet superseded then), or the current one when `asOf` is undefined; undefined when there is none.
+   */
+  recordAsOf(executor: Executor, tenantId: string, id: string, asOf?: Date): Promise<LedgerRecordVersion | undefined>
+  /** The versions of the tenant's Ledger record `id`, oldest first (by version), `offset` skipped, at most `limit`. */
+  recordVersions(executor: Executor, tenantId: string, id: string, options: { offset: number; limit: number }): Promise<LedgerRecordVersion[]>
   /** Every current record of the tenant (see CurrentLedger). */
   currentLedger(executor: Executor, tenantId: string): Promise<CurrentLedger>
   /**
@@ -114,6 +187,33 @@ const accountFields = { id: ledgerAccounts.id, status: ledgerAccounts.status, cu
 
 export function createLedgerQueries(): LedgerQueries {
   return {
+    async recordAsOf(executor, tenantId, id, asOf) {
+      const kind = ledgerRecordKindOf(id)
+      if (kind === undefined) return undefined
+      // Every Ledger table has the version columns read here; one type stands for them.
+      const table = recordTables[kind].table as unknown as typeof ledgerAccounts
+      const visible: SQL =
+        asOf === undefined ? isNull(table.supersededAt) : and(lte(table.updatedAt, asOf), or(isNull(table.supersededAt), gt(table.supersededAt, asOf)))!
+      const [row] = await executor.select().from(table).where(and(eq(table.tenantId, tenantId), eq(table.id, id), visible)).limit(1)
+      return row === undefined ? undefined : recordVersionOf(kind, row)
+    },
+
+    async recordVersions(executor, tenantId, id, options) {
+      const kind = ledgerRecordKindOf(id)
+      if (kind === undefined) return []
+      // Every Ledger table has the version columns read here; one type stands for them.
+      const table = recordTables[kind].table as unknown as typeof ledgerAccounts
+      // Served by the table's (tenant_id, id, version) unique index.
+      const rows = await executor
+        .select()
+        .from(table)
+        .where(and(eq(table.tenantId, tenantId), eq(table.id, id)))
+        .orderBy(asc(table.version))
+        .offset(options.offset)
+        .limit(options.limit)
+      return rows.map((row) => recordVersionOf(kind, row))
+    },
+
     async currentLedger(executor, tenantId) {
       const current = <T extends typeof ledgerAccounts | typeof ledgerBalances | typeof ledgerTransactions | typeof ledgerCounterparties | typeof ledgerInvoices | typeof ledgerObligations>(table: T) =>
         and(eq(table.tenantId, tenantId), isNull(table.supersededAt))
