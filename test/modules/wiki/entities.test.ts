@@ -185,6 +185,18 @@ describe('POST /v1/wiki/annotate', () => {
     expectError(await annotate({ entity_id: transactionId, note: 'x' }, await mintServiceToken(test, owner.tenantId)), 'auth_scope_insufficient')
   })
 
+  it('numbers concurrent annotations of one subject 1, 2, 3 … without a gap or a clash', async () => {
+    const tenant = await signupOwner(test)
+    const seeded = await seedArtifact(test, tenant.tenantId, [coffee])
+    await normalize(test, tenant.tenantId, seeded.artifactId)
+    const id = ((await getOk(test, tenant.token, '/v1/ledger/transactions')).transactions as Array<{ id: string }>)[0]!.id
+    const responses = await Promise.all(Array.from({ length: 6 }, (_, index) => annotate({ entity_id: id, note: `note ${index}` }, tenant.token)))
+    for (const response of responses) expect(response.statusCode, response.body).toBe(201)
+    expect(responses.map((response) => response.json().annotation.version).sort()).toEqual([1, 2, 3, 4, 5, 6])
+    const history = (await getOk(test, tenant.token, `/v1/wiki/entity/${id}/history`)).versions as Array<{ type: string; annotation: { version: number } | null }>
+    expect(history.filter((entry) => entry.type === 'annotation').map((entry) => entry.annotation!.version)).toEqual([1, 2, 3, 4, 5, 6])
+  })
+
   it('confirms or disputes a relation (a reconciliation match), as the match\'s Wiki version', async () => {
     const ledgerBefore = (await get(`/v1/ledger/reconciliation-matches?match_type=invoice_payment`)).body
     const disputed = await annotate({ relation_id: matchId, status: 'disputed', note: 'Paid by the parent company, not Northwind' })
