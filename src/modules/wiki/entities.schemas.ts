@@ -3,7 +3,7 @@
  * `record` is the Ledger's own schema of its kind (ledger's index.ts exports them), so the Wiki's JSON
  * Schema of a kind (GET /v1/wiki/schema) is generated from the same definitions the routes answer with.
  */
-import Type, { type TSchema } from 'typebox'
+import Type, { type Static, type TSchema } from 'typebox'
 import { Account, Balance, Counterparty, Invoice, Obligation, ReconciliationMatch, Transaction } from '../ledger/index.ts'
 import { AmountSchema, definitionOf, named, NextCursor, Nullable, pageQuery, PathId, Strict, Timestamp } from '../../platform/http/schemas.ts'
 import { wikiEntityKinds, type WikiEntityKind } from './domain/entities.ts'
@@ -201,7 +201,8 @@ export const RelationAnnotationBody = Strict(
   { description: 'A relation annotation: a person confirming or disputing a reconciliation match.' },
 )
 
-export const AnnotateBody = Type.Union([EntityAnnotationBody, RelationAnnotationBody])
+/** oneOf, as the spec writes it: the two bodies are disjoint (each requires its own id and refuses other fields). */
+export const AnnotateBody = Type.Unsafe<Static<typeof EntityAnnotationBody> | Static<typeof RelationAnnotationBody>>({ oneOf: [EntityAnnotationBody, RelationAnnotationBody] })
 
 export const AnnotateResponse = Strict({ annotation: WikiAnnotation, entity: WikiEntity })
 
