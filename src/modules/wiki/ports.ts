@@ -53,7 +53,8 @@ export interface SearchDocument {
 
 /**
  * The searchable documents of a tenant (the policy module's versions, the agents module's catalog and
- * registered agents), at most `max` of each kind, the most recently changed first.
+ * registered agents), at most `max` of each kind (the newest policy versions; the catalog, then registered
+ * agents in id order).
  */
 export interface WikiSearchSources {
   policies(tenantId: string, max: number): Promise<SearchDocument[]>

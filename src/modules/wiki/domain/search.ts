@@ -8,7 +8,7 @@ export type SearchKind = (typeof searchKinds)[number]
 
 /** Search pages (spec, "Limits": wiki search 50 by default, at most 500). */
 export const searchPageRows = { defaultRows: 50, maxRows: 500 } as const
-/** Documents of each kind a search considers at most (the most recently changed first). */
+/** Documents of each kind a search considers at most (ports.ts, WikiSearchSources). */
 export const searchCandidatesMax = 1000
 /** The least pg_trgm word_similarity a trigram match has. */
 export const trigramThreshold = 0.3
