@@ -271,6 +271,23 @@ describe('GET /v1/wiki/schema', () => {
     expect(JSON.stringify(all)).not.toContain('$ref')
     expect(await getOk(test, owner.token, '/v1/wiki/schema?kind=invoice')).toEqual({ invoice: all.invoice })
     for (const kind of ['policy', 'nope']) expectError(await get(`/v1/wiki/schema?kind=${kind}`), 'request_params_invalid')
+    // Every kind's entity matches its kind's schema (the route's union serializes each record whole).
+    const { Compile: compile } = await import('typebox/compile')
+    const invoice = ((await getOk(test, owner.token, '/v1/ledger/invoices')).invoices as Array<Record<string, any>>)[0]!
+    const payment = (await getOk(test, owner.token, `/v1/ledger/transactions/${transactionId}`)) as Record<string, any>
+    const refs: Array<[string, string, Record<string, any> | undefined]> = [
+      ['invoice', invoice.id, invoice],
+      ['counterparty', invoice.counterparty_id, undefined],
+      ['account', payment.account_id, undefined],
+      ['reconciliation_match', matchId, undefined],
+    ]
+    for (const [kind, id, ledgerBody] of refs) {
+      const read = (await getOk(test, owner.token, `/v1/wiki/entity/${id}`)) as Record<string, any>
+      expect(read).toMatchObject({ entity_id: id, kind, record: { id } })
+      if (ledgerBody !== undefined) expect(read.record).toEqual(ledgerBody)
+      const { $schema: _ignored, ...kindSchema } = all[kind]
+      expect(compile(kindSchema).Check(read), kind).toBe(true)
+    }
     // The schema describes what the entity route answers.
     const { Compile } = await import('typebox/compile')
     const entity = await getOk(test, owner.token, `/v1/wiki/entity/${transactionId}`)
