@@ -2465,6 +2465,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/wiki/entity/{entity_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Wiki entity (bitemporal)
+         * @description A Wiki entity is a Ledger record (account, balance, counterparty, transaction, invoice, obligation, reconciliation match; its Ledger id is the entity_id) seen through the Wiki: its Ledger versions merged with the Wiki's annotations. An id that names nothing of your tenant, whatever its shape, is 404 wiki_entity_not_found. as_of reads it as the Wiki knew it then: the Ledger version recorded by then and not yet superseded, and the annotations recorded by then; an entity not yet recorded at as_of is 404. provenance is human_confirmed when an annotation follows the Ledger version shown.
+         */
+        get: operations["getWikiEntity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wiki/entity/{entity_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Wiki entity's evidence chain
+         * @description The Ledger version (now, or at as_of) → the parsed rows it cites (evidence_ids, at most 100; truncated says when there are more) → the Raw artifact each was read from, with parser and confidence. Annotations are not Raw evidence: they are in …/history. A Wiki entity is a Ledger record (account, balance, counterparty, transaction, invoice, obligation, reconciliation match; its Ledger id is the entity_id) seen through the Wiki: its Ledger versions merged with the Wiki's annotations. An id that names nothing of your tenant, whatever its shape, is 404 wiki_entity_not_found.
+         */
+        get: operations["getWikiEntityEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wiki/entity/{entity_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Wiki entity's versions, oldest first
+         * @description Its Ledger versions and Wiki annotations interleaved by recorded time (a Ledger version first at the same instant), each with its provenance; wiki_version numbers them 1, 2, 3 …. 100 a page by default, at most 500; next_cursor continues (the history only grows at its end). A Wiki entity is a Ledger record (account, balance, counterparty, transaction, invoice, obligation, reconciliation match; its Ledger id is the entity_id) seen through the Wiki: its Ledger versions merged with the Wiki's annotations. An id that names nothing of your tenant, whatever its shape, is 404 wiki_entity_not_found.
+         */
+        get: operations["getWikiEntityHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wiki/annotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Annotate an entity or a relation
+         * @description One of: an entity annotation (entity_id with a note, labels and/or corrections — field values a person asserts) or a relation annotation (relation_id, a reconciliation match, confirmed or disputed). Applied as a new Wiki version of the subject with provenance human_confirmed and audited in the same transaction (wiki.entity.annotated or wiki.relation.annotated, layer wiki, hashes of the text only). Never changes a Ledger row: corrections are Wiki-level assertions shown beside the record. Needs raw:write and a user bearer (a person confirms; agents and service tokens are 403). 404 wiki_entity_not_found for a subject that names nothing of your tenant. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["annotateWikiEntity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wiki/schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * JSON Schemas of the Wiki entity kinds
+         * @description Kind → the JSON Schema of a Wiki entity of that kind (GET /v1/wiki/entity/{entity_id}), generated from the same definitions the routes answer with. kind narrows it to one; an unknown kind is 400 request_params_invalid.
+         */
+        get: operations["getWikiSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wiki/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search policies and agents
+         * @description Searches the tenant's policy versions and agents (the catalog and its registered agents), read from their modules at request time. q filters by PostgreSQL full-text search; semantic ranks by similarity — embeddings from the configured model (cached per document text, cosine similarity computed in SQL) or, without one or when it fails, pg_trgm word similarity; semantic_method says which was used. Ranked by similarity when semantic is given, else by full-text rank when q is, else newest first; then kind and id. 50 a page by default, at most 500; next_cursor continues the same query.
+         */
+        get: operations["searchWiki"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/execution/agents/{agent_id}/promote": {
         parameters: {
             query?: never;
@@ -3616,7 +3736,7 @@ export interface components {
          * @description Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.
          * @enum {string}
          */
-        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_already_registered" | "agent_promotion_refused" | "agent_promotion_not_found" | "agent_run_not_found" | "agent_lifecycle_transition_invalid" | "governance_report_not_found" | "agent_routing_decision_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_already_registered" | "agent_promotion_refused" | "agent_promotion_not_found" | "agent_run_not_found" | "agent_lifecycle_transition_invalid" | "governance_report_not_found" | "wiki_entity_not_found" | "agent_routing_decision_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
         GovernanceAgent: {
             id: string;
             /** @enum {string} */
@@ -4794,6 +4914,72 @@ export interface components {
              * @description ISO 8601 timestamp, UTC.
              */
             created_at: string;
+        };
+        WikiEntity: {
+            entity_id: string;
+            /**
+             * @description The kind of Ledger record (its id prefix: acc_, bal_, cpy_, txn_, inv_, obl_, rcm_).
+             * @enum {string}
+             */
+            kind: "account" | "balance" | "counterparty" | "transaction" | "invoice" | "obligation" | "reconciliation_match";
+            as_of: string | null;
+            /** @description How many versions the entity had as of the read: its Ledger versions and annotations recorded by then. */
+            wiki_version: number;
+            /**
+             * @description human_confirmed when an annotation was recorded after the Ledger version shown; otherwise that version's provenance.
+             * @enum {string}
+             */
+            provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+            /** @description The Ledger version's confidence (an annotation does not change it). */
+            confidence: number;
+            /**
+             * Format: date-time
+             * @description When the latest of its versions (Ledger or annotation) was recorded.
+             */
+            recorded_at: string;
+            ledger_version: {
+                version_id: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 timestamp, UTC.
+                 */
+                recorded_at: string;
+                superseded_at: string | null;
+                /** @enum {string} */
+                provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+                confidence: number;
+            };
+            /** @description The Ledger record as its Ledger route shows it (GET /v1/wiki/schema gives the schema of each kind). */
+            record: components["schemas"]["Account"] | components["schemas"]["Balance"] | components["schemas"]["Counterparty"] | components["schemas"]["Transaction"] | components["schemas"]["Invoice"] | components["schemas"]["Obligation"] | components["schemas"]["ReconciliationMatch"];
+            /** @description What the Wiki knows beyond the Ledger: its annotations, folded oldest first. */
+            wiki: {
+                note: string | null;
+                /** @description The labels of the latest annotation that gave labels. */
+                labels: string[];
+                /** @description Field → the value a person asserted for it (the latest assertion per field). A Wiki-level assertion: the Ledger record is unchanged. */
+                corrections: {
+                    [key: string]: {
+                        value: string | number | boolean;
+                        annotation_id: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 timestamp, UTC.
+                         */
+                        recorded_at: string;
+                    };
+                };
+                relation_status: ("confirmed" | "disputed") | null;
+                annotation_count: number;
+                last_annotated_at: string | null;
+            };
+            /** @description Raw refs of the entity (its Ledger version's source_ids and evidence_ids); GET …/evidence resolves them. */
+            source_evidence: {
+                /** @description The Raw artifacts (raw_…) the Ledger version came from. */
+                raw_artifact_ids: string[];
+                /** @description The parsed rows (rpr_…) the Ledger version came from. */
+                parsed_row_ids: string[];
+            };
         };
         /** @description The structured query the answer ran over the Ledger (docs/wiki.md, "Questions"). */
         WikiQuery: {
@@ -12300,6 +12486,472 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QuestionFeed"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWikiEntity: {
+        parameters: {
+            query?: {
+                /** @description System time: the entity as the Wiki knew it at this instant — the Ledger version and the annotations recorded by then. Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A Ledger record id (acc_, bal_, cpy_, txn_, inv_, obl_ or rcm_…). An id that names nothing of your tenant, whatever its shape, is 404 wiki_entity_not_found; over 255 characters is 400 request_params_invalid. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiEntity"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWikiEntityEvidence: {
+        parameters: {
+            query?: {
+                /** @description System time: the entity as the Wiki knew it at this instant — the Ledger version and the annotations recorded by then. Omitted: now. */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A Ledger record id (acc_, bal_, cpy_, txn_, inv_, obl_ or rcm_…). An id that names nothing of your tenant, whatever its shape, is 404 wiki_entity_not_found; over 255 characters is 400 request_params_invalid. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entity_id: string;
+                        /**
+                         * @description The kind of Ledger record (its id prefix: acc_, bal_, cpy_, txn_, inv_, obl_, rcm_).
+                         * @enum {string}
+                         */
+                        kind: "account" | "balance" | "counterparty" | "transaction" | "invoice" | "obligation" | "reconciliation_match";
+                        as_of: string | null;
+                        ledger_version: {
+                            version_id: string;
+                            version: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            recorded_at: string;
+                            superseded_at: string | null;
+                            /** @enum {string} */
+                            provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+                            confidence: number;
+                        };
+                        /** @description The chain as refs, record first: `<kind>:<id>`, then each `parsed_row:rpr_…` followed by its `raw_artifact:raw_…`. */
+                        evidence_path: string[];
+                        /** @description The parsed rows the record cites, in its order, at most 100. */
+                        parsed_rows: {
+                            /** @description The parsed row (rpr_…). */
+                            id: string;
+                            parser: string;
+                            /** @description How confident its extraction was. */
+                            confidence: number;
+                            raw_artifact: {
+                                /** @description The Raw artifact (raw_…) it was read from. */
+                                id: string;
+                                source_type: string;
+                                sha256: string;
+                                mime_type: string;
+                                /** @enum {string} */
+                                status: "stored" | "tombstoned";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp, UTC.
+                                 */
+                                received_at: string;
+                            } | null;
+                        }[];
+                        /** @description Cited parsed rows that no longer resolve in Raw. */
+                        unresolved_ids: string[];
+                        /** @description True when the record cites more than 100 parsed rows. */
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWikiEntityHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 (default 100). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A Ledger record id (acc_, bal_, cpy_, txn_, inv_, obl_ or rcm_…). An id that names nothing of your tenant, whatever its shape, is 404 wiki_entity_not_found; over 255 characters is 400 request_params_invalid. */
+                entity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entity_id: string;
+                        /**
+                         * @description The kind of Ledger record (its id prefix: acc_, bal_, cpy_, txn_, inv_, obl_, rcm_).
+                         * @enum {string}
+                         */
+                        kind: "account" | "balance" | "counterparty" | "transaction" | "invoice" | "obligation" | "reconciliation_match";
+                        /** @description Oldest first: Ledger versions and annotations interleaved by recorded time. */
+                        versions: {
+                            wiki_version: number;
+                            /** @enum {string} */
+                            type: "ledger_version" | "annotation";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            recorded_at: string;
+                            /** @enum {string} */
+                            provenance: "extracted" | "inferred" | "ambiguous" | "human_confirmed" | "agent_contributed";
+                            ledger_version: {
+                                version_id: string;
+                                version: number;
+                                superseded_at: string | null;
+                                confidence: number;
+                                source_ids: string[];
+                                evidence_ids: string[];
+                                record: components["schemas"]["Account"] | components["schemas"]["Balance"] | components["schemas"]["Counterparty"] | components["schemas"]["Transaction"] | components["schemas"]["Invoice"] | components["schemas"]["Obligation"] | components["schemas"]["ReconciliationMatch"];
+                            } | null;
+                            annotation: {
+                                /** @description wan_… */
+                                annotation_id: string;
+                                /** @enum {string} */
+                                target: "entity" | "relation";
+                                /** @description The entity or relation annotated. */
+                                subject_id: string;
+                                /**
+                                 * @description The kind of Ledger record (its id prefix: acc_, bal_, cpy_, txn_, inv_, obl_, rcm_).
+                                 * @enum {string}
+                                 */
+                                kind: "account" | "balance" | "counterparty" | "transaction" | "invoice" | "obligation" | "reconciliation_match";
+                                /** @description The subject's annotation number (1, 2, 3 …). */
+                                version: number;
+                                note: string | null;
+                                labels: string[] | null;
+                                corrections: {
+                                    [key: string]: (string | number | boolean) | null;
+                                } | null;
+                                relation_status: ("confirmed" | "disputed") | null;
+                                /** @enum {string} */
+                                provenance: "human_confirmed";
+                                actor: {
+                                    type: string;
+                                    id: string;
+                                };
+                                /** @description The Ledger version that was current when the annotation was made. */
+                                basis_version_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp, UTC.
+                                 */
+                                recorded_at: string;
+                            } | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    annotateWikiEntity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A Ledger record id (acc_, bal_, cpy_, txn_, inv_, obl_ or rcm_…); 404 wiki_entity_not_found when it names nothing of your tenant. */
+                    entity_id: string;
+                    /** @description Free text, 1 to 4,000 characters, kept verbatim by the Wiki (the audit event holds its hash). */
+                    note?: string;
+                    /** @description Replace the subject's labels (lower-case, 1 to 64 of a-z 0-9 _ . : -; at most 20; [] clears them). */
+                    labels?: string[];
+                    /** @description Field → the value a person asserts it has (a field of the kind's record, not its version or provenance fields; otherwise 400 validation_failed); null withdraws an earlier assertion. A Wiki-level assertion: the Ledger record is never changed. */
+                    corrections?: {
+                        [key: string]: (string | number | boolean) | null;
+                    };
+                } | {
+                    /** @description A reconciliation match id (rcm_…); 404 wiki_entity_not_found when it names nothing of your tenant. */
+                    relation_id: string;
+                    /**
+                     * @description A person confirms or disputes the match.
+                     * @enum {string}
+                     */
+                    status: "confirmed" | "disputed";
+                    /** @description Free text, 1 to 4,000 characters, kept verbatim by the Wiki (the audit event holds its hash). */
+                    note?: string;
+                    /** @description Replace the subject's labels (lower-case, 1 to 64 of a-z 0-9 _ . : -; at most 20; [] clears them). */
+                    labels?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        annotation: {
+                            /** @description wan_… */
+                            annotation_id: string;
+                            /** @enum {string} */
+                            target: "entity" | "relation";
+                            /** @description The entity or relation annotated. */
+                            subject_id: string;
+                            /**
+                             * @description The kind of Ledger record (its id prefix: acc_, bal_, cpy_, txn_, inv_, obl_, rcm_).
+                             * @enum {string}
+                             */
+                            kind: "account" | "balance" | "counterparty" | "transaction" | "invoice" | "obligation" | "reconciliation_match";
+                            /** @description The subject's annotation number (1, 2, 3 …). */
+                            version: number;
+                            note: string | null;
+                            labels: string[] | null;
+                            corrections: {
+                                [key: string]: (string | number | boolean) | null;
+                            } | null;
+                            relation_status: ("confirmed" | "disputed") | null;
+                            /** @enum {string} */
+                            provenance: "human_confirmed";
+                            actor: {
+                                type: string;
+                                id: string;
+                            };
+                            /** @description The Ledger version that was current when the annotation was made. */
+                            basis_version_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 timestamp, UTC.
+                             */
+                            recorded_at: string;
+                        };
+                        entity: components["schemas"]["WikiEntity"];
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWikiSchema: {
+        parameters: {
+            query?: {
+                /** @description The kind of Ledger record (its id prefix: acc_, bal_, cpy_, txn_, inv_, obl_, rcm_). */
+                kind?: "account" | "balance" | "counterparty" | "transaction" | "invoice" | "obligation" | "reconciliation_match";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Kind → the JSON Schema (draft 2020-12) of a Wiki entity of that kind, as GET /v1/wiki/entity/{entity_id} answers it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchWiki: {
+        parameters: {
+            query?: {
+                /** @description policy or agent (both when omitted). The Ledger kinds (account, counterparty, transaction, obligation) and any other value are 400 request_params_invalid: the Ledger is read through its own routes. */
+                kind?: "policy" | "agent";
+                /** @description Full text (PostgreSQL websearch syntax: words, "phrases", or, -not), English stemming; only matching documents are returned. */
+                q?: string;
+                /** @description Similarity: documents ranked by how close they are to this text — cosine similarity of embeddings when an embedding model is configured, otherwise pg_trgm word similarity (at least 0.3). semantic_method says which. */
+                semantic?: string;
+                /** @description Documents changed at or after this instant (catalog agents, which have no time, are left out). */
+                since?: string;
+                /** @description Documents changed at or before this instant. */
+                until?: string;
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @enum {string} */
+                            kind: "policy" | "agent";
+                            /** @description pol_… for a policy version; the agent key of a catalog agent, or the id of a registered agent. */
+                            id: string;
+                            title: string;
+                            /** @description The start of the document's text. */
+                            snippet: string;
+                            score: number | null;
+                            updated_at: string | null;
+                        }[];
+                        /** @description Whether q filtered the documents (PostgreSQL full-text search). */
+                        full_text: boolean;
+                        semantic_method: ("embedding" | "trigram") | null;
+                        embedding_model: string | null;
+                        next_cursor: string | null;
+                    };
                 };
             };
             /** @description The error envelope of every non-2xx response. */

@@ -120,6 +120,9 @@ export const errorCatalogue = {
   agent_run_not_found: entry(404, 'Agent', 'No such agent run in this tenant.'),
   agent_lifecycle_transition_invalid: entry(409, 'Agent', 'The agent\'s state does not allow this governance transition (pause needs active; resume needs quarantined, or pending_onchain without a chain; revoke needs any state but revoked).'),
   governance_report_not_found: entry(404, 'Governance', 'No such governance report snapshot for this tenant.'),
+
+  // Wiki
+  wiki_entity_not_found: entry(404, 'Wiki', 'No Ledger record or relation of this id (as of the instant asked) in this tenant.'),
   agent_routing_decision_not_found: entry(404, 'Agent', 'No such routing decision in this tenant.'),
 
   // PaymentIntent

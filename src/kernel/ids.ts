@@ -50,6 +50,7 @@ export const idPrefixes = {
   agentProposal: 'prp',
   governanceReport: 'grpt',
   wikiQuestion: 'wqn',
+  wikiAnnotation: 'wan',
   event: 'evt',
   job: 'job',
   request: 'req',

@@ -67,8 +67,8 @@ import { createGovernance, governanceRoutes, governanceTenantData } from '../mod
 import { agentRoutes, agentsQueues, agentsTenantData, catalog, createAgentRegistryChain, createAgents, type AgentRegistryChain, type Agents, type LedgerSnapshot, type PolicyDryRun } from '../modules/agents/index.ts'
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
-import { createWiki, wikiRoutes, wikiTenantData } from '../modules/wiki/index.ts'
-import { createLanguageModel } from '../platform/llm/language-model.ts'
+import { createWiki, flattenText, wikiEntitiesTenantData, wikiEntityRoutes, wikiRoutes, wikiTenantData, type SearchDocument } from '../modules/wiki/index.ts'
+import { createEmbeddingModel, createLanguageModel, type EmbeddingModel } from '../platform/llm/language-model.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
@@ -85,6 +85,7 @@ export const tenantDataPlans: readonly TenantDataPlan[] = [
   executionTenantData,
   onchainTenantData,
   paymentsTenantData,
+  wikiEntitiesTenantData,
   ledgerTenantData,
   rawTenantData,
   webhooksTenantData,
@@ -150,6 +151,8 @@ export interface RuntimeOptions {
   readonly raw?: RawOptions
   /** The execution worker's lease, retries, sweeper and the sandbox ACH provider's timings (tests shorten them). */
   readonly execution?: Partial<ExecutionSettings>
+  /** The Wiki: the embedding model its search uses (undefined: trigram similarity). */
+  readonly wiki?: { readonly embedder?: EmbeddingModel | undefined }
 }
 
 export interface Runtime {
@@ -523,7 +526,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
     payments: { decisionOutcomes: (tenantId, ids) => payments.read.decisionOutcomes(tenantId, ids) },
   })
-  // The wiki module: questions answered from the Ledger's query port, evidence down to Raw's parsed rows.
+  // The wiki module: questions answered from the Ledger's query port, evidence down to Raw's parsed rows;
+  // entities and search, with the policy and agents modules' documents read at search time.
   const rawRecords = createRawRecords()
   const wiki = createWiki({
     db,
@@ -537,9 +541,54 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         const rows = await rawRecords.parsedRowEvidence(db.orm, tenantId, parsedRowIds)
         return new Map(rows.map((row) => [row.id, row.rawArtifactId]))
       },
+      async parsedRows(executor, tenantId, parsedRowIds) {
+        return rawRecords.parsedRowEvidence(executor, tenantId, parsedRowIds)
+      },
+      async artifacts(executor, tenantId, artifactIds) {
+        const found = await Promise.all(artifactIds.map((id) => rawRecords.findArtifact(executor, tenantId, id)))
+        return found
+          .filter((artifact) => artifact !== undefined)
+          .map((artifact) => ({ id: artifact.id, sourceType: artifact.sourceType, sha256: artifact.sha256, mimeType: artifact.mimeType, status: artifact.status, ingestedAt: artifact.ingestedAt }))
+      },
     },
     languageModel:
       config.llm === undefined ? undefined : createLanguageModel({ baseUrl: config.llm.baseUrl, model: config.llm.model, apiKey: config.llm.apiKey, timeoutMs: config.llm.timeoutMs }),
+    sources: {
+      async policies(tenantId, max): Promise<SearchDocument[]> {
+        const rows = await policy.store.listPolicies(db.orm, tenantId, { limit: max })
+        return rows.map((row) => ({
+          kind: 'policy',
+          id: row.id,
+          title: `Policy version ${row.version} (${row.state})`,
+          body: flattenText(row.content),
+          updatedAt: row.deactivatedAt ?? row.activatedAt ?? row.createdAt,
+        }))
+      },
+      async agents(tenantId, max): Promise<SearchDocument[]> {
+        const documents: SearchDocument[] = catalog.map((entry) => ({
+          kind: 'agent',
+          id: entry.agent_key,
+          title: entry.display_name,
+          body: [entry.description, entry.role, entry.category, ...entry.capabilities].join('\n'),
+          updatedAt: null,
+        }))
+        let cursor: string | undefined
+        do {
+          const page = await agents.lifecycle.list(tenantId, { limit: 500, cursor })
+          for (const agent of page.agents) {
+            documents.push({ kind: 'agent', id: agent.id, title: agent.display_name, body: [agent.role, agent.status, agent.kind].join('\n'), updatedAt: new Date(agent.registered_at ?? agent.created_at) })
+          }
+          cursor = page.next_cursor ?? undefined
+        } while (cursor !== undefined && documents.length < max)
+        return documents.slice(0, max)
+      },
+    },
+    embedder:
+      options.wiki?.embedder ??
+      (config.llm?.embeddingModel === undefined
+        ? undefined
+        : createEmbeddingModel({ baseUrl: config.llm.baseUrl, model: config.llm.model, apiKey: config.llm.apiKey, timeoutMs: config.llm.timeoutMs, embeddingModel: config.llm.embeddingModel })),
+    onEmbeddingError: (error) => logger.warn({ err: error }, 'wiki search: the embedding model failed; trigram similarity used'),
   })
   const services = {
     apiKeys: auth.apiKeys,
@@ -604,7 +653,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       startWorkers: (queue) => agents.startWorkers(queue, { pollingIntervalSeconds }),
     },
     { name: 'governance', routes: routesOf(governanceRoutes, { agents: governance.agents, reports: governance.reports }) },
-    { name: 'wiki', routes: routesOf(wikiRoutes, { questions: wiki.questions }) },
+    {
+      name: 'wiki',
+      routes: async (app) => {
+        await app.register(wikiRoutes, { questions: wiki.questions })
+        await app.register(wikiEntityRoutes, { entities: wiki.entities, annotate: wiki.annotate, search: wiki.search })
+      },
+    },
     {
       name: 'execution',
       // The rails' webhooks, and the onchain_base rail's registrations.

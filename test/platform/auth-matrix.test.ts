@@ -106,6 +106,8 @@ const resourceFixtures: Record<string, ResourceFixture> = {
     notFound: 'ledger_counterparty_not_found',
   },
   invoice_id: { create: async (test, owner) => ({ invoice_id: (await ledgerOf(test, owner)).invoiceId }), notFound: 'ledger_invoice_not_found' },
+  // A Wiki entity is a Ledger record: a transaction of tenant A.
+  entity_id: { create: async (test, owner) => ({ entity_id: (await ledgerOf(test, owner)).transaction.id }), notFound: 'wiki_entity_not_found' },
   obligation_id: { create: async (test, owner) => ({ obligation_id: (await ledgerOf(test, owner)).obligationId }), notFound: 'obligation_not_found' },
   job_id: {
     create: async (test, owner) => {

@@ -43,6 +43,7 @@ const notFoundOf: Record<string, ErrorCode> = {
   agent_id: 'agent_not_found',
   run_id: 'agent_run_not_found',
   report_id: 'governance_report_not_found',
+  entity_id: 'wiki_entity_not_found',
 }
 
 /** Where a route's parameter names another resource than it does elsewhere: that route's not-found code. */

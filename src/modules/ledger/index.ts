@@ -24,7 +24,26 @@ import type { RawRecords } from './ports.ts'
 
 export { ledgerRoutes } from './ledger.routes.ts'
 export { ledgerQueues } from './ledger.jobs.ts'
-export type { CitedInvoice, CitedObligation, CitedRecord, CitedTransaction, CurrentLedger, InvoiceSelection, LedgerQueries, ObligationSelection, OutflowRecord, TransactionSelection, PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation } from './queries.ts'
+export { ledgerRecordKindOf } from './queries.ts'
+export { Account, Balance, Counterparty, Invoice, Obligation, ReconciliationMatch, Transaction } from './ledger.schemas.ts'
+export type {
+  CitedInvoice,
+  CitedObligation,
+  CitedRecord,
+  CitedTransaction,
+  CurrentLedger,
+  InvoiceSelection,
+  LedgerQueries,
+  LedgerRecordKind,
+  LedgerRecordVersion,
+  ObligationSelection,
+  OutflowRecord,
+  TransactionSelection,
+  PaymentAccount,
+  PaymentCounterparty,
+  PaymentInvoice,
+  PaymentObligation,
+} from './queries.ts'
 export type { LedgerService } from './ledger.service.ts'
 export type { LedgerNormalizations, NormalizationStatus } from './normalization-progress.ts'
 

@@ -6,8 +6,10 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Executor } from '../../platform/db/database.ts'
 import { entityIdOf } from './domain/keys.ts'
-import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerObligations, ledgerTransactions } from './ledger.tables.ts'
-import { accountView, balanceView, counterpartyView, invoiceView, obligationView, transactionView } from './ledger.views.ts'
+import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerObligations, ledgerReconciliationMatches, ledgerTransactions } from './ledger.tables.ts'
+import { accountView, balanceView, counterpartyView, invoiceView, matchView, obligationView, transactionView } from './ledger.views.ts'
+import type { LedgerKind } from './ledger.store.ts'
+import { idPrefixes } from '../../kernel/ids.ts'
 
 /** An account as a payment needs it (its current version). */
 export interface PaymentAccount {
@@ -139,7 +141,78 @@ export interface InvoiceSelection {
 /** Which obligations: payable and open, due on or before `to` (bills due); or subscriptions not cancelled. */
 export type ObligationSelection = { readonly kind: 'bills_due'; readonly to: string } | { readonly kind: 'subscriptions' }
 
+/** The kinds of Ledger record an id can name (its prefix says which). */
+export type LedgerRecordKind = LedgerKind
+
+const recordPrefixes: ReadonlyArray<readonly [string, LedgerRecordKind]> = [
+  [`${idPrefixes.account}_`, 'account'],
+  [`${idPrefixes.balance}_`, 'balance'],
+  [`${idPrefixes.counterparty}_`, 'counterparty'],
+  [`${idPrefixes.transaction}_`, 'transaction'],
+  [`${idPrefixes.invoice}_`, 'invoice'],
+  [`${idPrefixes.obligation}_`, 'obligation'],
+  [`${idPrefixes.reconciliationMatch}_`, 'reconciliation_match'],
+]
+
+/** The kind of Ledger record an id names by its prefix; undefined for an id no Ledger record can have. */
+export function ledgerRecordKindOf(id: string): LedgerRecordKind | undefined {
+  return recordPrefixes.find(([prefix]) => id.startsWith(prefix))?.[1]
+}
+
+/** One version of a Ledger record, with the record as the Ledger's read API shows it (ledger.views.ts). */
+export interface LedgerRecordVersion {
+  readonly kind: LedgerRecordKind
+  readonly id: string
+  readonly versionId: string
+  readonly version: number
+  /** When this version was recorded (system time: the row's updated_at). */
+  readonly recordedAt: Date
+  /** When the next version was recorded; null for the current one. */
+  readonly supersededAt: Date | null
+  readonly provenance: string
+  readonly confidence: number
+  readonly sourceIds: readonly string[]
+  readonly evidenceIds: readonly string[]
+  /** The record's wire view (the same body as the Ledger route that reads it). */
+  readonly record: Readonly<Record<string, unknown>>
+}
+
+const recordTables = {
+  account: { table: ledgerAccounts, view: accountView },
+  balance: { table: ledgerBalances, view: balanceView },
+  counterparty: { table: ledgerCounterparties, view: counterpartyView },
+  transaction: { table: ledgerTransactions, view: transactionView },
+  invoice: { table: ledgerInvoices, view: invoiceView },
+  obligation: { table: ledgerObligations, view: obligationView },
+  reconciliation_match: { table: ledgerReconciliationMatches, view: matchView },
+} as const
+
+function recordVersionOf(kind: LedgerRecordKind, row: Record<string, unknown>): LedgerRecordVersion {
+  const view = recordTables[kind].view as (row: never) => Record<string, unknown>
+  const versioned = row as { id: string; versionId: string; version: number; updatedAt: Date; supersededAt: Date | null; provenance: string; confidence: number; sourceIds: string[]; evidenceIds: string[] }
+  return {
+    kind,
+    id: versioned.id,
+    versionId: versioned.versionId,
+    version: versioned.version,
+    recordedAt: versioned.updatedAt,
+    supersededAt: versioned.supersededAt,
+    provenance: versioned.provenance,
+    confidence: versioned.confidence,
+    sourceIds: versioned.sourceIds,
+    evidenceIds: versioned.evidenceIds,
+    record: view(row as never),
+  }
+}
+
 export interface LedgerQueries {
+  /**
+   * The version of the tenant's Ledger record `id` (any kind) visible at `asOf` (recorded by then and not
+   * yet superseded then), or the current one when `asOf` is undefined; undefined when there is none.
+   */
+  recordAsOf(executor: Executor, tenantId: string, id: string, asOf?: Date): Promise<LedgerRecordVersion | undefined>
+  /** The versions of the tenant's Ledger record `id`, oldest first (by version), `offset` skipped, at most `limit`. */
+  recordVersions(executor: Executor, tenantId: string, id: string, options: { offset: number; limit: number }): Promise<LedgerRecordVersion[]>
   /**
    * Totals of the selected transactions as recorded at `asOf` (undefined: the current Ledger), one row per
    * currency and direction: count and sum, computed in SQL (ledger_transactions_date_idx, or
@@ -246,6 +319,33 @@ const accountFields = { id: ledgerAccounts.id, status: ledgerAccounts.status, cu
 
 export function createLedgerQueries(): LedgerQueries {
   return {
+    async recordAsOf(executor, tenantId, id, asOf) {
+      const kind = ledgerRecordKindOf(id)
+      if (kind === undefined) return undefined
+      // Every Ledger table has the version columns read here; one type stands for them.
+      const table = recordTables[kind].table as unknown as typeof ledgerAccounts
+      const visible: SQL =
+        asOf === undefined ? isNull(table.supersededAt) : and(lte(table.updatedAt, asOf), or(isNull(table.supersededAt), gt(table.supersededAt, asOf)))!
+      const [row] = await executor.select().from(table).where(and(eq(table.tenantId, tenantId), eq(table.id, id), visible)).limit(1)
+      return row === undefined ? undefined : recordVersionOf(kind, row)
+    },
+
+    async recordVersions(executor, tenantId, id, options) {
+      const kind = ledgerRecordKindOf(id)
+      if (kind === undefined) return []
+      // Every Ledger table has the version columns read here; one type stands for them.
+      const table = recordTables[kind].table as unknown as typeof ledgerAccounts
+      // Served by the table's (tenant_id, id, version) unique index.
+      const rows = await executor
+        .select()
+        .from(table)
+        .where(and(eq(table.tenantId, tenantId), eq(table.id, id)))
+        .orderBy(asc(table.version))
+        .offset(options.offset)
+        .limit(options.limit)
+      return rows.map((row) => recordVersionOf(kind, row))
+    },
+
     async transactionTotals(executor, tenantId, selection, asOf) {
       const t = ledgerTransactions
       const rows = await executor

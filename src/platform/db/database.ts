@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { sql, type ExtractTablesWithRelations, type SQL } from 'drizzle-orm'
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres'
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/session'
@@ -91,7 +92,8 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
   let client: PGlite
   try {
-    client = await PGlite.create(dataDir === undefined ? undefined : join(dataDir))
+    // pg_trgm: the Wiki search's trigram similarity (its migration creates the extension on both engines).
+    client = await PGlite.create(dataDir === undefined ? undefined : join(dataDir), { extensions: { pg_trgm } })
   } catch (error) {
     releaseLock()
     throw error

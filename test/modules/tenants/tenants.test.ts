@@ -130,6 +130,8 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
       payment_approvals: 0,
       payment_policy_decisions: 0,
       payment_intents: 0,
+      wiki_annotations: 0,
+      wiki_search_embeddings: 0,
       ledger_reconciliation_matches: 1,
       ledger_transactions: 2, // the payment's first version and the one reconciliation marked matched
       ledger_balances: 0,
