@@ -49,6 +49,7 @@ export const idPrefixes = {
   agentRun: 'arn',
   agentProposal: 'prp',
   governanceReport: 'grpt',
+  memoryPage: 'mpg',
   event: 'evt',
   job: 'job',
   request: 'req',
