@@ -2434,7 +2434,7 @@ export interface paths {
         };
         /**
          * Read a memory page by slug or id
-         * @description By id (mpg_…) or by slug with its slash percent-encoded (/v1/memory/pages/counterparty%2Fcpy_…); the slug may also be written as two path segments (GET /v1/memory/pages/{slug_kind}/{slug_subject}). 404 memory_page_not_found for anything naming no page of your tenant. Pages are regenerated after every normalization or reconciliation that wrote to the Ledger, and on POST /v1/memory/regenerate.
+         * @description By id (mpg_…) or by slug with its slash percent-encoded (/v1/memory/pages/counterparty%2Fcpy_…); the slug may also be written as two path segments (GET /v1/memory/pages/{slug_or_id}/{slug_rest}). 404 memory_page_not_found for anything naming no page of your tenant. Pages are regenerated after every normalization or reconciliation that wrote to the Ledger, and on POST /v1/memory/regenerate.
          */
         get: operations["getMemoryPage"];
         put?: never;
@@ -2445,7 +2445,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/memory/pages/{slug_kind}/{slug_subject}": {
+    "/v1/memory/pages/{slug_or_id}/{slug_rest}": {
         parameters: {
             query?: never;
             header?: never;
@@ -12199,10 +12199,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The slug's first segment (account, counterparty, obligation, invoice, agent, policy, monthly-summary, cash-flow). */
-                slug_kind: string;
+                /** @description Here the slug's first segment (account, counterparty, obligation, invoice, agent, policy, monthly-summary, cash-flow); with slug_rest it names the page. */
+                slug_or_id: string;
                 /** @description The slug's second segment. A slug naming no page of your tenant is 404 memory_page_not_found. */
-                slug_subject: string;
+                slug_rest: string;
             };
             cookie?: never;
         };

@@ -49,7 +49,7 @@ export const memoryRoutes: FastifyPluginAsyncTypebox<{ pages: PagesService; rege
         operationId: 'getMemoryPage',
         tags,
         summary: 'Read a memory page by slug or id',
-        description: `By id (mpg_…) or by slug with its slash percent-encoded (/v1/memory/pages/counterparty%2Fcpy_…); the slug may also be written as two path segments (GET /v1/memory/pages/{slug_kind}/{slug_subject}). 404 memory_page_not_found for anything naming no page of your tenant. ${readNote}`,
+        description: `By id (mpg_…) or by slug with its slash percent-encoded (/v1/memory/pages/counterparty%2Fcpy_…); the slug may also be written as two path segments (GET /v1/memory/pages/{slug_or_id}/{slug_rest}). 404 memory_page_not_found for anything naming no page of your tenant. ${readNote}`,
         params: MemoryPageParams,
         response: { 200: MemoryPage },
       },
@@ -58,7 +58,7 @@ export const memoryRoutes: FastifyPluginAsyncTypebox<{ pages: PagesService; rege
   )
 
   app.get(
-    '/v1/memory/pages/:slug_kind/:slug_subject',
+    '/v1/memory/pages/:slug_or_id/:slug_rest',
     {
       config: { auth: wikiRead },
       schema: {
@@ -70,7 +70,7 @@ export const memoryRoutes: FastifyPluginAsyncTypebox<{ pages: PagesService; rege
         response: { 200: MemoryPage },
       },
     },
-    async (request) => pages.get(principalOf(request).tenantId, `${request.params.slug_kind}/${request.params.slug_subject}`),
+    async (request) => pages.get(principalOf(request).tenantId, `${request.params.slug_or_id}/${request.params.slug_rest}`),
   )
 
   app.get(

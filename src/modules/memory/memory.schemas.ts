@@ -59,8 +59,12 @@ const SlugOrId = Type.String({
 export const MemoryPageParams = Strict({ slug_or_id: SlugOrId })
 
 export const MemoryPageSlugParams = Strict({
-  slug_kind: Type.String({ minLength: 1, maxLength: 64, description: `The slug's first segment (${Object.values(slugPrefixes).join(', ')}).` }),
-  slug_subject: Type.String({
+  slug_or_id: Type.String({
+    minLength: 1,
+    maxLength: pathParameterCharactersMax,
+    description: `Here the slug's first segment (${Object.values(slugPrefixes).join(', ')}); with slug_rest it names the page.`,
+  }),
+  slug_rest: Type.String({
     minLength: 1,
     maxLength: pathParameterCharactersMax,
     description: 'The slug\'s second segment. A slug naming no page of your tenant is 404 memory_page_not_found.',

@@ -102,6 +102,8 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const bystander = await signupOwner(test)
     // A halted catalog agent: the tenant's agent state row.
     expect((await test.request({ method: 'POST', url: '/v1/agents/bill_payment/halt', token: owner.token })).statusCode).toBe(200)
+    // Memory pages: one per first-party agent (seven).
+    expect((await test.request({ method: 'POST', url: '/v1/memory/regenerate', token: owner.token, payload: { page_types: ['agent'] } })).json()).toMatchObject({ created: 7 })
 
     const response = await test.request({ method: 'DELETE', url: `/v1/tenants/${owner.tenantId}`, token: owner.token })
     expect(response.statusCode, response.body).toBe(200)
@@ -109,6 +111,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     expect(body.tenantId).toBe(owner.tenantId)
     expect(body.deletedRows).toEqual({
       governance_report_snapshots: 0,
+      memory_pages: 7,
       agent_proposals: 0,
       agent_runs: 0,
       agent_routing_decisions: 0,
@@ -159,7 +162,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
       login_emails: 2,
       tenants: 1,
     })
-    expect(body.totalRows).toBe(36)
+    expect(body.totalRows).toBe(43)
 
     for (const { table, tenantColumn } of tenantTablesInDeletionOrder) {
       const [row] = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from ${table} where ${tenantColumn} = ${owner.tenantId}`)
@@ -170,7 +173,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const deleted = audit.find((row) => row.action === 'tenant.deleted')
     expect(deleted?.outputs).toMatchObject({
       'deleted_rows.members': 2,
-      total_rows: 36,
+      total_rows: 43,
       preserved: ['audit_inbox', 'audit_events', 'audit_chain_heads', 'audit_anchors', 'audit_anchor_publications'],
     })
     expect(audit.map((row) => row.action)).toContain('tenant_blob.purge_requested')
