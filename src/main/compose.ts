@@ -528,6 +528,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ids,
     clock,
     ledger: { current: (executor, tenantId) => ledger.queries.currentLedger(executor, tenantId) },
+    tenants: { exists: async (tenantId) => (await tenantDirectory.findTenant(db.orm, tenantId)) !== undefined },
     policy: {
       async policyOf(executor, tenantId) {
         const [active, versions] = await Promise.all([policy.store.findActivePolicy(executor, tenantId), policy.store.listPolicies(executor, tenantId, { limit: memoryPolicyVersionsMax })])

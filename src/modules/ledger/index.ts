@@ -23,7 +23,7 @@ import { createLedgerNormalizations, type LedgerNormalizations } from './normali
 import type { RawRecords } from './ports.ts'
 
 export { ledgerRoutes } from './ledger.routes.ts'
-export { ledgerQueues, type LedgerWriteListener } from './ledger.jobs.ts'
+export { ledgerQueues, type LedgerWriteListener, type LedgerWriteNotice } from './ledger.jobs.ts'
 export type { CurrentLedger, LedgerQueries, OutflowRecord, PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation } from './queries.ts'
 export type { LedgerService } from './ledger.service.ts'
 export type { LedgerNormalizations, NormalizationStatus } from './normalization-progress.ts'
@@ -83,7 +83,7 @@ export function createLedger(deps: LedgerDeps): Ledger {
   const normalizer = createNormalizer({ db, store, audit, events, clock })
   const jobDeps = { db, store, commands, jobs, ids, clock, normalizer, afterWrite: deps.afterWrite }
   return {
-    service: createLedgerService({ db, commands, store, cursors, normalizer, jobs, ids, clock }),
+    service: createLedgerService({ db, commands, store, cursors, normalizer, jobs, ids, clock, afterWrite: deps.afterWrite }),
     store,
     normalizer,
     reconcile: (tenantId, options) => reconcileTenant(jobDeps, tenantId, options),

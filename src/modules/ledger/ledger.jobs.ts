@@ -32,11 +32,18 @@ export interface LedgerJobDeps {
 
 /**
  * A generic hook for modules downstream of the Ledger (the memory module's page regeneration): called in
- * the transaction that records a normalization or reconciliation job's success, when the job wrote
- * anything (created or superseded a record), and returns the jobs to commit with it. The Ledger knows
+ * the transaction of a Ledger write — a normalization or reconciliation job's success when the job wrote
+ * anything (created or superseded a record), or a counterparty trust transition — and returns the jobs to
+ * commit with it. `ref` names the write: the Ledger job's id, or the counterparty's. The Ledger knows
  * nothing of who listens; composition plugs the listener in.
  */
-export type LedgerWriteListener = (tx: Tx, notice: { readonly tenantId: string; readonly jobId: string; readonly kind: 'normalize' | 'reconcile' }) => Promise<readonly PendingJob[]>
+export type LedgerWriteListener = (tx: Tx, notice: LedgerWriteNotice) => Promise<readonly PendingJob[]>
+
+export interface LedgerWriteNotice {
+  readonly tenantId: string
+  readonly kind: 'normalize' | 'reconcile' | 'trust'
+  readonly ref: string
+}
 
 /** Whether a job's counts say it wrote anything (a created or superseded record, not only unchanged ones). */
 function wroteAny(result: unknown): boolean {
@@ -189,7 +196,7 @@ export function createNormalizeHandler(deps: LedgerJobDeps & { normalizer: Norma
       },
       async (tx, result) => {
         if (!wroteAny(result)) return []
-        const listened = (await deps.afterWrite?.(tx, { tenantId, jobId, kind: 'normalize' })) ?? []
+        const listened = (await deps.afterWrite?.(tx, { tenantId, kind: 'normalize', ref: jobId })) ?? []
         return [(await newReconcileJob(deps, tx, tenantId, normalizeActor.id)).job, ...listened]
       },
     )
@@ -207,7 +214,7 @@ export function createReconcileHandler(deps: LedgerJobDeps): JobHandler<PayloadO
       jobId,
       reconcileActor,
       async () => ({ ...(await reconcileTenant(deps, tenantId, { actor: reconcileActor, jobId })) }),
-      async (tx, result) => (wroteAny(result) ? ((await deps.afterWrite?.(tx, { tenantId, jobId, kind: 'reconcile' })) ?? []) : []),
+      async (tx, result) => (wroteAny(result) ? ((await deps.afterWrite?.(tx, { tenantId, kind: 'reconcile', ref: jobId })) ?? []) : []),
     )
   }
 }

@@ -14,14 +14,14 @@ import type { JobQueue } from '../../platform/jobs/job-queue.ts'
 import { createRegenerateHandler, memoryRegenerateQueue, regenerationJobFor } from './memory.jobs.ts'
 import { createMemoryStore } from './memory.store.pg.ts'
 import { createPagesService, type PagesService } from './pages.service.ts'
-import type { MemoryAgents, MemoryLedger, MemoryPolicy } from './ports.ts'
+import type { MemoryAgents, MemoryLedger, MemoryPolicy, MemoryTenants } from './ports.ts'
 import { createRegenerationService, type RegenerationService } from './regenerate.service.ts'
 
 export { memoryRoutes } from './memory.routes.ts'
 export { memoryQueues } from './memory.jobs.ts'
 export { memoryTenantData } from './memory.tables.ts'
 export type { AgentSource, MemorySources } from './domain/pages.ts'
-export type { MemoryAgents, MemoryLedger, MemoryPolicy } from './ports.ts'
+export type { MemoryAgents, MemoryLedger, MemoryPolicy, MemoryTenants } from './ports.ts'
 export type { PagesService } from './pages.service.ts'
 export type { RegenerationService } from './regenerate.service.ts'
 
@@ -32,7 +32,7 @@ export interface Memory {
    * The Ledger's write listener: in the transaction that records a Ledger job's success, the regeneration
    * job to commit with it.
    */
-  afterLedgerWrite(tx: Tx, notice: { tenantId: string; jobId: string; kind: 'normalize' | 'reconcile' }): Promise<readonly PendingJob[]>
+  afterLedgerWrite(tx: Tx, notice: { tenantId: string; kind: 'normalize' | 'reconcile' | 'trust'; ref: string }): Promise<readonly PendingJob[]>
   startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
 }
 
@@ -45,6 +45,7 @@ export function createMemory(deps: {
   ledger: MemoryLedger
   policy: MemoryPolicy
   agents: MemoryAgents
+  tenants: MemoryTenants
 }): Memory {
   const store = createMemoryStore()
   const regeneration = createRegenerationService({ ...deps, store })
@@ -54,7 +55,7 @@ export function createMemory(deps: {
     afterLedgerWrite: async (_tx, notice) => [regenerationJobFor(notice)],
     async startWorkers(jobs, { pollingIntervalSeconds }) {
       // One at a time per process: regenerations of a tenant serialize on its memory lock anyway.
-      await jobs.work(memoryRegenerateQueue, createRegenerateHandler(regeneration), { pollingIntervalSeconds })
+      await jobs.work(memoryRegenerateQueue, createRegenerateHandler(regeneration, deps.tenants), { pollingIntervalSeconds })
     },
   }
 }

@@ -22,3 +22,8 @@ export interface MemoryAgents {
   /** The first-party agents and the tenant's registered agents. */
   agentsOf(tenantId: string): Promise<AgentSource[]>
 }
+
+export interface MemoryTenants {
+  /** Whether the tenant exists (a regeneration queued before its deletion ends quietly). */
+  exists(tenantId: string): Promise<boolean>
+}

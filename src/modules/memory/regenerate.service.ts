@@ -29,7 +29,7 @@ export interface RegenerationRequest {
   readonly pageTypes?: readonly PageType[] | undefined
   readonly actor: AuditActor
   /** Why: a caller's request, or the Ledger job that wrote. */
-  readonly cause: { readonly kind: 'request' } | { readonly kind: 'ledger.normalize' | 'ledger.reconcile'; readonly ledgerJobId: string }
+  readonly cause: { readonly kind: 'request' } | { readonly kind: 'ledger.normalize' | 'ledger.reconcile' | 'ledger.trust'; readonly ledgerRef: string }
 }
 
 export interface RegenerationOutcome {
@@ -129,7 +129,7 @@ export function createRegenerationService(deps: {
               actor: request.actor,
               action: 'memory.pages.regenerated',
               entity: { type: 'memory_pages', id: request.tenantId },
-              inputs: { page_types: types, cause: request.cause.kind, ledger_job_id: 'ledgerJobId' in request.cause ? request.cause.ledgerJobId : null },
+              inputs: { page_types: types, cause: request.cause.kind, ledger_ref: 'ledgerRef' in request.cause ? request.cause.ledgerRef : null },
               outputs: { pages: outcome.pages, created: outcome.created, changed: outcome.changed, unchanged: outcome.unchanged, deleted: outcome.deleted, pages_sha256: outcome.pages_sha256 },
               requestId: context.requestId,
             },

@@ -289,4 +289,18 @@ describe('POST /v1/memory/regenerate', () => {
     expect((await ok(other.token, '/v1/memory/search?q=javascript')).pages.map((found: Summary) => found.id)).toContain(counterparty.id)
     expect((await ok(demo.token, '/v1/memory/search?q=javascript')).pages).toEqual([])
   })
+
+  it('regenerates after a counterparty trust transition, changing that counterparty\'s page only', async () => {
+    const admin = (await addMember(test, other, 'admin')).token
+    const before = new Map((await all<Summary>(other.token, '/v1/memory/pages', 'pages')).map((page) => [page.slug, page]))
+    const counterparty = [...before.values()].find((page) => page.page_type === 'counterparty')!
+    const acknowledged = await test.request({ method: 'POST', url: `/v1/ledger/counterparties/${counterparty.subject_ids[0]}/trust/acknowledge`, token: admin, payload: {} })
+    expect(acknowledged.statusCode, acknowledged.body).toBe(200)
+    await settledMemory()
+    const after = new Map((await all<Summary>(other.token, '/v1/memory/pages', 'pages')).map((page) => [page.slug, page]))
+    const changed = [...after.keys()].filter((slug) => after.get(slug)!.content_sha256 !== before.get(slug)?.content_sha256)
+    expect(changed).toEqual([counterparty.slug])
+    expect(after.get(counterparty.slug)!.version).toBe(counterparty.version + 1)
+    expect((await ok(other.token, `/v1/memory/pages/${counterparty.id}`)).content).toContain('| trust state | acknowledged |')
+  })
 })
