@@ -135,6 +135,13 @@ describe('memory pages of the demo business', () => {
     expect(byType('monthly_summary').every((page) => page.slug.startsWith('monthly-summary/'))).toBe(true)
     // The page_type filter answers the same pages.
     expect((await all<Summary>(demo.token, '/v1/memory/pages?page_type=counterparty', 'pages')).map((page) => page.slug)).toEqual(byType('counterparty').map((page) => page.slug))
+    // 50 a page by default, at most 500.
+    const firstPage = await ok(demo.token, '/v1/memory/pages')
+    expect(firstPage.pages.length).toBe(Math.min(50, pages.length))
+    expect(firstPage.next_cursor === null).toBe(pages.length <= 50)
+    expectError(await get(demo.token, '/v1/memory/pages?limit=501'), 'request_params_invalid')
+    expectError(await get(demo.token, '/v1/memory/pages?page_type=ledger'), 'request_params_invalid')
+    expectError(await get(demo.token, '/v1/memory/pages?cursor=forged'), 'invalid_cursor')
     const policy: Page = await ok(demo.token, '/v1/memory/pages/policy%2Factive')
     expect(policy.content).toContain('money\\_needs\\_signer')
   })
