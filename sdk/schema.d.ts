@@ -2585,6 +2585,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/memory/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List memory pages
+         * @description Page summaries (no content) in slug order, 50 a page by default (at most 500); filter by page_type. Pages are regenerated after every normalization or reconciliation that wrote to the Ledger, and on POST /v1/memory/regenerate.
+         */
+        get: operations["listMemoryPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memory/pages/{slug_or_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a memory page by slug or id
+         * @description By id (mpg_…) or by slug with its slash percent-encoded (/v1/memory/pages/counterparty%2Fcpy_…); the slug may also be written as two path segments (GET /v1/memory/pages/{slug_or_id}/{slug_rest}). 404 memory_page_not_found for anything naming no page of your tenant. Pages are regenerated after every normalization or reconciliation that wrote to the Ledger, and on POST /v1/memory/regenerate.
+         */
+        get: operations["getMemoryPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memory/pages/{slug_or_id}/{slug_rest}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a memory page by its slug written as a path
+         * @description The same page as GET /v1/memory/pages/{slug_or_id} with the slug percent-encoded: /v1/memory/pages/counterparty/cpy_… reads the page of slug counterparty/cpy_…. 404 memory_page_not_found for a slug naming no page of your tenant.
+         */
+        get: operations["getMemoryPageBySlugPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memory/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search memory pages
+         * @description PostgreSQL full-text search over each page's title and content (websearch_to_tsquery with the 'simple' configuration: no stemming, case-insensitive), optionally of one page_type. Page summaries in slug order, 50 a page by default (at most 500), with a cursor. Pages are regenerated after every normalization or reconciliation that wrote to the Ledger, and on POST /v1/memory/regenerate.
+         */
+        get: operations["searchMemoryPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memory/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate memory pages now
+         * @description Synchronous: renders every page of the asked types (all when page_types is absent) from the current Ledger, policy and agents, and answers what changed. A page whose content is unchanged keeps its version; a changed one gets the next; a page whose subject is gone is deleted. Audited memory.pages.regenerated (layer wiki, counts and hashes only). Needs wiki:read and raw:write. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["regenerateMemoryPages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/execution/agents/{agent_id}/promote": {
         parameters: {
             query?: never;
@@ -3736,7 +3836,7 @@ export interface components {
          * @description Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.
          * @enum {string}
          */
-        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_already_registered" | "agent_promotion_refused" | "agent_promotion_not_found" | "agent_run_not_found" | "agent_lifecycle_transition_invalid" | "governance_report_not_found" | "wiki_entity_not_found" | "agent_routing_decision_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_already_registered" | "agent_promotion_refused" | "agent_promotion_not_found" | "agent_run_not_found" | "agent_lifecycle_transition_invalid" | "governance_report_not_found" | "wiki_entity_not_found" | "agent_routing_decision_not_found" | "memory_page_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
         GovernanceAgent: {
             id: string;
             /** @enum {string} */
@@ -4016,6 +4116,90 @@ export interface components {
              */
             updated_at: string;
             deactivated_at: string | null;
+        };
+        /** @description A memory page with its content. */
+        MemoryPage: {
+            /** @description mpg_… */
+            id: string;
+            /** @description Stable for the subject: <kind>/<subject>, kind one of account, counterparty, obligation, invoice, agent, policy, monthly-summary, cash-flow (counterparty/cpy_…, monthly-summary/2026-03, cash-flow/EUR, policy/active). */
+            slug: string;
+            /**
+             * @description account, counterparty, obligation, invoice, agent, policy, monthly_summary or cash_flow.
+             * @enum {string}
+             */
+            page_type: "account" | "counterparty" | "obligation" | "invoice" | "agent" | "policy" | "monthly_summary" | "cash_flow";
+            /** @description Plain text (not Markdown). */
+            title: string;
+            /** @description What the page is about: a Ledger record id, an agent id, the policy's version ids, a month (YYYY-MM) or a currency. */
+            subject_ids: string[];
+            /** @description SHA-256 (hex) of content. */
+            content_sha256: string;
+            /** @description 1 for the first content; increases by one exactly when the content changes (a regeneration over unchanged data makes no new version). */
+            version: number;
+            source_version: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            generated_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            /** @description Markdown, generated deterministically from the Ledger, the policy and the agents. Every value from data is escaped (literal text in any CommonMark renderer); links are relative API paths: /v1/ledger/{kind}/{id} for Ledger records, /v1/raw/{raw_id} and /v1/raw/{raw_id}/parsed for the Raw sources and parsed rows they cite, /v1/memory/pages/{slug} for other pages. */
+            content: string;
+        };
+        MemoryPageList: {
+            pages: components["schemas"]["MemoryPageSummary"][];
+            next_cursor: string | null;
+        };
+        /** @description source_version: when the newest source record the current content was rendered from was recorded (read the Ledger as_of it to see the same data); null for a page no recorded source dates (a first-party agent). generated_at: when the current content was generated. */
+        MemoryPageSummary: {
+            /** @description mpg_… */
+            id: string;
+            /** @description Stable for the subject: <kind>/<subject>, kind one of account, counterparty, obligation, invoice, agent, policy, monthly-summary, cash-flow (counterparty/cpy_…, monthly-summary/2026-03, cash-flow/EUR, policy/active). */
+            slug: string;
+            /**
+             * @description account, counterparty, obligation, invoice, agent, policy, monthly_summary or cash_flow.
+             * @enum {string}
+             */
+            page_type: "account" | "counterparty" | "obligation" | "invoice" | "agent" | "policy" | "monthly_summary" | "cash_flow";
+            /** @description Plain text (not Markdown). */
+            title: string;
+            /** @description What the page is about: a Ledger record id, an agent id, the policy's version ids, a month (YYYY-MM) or a currency. */
+            subject_ids: string[];
+            /** @description SHA-256 (hex) of content. */
+            content_sha256: string;
+            /** @description 1 for the first content; increases by one exactly when the content changes (a regeneration over unchanged data makes no new version). */
+            version: number;
+            source_version: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            generated_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+        };
+        MemoryRegeneration: {
+            page_types: ("account" | "counterparty" | "obligation" | "invoice" | "agent" | "policy" | "monthly_summary" | "cash_flow")[];
+            /** @description Pages the sources make of these types. */
+            pages: number;
+            created: number;
+            /** @description Pages whose content changed (each got the next version). */
+            changed: number;
+            /** @description Pages whose content is the same (no new version). */
+            unchanged: number;
+            /** @description Pages whose subject is gone from the sources. */
+            deleted: number;
+            /** @description Slugs of the created and changed pages, in slug order, at most 1,000. */
+            changed_slugs: string[];
+            /** @description SHA-256 over every page's slug and content hash: the same sources give the same value. */
+            pages_sha256: string;
         };
         Obligation: {
             id: string;
@@ -12952,6 +13136,231 @@ export interface operations {
                         embedding_model: string | null;
                         next_cursor: string | null;
                     };
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMemoryPages: {
+        parameters: {
+            query?: {
+                /** @description account, counterparty, obligation, invoice, agent, policy, monthly_summary or cash_flow. */
+                page_type?: "account" | "counterparty" | "obligation" | "invoice" | "agent" | "policy" | "monthly_summary" | "cash_flow";
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryPageList"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMemoryPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A page id (mpg_…) or its slug with the slash percent-encoded (counterparty%2Fcpy_…). Anything naming no page of your tenant, whatever its shape, is 404 memory_page_not_found; over 255 characters is 400 request_params_invalid. */
+                slug_or_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A memory page with its content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryPage"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMemoryPageBySlugPath: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Here the slug's first segment (account, counterparty, obligation, invoice, agent, policy, monthly-summary, cash-flow); with slug_rest it names the page. */
+                slug_or_id: string;
+                /** @description The slug's second segment. A slug naming no page of your tenant is 404 memory_page_not_found. */
+                slug_rest: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A memory page with its content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryPage"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchMemoryPages: {
+        parameters: {
+            query: {
+                /** @description Full text over title and content (PostgreSQL websearch syntax: words, "a phrase", -not, or). */
+                q: string;
+                /** @description account, counterparty, obligation, invoice, agent, policy, monthly_summary or cash_flow. */
+                page_type?: "account" | "counterparty" | "obligation" | "invoice" | "agent" | "policy" | "monthly_summary" | "cash_flow";
+                /** @description Page size, 1 to 500 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryPageList"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    regenerateMemoryPages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Optional: which page types to regenerate (all when the body is empty or absent). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Regenerate only these types; every type when absent. */
+                    page_types?: ("account" | "counterparty" | "obligation" | "invoice" | "agent" | "policy" | "monthly_summary" | "cash_flow")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryRegeneration"];
                 };
             };
             /** @description The error envelope of every non-2xx response. */

@@ -125,6 +125,9 @@ export const errorCatalogue = {
   wiki_entity_not_found: entry(404, 'Wiki', 'No Ledger record or relation of this id (as of the instant asked) in this tenant.'),
   agent_routing_decision_not_found: entry(404, 'Agent', 'No such routing decision in this tenant.'),
 
+  // Memory pages
+  memory_page_not_found: entry(404, 'Memory', 'No memory page of this slug or id in this tenant (a slug is written percent-encoded, or as its two path segments).'),
+
   // PaymentIntent
   payment_intent_not_found: entry(404, 'PaymentIntent', 'No such payment intent.'),
   payment_intent_invalid_state: entry(409, 'PaymentIntent', 'The payment intent is not in a state that allows this move.'),

@@ -51,6 +51,7 @@ export const idPrefixes = {
   governanceReport: 'grpt',
   wikiQuestion: 'wqn',
   wikiAnnotation: 'wan',
+  memoryPage: 'mpg',
   event: 'evt',
   job: 'job',
   request: 'req',

@@ -69,10 +69,11 @@ import { createExecution, executionQueues, executionRoutes, executionTenantData,
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
 import { createWiki, flattenText, wikiEntitiesTenantData, wikiEntityRoutes, wikiRoutes, wikiTenantData, type SearchDocument } from '../modules/wiki/index.ts'
 import { createEmbeddingModel, createLanguageModel, type EmbeddingModel } from '../platform/llm/language-model.ts'
+import { createMemory, memoryQueues, memoryRoutes, memoryTenantData, type AgentSource, type Memory } from '../modules/memory/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
-export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues, ...executionQueues, ...agentsQueues] as const
+export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues, ...executionQueues, ...agentsQueues, ...memoryQueues] as const
 
 /**
  * Tenant deletion runs the modules' plans in this order: a module's rows go before the rows they
@@ -81,6 +82,7 @@ export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...web
 export const tenantDataPlans: readonly TenantDataPlan[] = [
   governanceTenantData,
   wikiTenantData,
+  memoryTenantData,
   agentsTenantData,
   executionTenantData,
   onchainTenantData,
@@ -96,6 +98,9 @@ export const tenantDataPlans: readonly TenantDataPlan[] = [
   policyTenantData,
   tenantsTenantData,
 ]
+
+/** The policy versions a memory policy page lists at most (newest first). */
+const memoryPolicyVersionsMax = 100
 
 /** Every module's services, for tools, tests and benchmarks that call them in-process. */
 export interface AppServices {
@@ -174,6 +179,8 @@ export interface Runtime {
   readonly execution: Execution
   /** The agents module: registry (activation, resume), halt, and the agent-protocol guard. */
   readonly agents: Agents
+  /** The memory module: page reads and regeneration (tests wait on it). */
+  readonly memory: Memory
   buildApp(): Promise<FastifyInstance>
   startWorkers(): Promise<void>
   /**
@@ -266,7 +273,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     config,
   )
   const webhooks = createWebhooks({ db, commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
-  const ledger = createLedger({ db, commands, audit: auditRecorder, events, jobs, ids, clock, cursors, raw: createRawRecords() })
+  // The memory module is built later; the Ledger's write hook runs only once both exist (in a job).
+  const ledger = createLedger({ db, commands, audit: auditRecorder, events, jobs, ids, clock, cursors, raw: createRawRecords(), afterWrite: (tx, notice) => memory.afterLedgerWrite(tx, notice) })
   const policy = createPolicy({ db, commands, cursors, ids, clock, tenants: tenantDirectory, ledger: ledger.queries })
   // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
   const backfilled = await policy.defaultPolicy.backfill()
@@ -590,6 +598,53 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         : createEmbeddingModel({ baseUrl: config.llm.baseUrl, model: config.llm.model, apiKey: config.llm.apiKey, timeoutMs: config.llm.timeoutMs, embeddingModel: config.llm.embeddingModel })),
     onEmbeddingError: (error) => logger.warn({ err: error }, 'wiki search: the embedding model failed; trigram similarity used'),
   })
+  // The memory module: pages rendered from the Ledger (its query port, in the regeneration's transaction),
+  // the policy (its store) and the agents (the catalog with each agent's state, and registered agents).
+  const memory: Memory = createMemory({
+    db,
+    commands,
+    cursors,
+    ids,
+    clock,
+    ledger: { current: (executor, tenantId) => ledger.queries.currentLedger(executor, tenantId) },
+    tenants: { exists: async (tenantId) => (await tenantDirectory.findTenant(db.orm, tenantId)) !== undefined },
+    policy: {
+      async policyOf(executor, tenantId) {
+        const [active, versions] = await Promise.all([policy.store.findActivePolicy(executor, tenantId), policy.store.listPolicies(executor, tenantId, { limit: memoryPolicyVersionsMax })])
+        const versionOf = (row: (typeof versions)[number]) => ({
+          id: row.id,
+          version: row.version,
+          state: row.state,
+          content_hash: row.contentHash,
+          created_at: row.createdAt.toISOString(),
+          activated_at: row.activatedAt?.toISOString() ?? null,
+          deactivated_at: row.deactivatedAt?.toISOString() ?? null,
+        })
+        const rules = ((active?.content as { rules?: Array<{ id: string; applies_to: string[]; execute: string; require?: string }> } | undefined)?.rules ?? []).map((rule) => ({
+          id: rule.id,
+          applies_to: rule.applies_to,
+          execute: rule.execute,
+          require: rule.require,
+        }))
+        return { active: active === undefined ? null : { ...versionOf(active), rules }, versions: versions.map(versionOf) }
+      },
+    },
+    agents: {
+      async agentsOf(tenantId) {
+        const { agents: listed } = await agents.service.list(tenantId, {})
+        const found: AgentSource[] = []
+        for (const agent of listed) {
+          if ('agent_key' in agent) {
+            const state = (await agents.stateOf(tenantId, agent.agent_key)) ?? 'active'
+            found.push({ id: agent.agent_key, kind: 'internal', display_name: agent.display_name, role: agent.role, description: agent.description, state, capabilities: agent.capabilities, created_at: null })
+          } else {
+            found.push({ id: agent.id, kind: 'external', display_name: agent.display_name, role: agent.role, description: null, state: agent.state, capabilities: [], created_at: agent.created_at })
+          }
+        }
+        return found
+      },
+    },
+  })
   const services = {
     apiKeys: auth.apiKeys,
     auth: auth.service,
@@ -661,6 +716,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       },
     },
     {
+      name: 'memory',
+      routes: routesOf(memoryRoutes, { pages: memory.pages, regeneration: memory.regeneration }),
+      startWorkers: (queue) => memory.startWorkers(queue, { pollingIntervalSeconds }),
+    },
+    {
       name: 'execution',
       // The rails' webhooks, and the onchain_base rail's registrations.
       routes: async (app) => {
@@ -686,6 +746,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     payments,
     execution,
     agents,
+    memory,
     buildApp: () =>
       buildApp({
         logger,

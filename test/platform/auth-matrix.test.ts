@@ -88,6 +88,16 @@ async function paymentIntentOf(test: TestApp, owner: TenantOwner): Promise<strin
   return response.json().id as string
 }
 
+/** A counterparty's memory page in `owner`'s tenant (its matrix Ledger, regenerated). */
+async function memoryPageOf(test: TestApp, owner: TenantOwner): Promise<{ id: string; slug: string }> {
+  const { transaction } = await ledgerOf(test, owner)
+  const regenerated = await test.request({ method: 'POST', url: '/v1/memory/regenerate', token: owner.token, payload: { page_types: ['counterparty'] } })
+  expect(regenerated.statusCode, regenerated.body).toBe(200)
+  const page = await test.request({ method: 'GET', url: `/v1/memory/pages/counterparty/${transaction.counterparty_id}`, token: owner.token })
+  expect(page.statusCode, page.body).toBe(200)
+  return { id: page.json().id as string, slug: page.json().slug as string }
+}
+
 /** How to make a resource of tenant A for each route that names one; routes without an entry fail. */
 const resourceFixtures: Record<string, ResourceFixture> = {
   payment_intent_id: { create: async (test, owner) => ({ payment_intent_id: await paymentIntentOf(test, owner) }), notFound: 'payment_intent_not_found' },
@@ -167,6 +177,8 @@ const resourceFixtures: Record<string, ResourceFixture> = {
     },
     notFound: 'agent_run_not_found',
   },
+  // A memory page of tenant A: its small Ledger, regenerated.
+  slug_or_id: { create: async (test, owner) => ({ slug_or_id: (await memoryPageOf(test, owner)).id }), notFound: 'memory_page_not_found' },
   export_id: {
     create: async (test, owner) => {
       const response = await test.request({ method: 'POST', url: '/v1/audit/export', token: owner.token, payload: { format: 'jsonl' } })
@@ -181,6 +193,17 @@ const resourceFixtures: Record<string, ResourceFixture> = {
  * `account_id` is a Ledger account elsewhere; on the onchain registration routes it is the registration.
  */
 const routeFixtures: Record<string, Record<string, ResourceFixture>> = {
+  // A slug written as two path segments: the first fixture names the whole page, the second adds nothing.
+  'GET /v1/memory/pages/:slug_or_id/:slug_rest': {
+    slug_or_id: {
+      create: async (test, owner) => {
+        const [kind, subject] = (await memoryPageOf(test, owner)).slug.split('/')
+        return { slug_or_id: kind!, slug_rest: subject! }
+      },
+      notFound: 'memory_page_not_found',
+    },
+    slug_rest: { create: async () => ({}), notFound: 'memory_page_not_found' },
+  },
   'GET /v1/agents/routing-decisions/:id': {
     id: {
       create: async (test, owner) => {

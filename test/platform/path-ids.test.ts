@@ -44,6 +44,9 @@ const notFoundOf: Record<string, ErrorCode> = {
   run_id: 'agent_run_not_found',
   report_id: 'governance_report_not_found',
   entity_id: 'wiki_entity_not_found',
+  // A memory page by id or percent-encoded slug, and the second segment of a slug written as a path.
+  slug_or_id: 'memory_page_not_found',
+  slug_rest: 'memory_page_not_found',
 }
 
 /** Where a route's parameter names another resource than it does elsewhere: that route's not-found code. */

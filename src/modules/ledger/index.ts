@@ -17,13 +17,13 @@ import type { LedgerStore } from './ledger.store.ts'
 import { createNormalizer, type Normalizer } from './normalize/normalizer.ts'
 import { reconcileTenant, type ReconcileSummary } from './reconcile/reconcile.ts'
 import type { AuditActor } from '../../kernel/audit-record.ts'
-import { ledgerNormalizeQueue, ledgerReconcileQueue } from './ledger.jobs.ts'
+import { ledgerNormalizeQueue, ledgerReconcileQueue, type LedgerWriteListener } from './ledger.jobs.ts'
 import { createLedgerQueries, type LedgerQueries } from './queries.ts'
 import { createLedgerNormalizations, type LedgerNormalizations } from './normalization-progress.ts'
 import type { RawRecords } from './ports.ts'
 
 export { ledgerRoutes } from './ledger.routes.ts'
-export { ledgerQueues } from './ledger.jobs.ts'
+export { ledgerQueues, type LedgerWriteListener, type LedgerWriteNotice } from './ledger.jobs.ts'
 export { ledgerRecordKindOf } from './queries.ts'
 export { Account, Balance, Counterparty, Invoice, Obligation, ReconciliationMatch, Transaction } from './ledger.schemas.ts'
 export type {
@@ -89,15 +89,20 @@ export interface LedgerDeps {
   readonly cursors: CursorCodec
   /** Raw's artifacts and parsed rows (Raw's records port). */
   readonly raw: RawRecords
+  /**
+   * Told in the transaction of each normalization or reconciliation that wrote to the Ledger, returning
+   * jobs to commit with it (the memory module regenerates its pages); optional.
+   */
+  readonly afterWrite?: LedgerWriteListener
 }
 
 export function createLedger(deps: LedgerDeps): Ledger {
   const { db, commands, audit, events, jobs, ids, clock, cursors } = deps
   const store = createLedgerStore(deps.raw)
   const normalizer = createNormalizer({ db, store, audit, events, clock })
-  const jobDeps = { db, store, commands, jobs, ids, clock, normalizer }
+  const jobDeps = { db, store, commands, jobs, ids, clock, normalizer, afterWrite: deps.afterWrite }
   return {
-    service: createLedgerService({ db, commands, store, cursors, normalizer, jobs, ids, clock }),
+    service: createLedgerService({ db, commands, store, cursors, normalizer, jobs, ids, clock, afterWrite: deps.afterWrite }),
     store,
     normalizer,
     reconcile: (tenantId, options) => reconcileTenant(jobDeps, tenantId, options),

@@ -26,6 +26,29 @@ export interface LedgerJobDeps {
   readonly jobs: Pick<JobQueue, 'nudge'>
   readonly ids: IdSource
   readonly clock: Clock
+  /** Who else is told that a job wrote to the Ledger (LedgerWriteListener); none by default. */
+  readonly afterWrite?: LedgerWriteListener | undefined
+}
+
+/**
+ * A generic hook for modules downstream of the Ledger (the memory module's page regeneration): called in
+ * the transaction of a Ledger write — a normalization or reconciliation job's success when the job wrote
+ * anything (created or superseded a record), or a counterparty trust transition — and returns the jobs to
+ * commit with it. `ref` names the write: the Ledger job's id, or the counterparty's. The Ledger knows
+ * nothing of who listens; composition plugs the listener in.
+ */
+export type LedgerWriteListener = (tx: Tx, notice: LedgerWriteNotice) => Promise<readonly PendingJob[]>
+
+export interface LedgerWriteNotice {
+  readonly tenantId: string
+  readonly kind: 'normalize' | 'reconcile' | 'trust'
+  readonly ref: string
+}
+
+/** Whether a job's counts say it wrote anything (a created or superseded record, not only unchanged ones). */
+function wroteAny(result: unknown): boolean {
+  const counts = (result as { counts?: Parameters<typeof flatCounts>[0] } | null)?.counts ?? {}
+  return Object.entries(flatCounts(counts)).some(([name, count]) => !name.endsWith('_unchanged') && count > 0)
 }
 
 /** Normalizes parsed rows into the Ledger: one artifact's current rows, or one parsed row. */
@@ -172,9 +195,9 @@ export function createNormalizeHandler(deps: LedgerJobDeps & { normalizer: Norma
         return { parsed_row_id: parsedRowId ?? null, entities: single?.entities.length ?? 0, rejected: single?.rejected ?? false }
       },
       async (tx, result) => {
-        const counts = (result as { counts?: Parameters<typeof flatCounts>[0] }).counts ?? {}
-        const wrote = Object.entries(flatCounts(counts)).some(([name, count]) => !name.endsWith('_unchanged') && count > 0)
-        return wrote ? [(await newReconcileJob(deps, tx, tenantId, normalizeActor.id)).job] : []
+        if (!wroteAny(result)) return []
+        const listened = (await deps.afterWrite?.(tx, { tenantId, kind: 'normalize', ref: jobId })) ?? []
+        return [(await newReconcileJob(deps, tx, tenantId, normalizeActor.id)).job, ...listened]
       },
     )
   }
@@ -183,8 +206,15 @@ export function createNormalizeHandler(deps: LedgerJobDeps & { normalizer: Norma
 export function createReconcileHandler(deps: LedgerJobDeps): JobHandler<PayloadOf<typeof ledgerReconcileQueue>> {
   return async (job) => {
     const { tenant_id: tenantId, job_id: jobId } = job.data
-    await tracked(deps, ledgerReconcileQueue, job, tenantId, jobId, reconcileActor, async () => ({
-      ...(await reconcileTenant(deps, tenantId, { actor: reconcileActor, jobId })),
-    }))
+    await tracked(
+      deps,
+      ledgerReconcileQueue,
+      job,
+      tenantId,
+      jobId,
+      reconcileActor,
+      async () => ({ ...(await reconcileTenant(deps, tenantId, { actor: reconcileActor, jobId })) }),
+      async (tx, result) => (wroteAny(result) ? ((await deps.afterWrite?.(tx, { tenantId, kind: 'reconcile', ref: jobId })) ?? []) : []),
+    )
   }
 }

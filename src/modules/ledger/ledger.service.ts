@@ -21,6 +21,7 @@ import type { Normalizer } from './normalize/normalizer.ts'
 import { createLedgerReads, type LedgerReads } from './reads.service.ts'
 import { createReconcileCommands, type ReconcileCommands } from './reconcile.service.ts'
 import { createTrustCommands, type TrustCommands } from './trust.service.ts'
+import type { LedgerWriteListener } from './ledger.jobs.ts'
 
 export { accountPageRows, entityPageRows, transactionPageRows, type ObligationQuery, type TransactionQuery } from './reads.service.ts'
 export type { NormalizeResult } from './normalize.service.ts'
@@ -36,6 +37,8 @@ export interface LedgerServiceDeps {
   readonly jobs: Pick<JobQueue, 'nudge'>
   readonly ids: IdSource
   readonly clock: Clock
+  /** Told of each trust transition, in its transaction (ledger.jobs.ts LedgerWriteListener). */
+  readonly afterWrite?: LedgerWriteListener | undefined
 }
 
 export function createLedgerService(deps: LedgerServiceDeps): LedgerService {
@@ -44,6 +47,6 @@ export function createLedgerService(deps: LedgerServiceDeps): LedgerService {
     ...createLedgerReads({ db, store, cursors }),
     ...createNormalizeCommands({ commands, store, normalizer }),
     ...createReconcileCommands({ commands, store, jobs, ids, clock }),
-    ...createTrustCommands({ commands, store, clock }),
+    ...createTrustCommands({ commands, store, clock, afterWrite: deps.afterWrite }),
   }
 }

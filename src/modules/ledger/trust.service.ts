@@ -11,6 +11,7 @@ import type { Tx } from '../../platform/db/database.ts'
 import { allowedTrustActions, trustTransition, type TrustAction, type TrustState } from './domain/trust.ts'
 import { nextVersion } from './domain/versions.ts'
 import { counterpartyEventPayload } from './ledger.events.ts'
+import type { LedgerWriteListener } from './ledger.jobs.ts'
 import type { LedgerKind, LedgerRowByKind, LedgerStore } from './ledger.store.ts'
 import { counterpartyView, type CounterpartyView } from './ledger.views.ts'
 
@@ -35,6 +36,8 @@ export interface TrustServiceDeps {
   readonly commands: CommandRunner
   readonly store: LedgerStore
   readonly clock: Clock
+  /** Told of each transition that wrote a version, in its transaction; returns jobs to commit with it. */
+  readonly afterWrite?: LedgerWriteListener | undefined
 }
 
 export function createTrustCommands(deps: TrustServiceDeps): TrustCommands {
@@ -73,7 +76,9 @@ export function createTrustCommands(deps: TrustServiceDeps): TrustCommands {
         else delete metadata.trust_paused_from
         metadata.trust_changed = { action, by: principal.id, at: at.toISOString(), ...(reason === undefined ? {} : { reason }) }
         const next = await writeVersion(tx, 'counterparty', current, { ...current, trustState: to, provenance: 'human_confirmed', metadata })
+        const jobs = (await deps.afterWrite?.(tx, { tenantId, kind: 'trust', ref: counterpartyId })) ?? []
         return {
+          jobs,
           outcome: counterpartyView(next),
           audit: [
             auditedBy(context, {

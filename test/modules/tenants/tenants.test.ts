@@ -102,6 +102,8 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const bystander = await signupOwner(test)
     // A halted catalog agent: the tenant's agent state row.
     expect((await test.request({ method: 'POST', url: '/v1/agents/bill_payment/halt', token: owner.token })).statusCode).toBe(200)
+    // Memory pages: one per first-party agent (seven).
+    expect((await test.request({ method: 'POST', url: '/v1/memory/regenerate', token: owner.token, payload: { page_types: ['agent'] } })).json()).toMatchObject({ created: 7 })
 
     // A question record (the wiki module).
     expect((await test.request({ method: 'POST', url: '/v1/wiki/question', token: owner.token, payload: { question: 'How much did we spend in March 2026?' } })).statusCode).toBe(200)
@@ -113,6 +115,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     expect(body.deletedRows).toEqual({
       governance_report_snapshots: 0,
       wiki_questions: 1,
+      memory_pages: 7,
       agent_proposals: 0,
       agent_runs: 0,
       agent_routing_decisions: 0,
@@ -165,7 +168,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
       login_emails: 2,
       tenants: 1,
     })
-    expect(body.totalRows).toBe(37)
+    expect(body.totalRows).toBe(44)
 
     for (const { table, tenantColumn } of tenantTablesInDeletionOrder) {
       const [row] = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from ${table} where ${tenantColumn} = ${owner.tenantId}`)
@@ -176,7 +179,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const deleted = audit.find((row) => row.action === 'tenant.deleted')
     expect(deleted?.outputs).toMatchObject({
       'deleted_rows.members': 2,
-      total_rows: 37,
+      total_rows: 44,
       preserved: ['audit_inbox', 'audit_events', 'audit_chain_heads', 'audit_anchors', 'audit_anchor_publications'],
     })
     expect(audit.map((row) => row.action)).toContain('tenant_blob.purge_requested')

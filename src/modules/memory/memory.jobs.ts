@@ -1,0 +1,43 @@
+/**
+ * The memory module's job: regenerate a tenant's pages after the Ledger wrote (a normalization or a
+ * reconciliation that created or superseded records, or a counterparty trust transition). The Ledger's generic write hook (LedgerWriteListener)
+ * asks for it in the transaction that records the Ledger job's success, so it exists exactly when that
+ * write committed. Regeneration renders every page and stores only those whose content changed, so the
+ * pages the write did not touch keep their version.
+ */
+import Type from 'typebox'
+import type { PendingJob } from '../../platform/commands/command.ts'
+import { defineQueue, type JobHandler, type PayloadOf } from '../../platform/jobs/job-queue.ts'
+import type { MemoryTenants } from './ports.ts'
+import type { RegenerationService } from './regenerate.service.ts'
+
+export const memoryRegenerateQueue = defineQueue({
+  name: 'memory-regenerate',
+  version: 1,
+  payload: Type.Object(
+    {
+      tenant_id: Type.String(),
+      cause: Type.Union([Type.Literal('ledger.normalize'), Type.Literal('ledger.reconcile'), Type.Literal('ledger.trust')]),
+      /** The Ledger job's id (normalize, reconcile) or the counterparty's (trust). */
+      ledger_ref: Type.String(),
+    },
+    { additionalProperties: false },
+  ),
+  policy: { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 900 },
+})
+
+export const memoryQueues = [memoryRegenerateQueue] as const
+
+/** The job the Ledger's write hook commits with its job's success. */
+export function regenerationJobFor(notice: { tenantId: string; kind: 'normalize' | 'reconcile' | 'trust'; ref: string }): PendingJob<PayloadOf<typeof memoryRegenerateQueue>> {
+  return { queue: memoryRegenerateQueue, payload: { tenant_id: notice.tenantId, cause: `ledger.${notice.kind}`, ledger_ref: notice.ref } }
+}
+
+export function createRegenerateHandler(regeneration: RegenerationService, tenants: MemoryTenants): JobHandler<PayloadOf<typeof memoryRegenerateQueue>> {
+  return async (job) => {
+    const { tenant_id: tenantId, ledger_ref: ledgerRef, cause } = job.data
+    // A tenant deleted after the Ledger job committed has nothing left to render.
+    if (!(await tenants.exists(tenantId))) return
+    await regeneration.regenerate({ requestId: `job:${job.id}` }, { tenantId, actor: { type: 'system', id: 'memory-regenerate' }, cause: { kind: cause, ledgerRef } })
+  }
+}
