@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cosine } from '../../../src/modules/wiki/domain/search.ts'
 import type { EmbeddingModel } from '../../../src/platform/llm/language-model.ts'
+import { startLlmServer } from '../../support/llm-server.ts'
 import { addMember, createTestApp, expectError, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { getOk } from '../../support/ledger.ts'
 import { businessPolicy } from '../../support/payments.ts'
@@ -161,6 +162,24 @@ describe('GET /v1/wiki/search with an embedding model', () => {
     const before = embedder.calls.length
     await ok(`?kind=agent&semantic=${encodeURIComponent('cash shortfall forecast')}`, embedded, tenant.token)
     expect(embedder.calls.slice(before)).toEqual([['cash shortfall forecast']])
+  })
+
+  it('uses the endpoint LLM_BASE_URL and LLM_EMBEDDING_MODEL configure', async () => {
+    const llm = await startLlmServer()
+    const configured = await createTestApp({ env: { LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'test-model', LLM_EMBEDDING_MODEL: 'test-embed' } })
+    try {
+      const other = await signupOwner(configured)
+      const found = await ok(`?kind=agent&semantic=${encodeURIComponent('overdue receivables reminder')}`, configured, other.token)
+      expect(found).toMatchObject({ semantic_method: 'embedding', embedding_model: 'test-embed' })
+      expect(found.results.length).toBeGreaterThan(0)
+      const embeddingCalls = llm.requests.filter((request) => request.path === '/v1/embeddings')
+      expect(embeddingCalls.length).toBeGreaterThan(0)
+      expect(embeddingCalls.every((request) => request.body.model === 'test-embed')).toBe(true)
+      expect(embeddingCalls.at(-1)!.body.input).toEqual(['overdue receivables reminder'])
+    } finally {
+      await configured.close()
+      await llm.close()
+    }
   })
 
   it('falls back to trigram similarity when the model fails, and says so', async () => {
