@@ -180,7 +180,12 @@ describe(`a job whose worker is gone (${engineName()})`, () => {
       const resumedSeconds = seconds(startedAt, Date.now())
       console.info(`[${engineName()}] a job left active by a gone worker succeeded ${resumedSeconds} s after a new runtime started (bound ${reclaimWindowSeconds} s + ${marginSeconds} s margin)`)
       expect(resumedSeconds).toBeLessThan(reclaimWindowSeconds + marginSeconds)
-      expect(await queueJob(second, second.jobSchema, queued.jobId)).toMatchObject({ state: 'completed', retry_count: 1 })
+      // pg-boss records the job completed after its handler returns, a moment after the Ledger job's commit.
+      const completed = await waitFor('pg-boss to record the job completed', 30_000, async () => {
+        const job = await queueJob(second, second.jobSchema, queued.jobId)
+        return job?.state === 'completed' ? job : undefined
+      })
+      expect(completed).toMatchObject({ state: 'completed', retry_count: 1 })
       // The re-run wrote the 35 missing transactions and left the 25 already there as they were.
       expect(await transactionVersions(second, owner.tenantId)).toEqual({ versions: rows, current: rows, newest: 1 })
     },
@@ -246,7 +251,12 @@ describe.skipIf(!onPostgres)('a worker process killed mid-job (PostgreSQL: a sec
       expect(atKill.versions).toBeGreaterThan(0)
       expect(resumedSeconds).toBeLessThan(reclaimWindowSeconds + marginSeconds)
       expect(resumedSeconds).toBeLessThan(normalizePolicy.expireInSeconds!)
-      expect(await queueJob(test, test.jobSchema, queued.jobId)).toMatchObject({ state: 'completed', retry_count: 1 })
+      // pg-boss records the job completed after its handler returns, a moment after the Ledger job's commit.
+      const completed = await waitFor('pg-boss to record the job completed', 30_000, async () => {
+        const job = await queueJob(test, test.jobSchema, queued.jobId)
+        return job?.state === 'completed' ? job : undefined
+      })
+      expect(completed).toMatchObject({ state: 'completed', retry_count: 1 })
       // Every row once: the re-run added the missing transactions and rewrote none of those written before the kill.
       expect(await transactionVersions(test, owner.tenantId)).toEqual({ versions: rows, current: rows, newest: 1 })
       second.child.kill('SIGTERM')
