@@ -10,11 +10,14 @@
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { JobQueue } from './jobs/job-queue.ts'
+import type { RpcContribution } from './rpc/contributions.ts'
 
 export interface ModuleDefinition {
   readonly name: string
   /** The module's routes, bound to its services. */
   readonly routes?: FastifyPluginAsync
+  /** The module's agent-protocol tools, resource templates and prompts (platform/rpc/contributions.ts). */
+  readonly rpc?: RpcContribution
   /** Registers the module's workers (and starts its background loops) once the job queue has started. */
   startWorkers?(jobs: JobQueue, options: { readonly pollingIntervalSeconds: number }): Promise<void>
   /** Stops the module's background loops at shutdown (the job queue stops its workers). */
