@@ -45,7 +45,7 @@ export function createLedgerService(deps: LedgerServiceDeps): LedgerService {
   const { db, commands, store, cursors, normalizer, jobs, ids, clock } = deps
   return {
     ...createLedgerReads({ db, store, cursors }),
-    ...createNormalizeCommands({ commands, store, normalizer }),
+    ...createNormalizeCommands({ commands, store, normalizer, afterWrite: deps.afterWrite }),
     ...createReconcileCommands({ commands, store, jobs, ids, clock }),
     ...createTrustCommands({ commands, store, clock, afterWrite: deps.afterWrite }),
   }

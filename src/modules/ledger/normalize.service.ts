@@ -7,6 +7,7 @@ import type { CommandResult, CommandRunner } from '../../platform/commands/comma
 import type { LedgerStore } from './ledger.store.ts'
 import type { EntityResult } from './normalize/batch.ts'
 import type { Normalizer } from './normalize/normalizer.ts'
+import type { LedgerWriteListener } from './ledger.jobs.ts'
 
 export interface NormalizeInput {
   readonly raw_parsed_id: string
@@ -26,7 +27,8 @@ export interface NormalizeCommands {
    * tenant's Ledger lock. Audits ledger.normalized and emits the Ledger's created/updated events when the
    * row changed the Ledger (the batch records both in the command's transaction, as every normalization
    * batch does); a row that changes nothing writes nothing. With an Idempotency-Key, a repeat replays the
-   * first outcome (its `created` outcomes, not the `unchanged` a fresh run would now report).
+   * first outcome (its `created` outcomes, not the `unchanged` a fresh run would now report). When the row
+   * changed the Ledger, the write listener's jobs (memory regeneration) commit with it.
    * 404 ledger_parsed_row_not_found, 410 raw_artifact_tombstoned, 422 ledger_parsed_row_unsupported.
    */
   normalize(context: CommandContext, input: NormalizeInput): Promise<CommandResult<NormalizeResult>>
@@ -36,6 +38,8 @@ export interface NormalizeServiceDeps {
   readonly commands: CommandRunner
   readonly store: LedgerStore
   readonly normalizer: Normalizer
+  /** Told when the row changed the Ledger, in the command's transaction (ledger.jobs.ts LedgerWriteListener). */
+  readonly afterWrite?: LedgerWriteListener | undefined
 }
 
 export function createNormalizeCommands(deps: NormalizeServiceDeps): NormalizeCommands {
@@ -54,7 +58,10 @@ export function createNormalizeCommands(deps: NormalizeServiceDeps): NormalizeCo
         const result = await normalizer.normalizeParsedRowIn(tx, tenantId, row.id, { actor: actorOf(principal), requestId: context.requestId })
         if (result === undefined) throw new AppError('ledger_parsed_row_not_found')
         if (result.rejected) throw new AppError('ledger_parsed_row_unsupported')
+        const wrote = result.entities.some((entity) => entity.outcome !== 'unchanged')
+        const jobs = wrote ? ((await deps.afterWrite?.(tx, { tenantId, kind: 'normalize', ref: context.requestId })) ?? []) : []
         return {
+          jobs,
           outcome: { raw_parsed_id: row.id, raw_artifact_id: row.rawArtifactId, parser: row.parser, parser_version: row.parserVersion, entities: [...result.entities] },
         }
       })

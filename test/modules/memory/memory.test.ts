@@ -70,6 +70,15 @@ async function settledMemory(timeoutMs = 60_000) {
   }
 }
 
+/** How many memory regeneration jobs this runtime has ever queued. */
+async function regenerationJobs(): Promise<number> {
+  const [row] = await queryRows<{ jobs: number }>(
+    test.runtime.db.orm,
+    sql`select count(*)::int as jobs from ${sql.identifier(test.jobSchema)}.job where name = 'memory-regenerate'`,
+  )
+  return row!.jobs
+}
+
 /** Minor units of a decimal amount (at most 6 decimals), as a bigint. */
 const units = (amount: string) => {
   const [integer, fraction = ''] = amount.replace('-', '').split('.')
@@ -309,5 +318,27 @@ describe('POST /v1/memory/regenerate', () => {
     expect(changed).toEqual([counterparty.slug])
     expect(after.get(counterparty.slug)!.version).toBe(counterparty.version + 1)
     expect((await ok(other.token, `/v1/memory/pages/${counterparty.id}`)).content).toContain('| trust state | acknowledged |')
+  })
+
+  it('regenerates after a parsed row is normalized on request (POST /v1/ledger/normalize), and not when it changed nothing', async () => {
+    const admin = (await addMember(test, other, 'admin')).token // owners hold no ledger:write
+    const { rowIds } = await seedArtifact(test, other.tenantId, [bankTransaction({ amount: '-42.17', transaction_date: '2026-03-09', description: 'Synchronous Normalize Supplies' })])
+    const normalizeRow = (key: string) =>
+      test.request({ method: 'POST', url: '/v1/ledger/normalize', token: admin, headers: { 'idempotency-key': key }, payload: { raw_parsed_id: rowIds[0] } })
+    const before = new Map((await all<Summary>(other.token, '/v1/memory/pages', 'pages')).map((page) => [page.slug, page]))
+    expect(before.has('monthly-summary/2026-03')).toBe(false)
+    const first = await normalizeRow('memory-sync-normalize-1')
+    expect(first.statusCode, first.body).toBe(200)
+    await settledMemory()
+    const after = new Map((await all<Summary>(other.token, '/v1/memory/pages', 'pages')).map((page) => [page.slug, page]))
+    const month = after.get('monthly-summary/2026-03')
+    expect(month, [...after.keys()].join(', ')).toBeDefined()
+    expect((await ok(other.token, `/v1/memory/pages/${month!.id}`)).content).toContain('42.17')
+
+    // The same row again writes nothing to the Ledger, so no regeneration is queued.
+    const jobsBefore = await regenerationJobs()
+    const again = await normalizeRow('memory-sync-normalize-2')
+    expect(again.statusCode, again.body).toBe(200)
+    expect(await regenerationJobs()).toBe(jobsBefore)
   })
 })
