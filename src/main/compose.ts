@@ -275,7 +275,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const webhooks = createWebhooks({ db, commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
   // The memory module is built later; the Ledger's write hook runs only once both exist (in a job).
   const ledger = createLedger({ db, commands, audit: auditRecorder, events, jobs, ids, clock, cursors, raw: createRawRecords(), afterWrite: (tx, notice) => memory.afterLedgerWrite(tx, notice) })
-  const policy = createPolicy({ db, commands, cursors, ids, clock, tenants: tenantDirectory, ledger: ledger.queries })
+  const policy = createPolicy({ db, commands, cursors, ids, clock, tenants: tenantDirectory, ledger: ledger.queries, afterWrite: (tx, notice) => memory.afterPolicyWrite(tx, notice) })
   // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
   const backfilled = await policy.defaultPolicy.backfill()
   if (backfilled > 0) logger.info({ tenants: backfilled }, 'default policy given to existing tenants')

@@ -11,7 +11,7 @@ import type { IdSource } from '../../kernel/ids.ts'
 import type { CommandRunner, PendingJob } from '../../platform/commands/command.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
 import type { JobQueue } from '../../platform/jobs/job-queue.ts'
-import { createRegenerateHandler, memoryRegenerateQueue, regenerationJobFor } from './memory.jobs.ts'
+import { createRegenerateHandler, memoryRegenerateQueue, policyRegenerationJobFor, regenerationJobFor } from './memory.jobs.ts'
 import { createMemoryStore } from './memory.store.pg.ts'
 import { createPagesService, type PagesService } from './pages.service.ts'
 import type { MemoryAgents, MemoryLedger, MemoryPolicy, MemoryTenants } from './ports.ts'
@@ -33,6 +33,8 @@ export interface Memory {
    * job to commit with it.
    */
   afterLedgerWrite(tx: Tx, notice: { tenantId: string; kind: 'normalize' | 'reconcile' | 'trust'; ref: string }): Promise<readonly PendingJob[]>
+  /** The policy module's write listener: the same job after a policy version is composed or activated. */
+  afterPolicyWrite(tx: Tx, notice: { tenantId: string; kind: 'composed' | 'activated'; policyId: string }): Promise<readonly PendingJob[]>
   startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
 }
 
@@ -53,6 +55,7 @@ export function createMemory(deps: {
     pages: createPagesService({ db: deps.db, store, cursors: deps.cursors }),
     regeneration,
     afterLedgerWrite: async (_tx, notice) => [regenerationJobFor(notice)],
+    afterPolicyWrite: async (_tx, notice) => [policyRegenerationJobFor(notice)],
     async startWorkers(jobs, { pollingIntervalSeconds }) {
       // One at a time per process: regenerations of a tenant serialize on its memory lock anyway.
       await jobs.work(memoryRegenerateQueue, createRegenerateHandler(regeneration, deps.tenants), { pollingIntervalSeconds })

@@ -1,8 +1,9 @@
 /**
  * The memory module's job: regenerate a tenant's pages after the Ledger wrote (a normalization or a
- * reconciliation that created or superseded records, or a counterparty trust transition). The Ledger's generic write hook (LedgerWriteListener)
- * asks for it in the transaction that records the Ledger job's success, so it exists exactly when that
- * write committed. Regeneration renders every page and stores only those whose content changed, so the
+ * reconciliation that created or superseded records, a counterparty trust transition), or after a policy
+ * version was composed or activated. The Ledger's and the policy module's generic write hooks
+ * (LedgerWriteListener, PolicyWriteListener) ask for it in the transaction of the write, so it exists
+ * exactly when that write committed. Regeneration renders every page and stores only those whose content changed, so the
  * pages the write did not touch keep their version.
  */
 import Type from 'typebox'
@@ -17,8 +18,14 @@ export const memoryRegenerateQueue = defineQueue({
   payload: Type.Object(
     {
       tenant_id: Type.String(),
-      cause: Type.Union([Type.Literal('ledger.normalize'), Type.Literal('ledger.reconcile'), Type.Literal('ledger.trust')]),
-      /** The Ledger job's id (normalize, reconcile) or the counterparty's (trust). */
+      cause: Type.Union([
+        Type.Literal('ledger.normalize'),
+        Type.Literal('ledger.reconcile'),
+        Type.Literal('ledger.trust'),
+        Type.Literal('policy.composed'),
+        Type.Literal('policy.activated'),
+      ]),
+      /** The Ledger job's id (normalize, reconcile), the request's (a synchronous normalize), the counterparty's (trust) or the policy's. */
       ledger_ref: Type.String(),
     },
     { additionalProperties: false },
@@ -27,6 +34,11 @@ export const memoryRegenerateQueue = defineQueue({
 })
 
 export const memoryQueues = [memoryRegenerateQueue] as const
+
+/** The job a policy write commits with it. */
+export function policyRegenerationJobFor(notice: { tenantId: string; kind: 'composed' | 'activated'; policyId: string }): PendingJob<PayloadOf<typeof memoryRegenerateQueue>> {
+  return { queue: memoryRegenerateQueue, payload: { tenant_id: notice.tenantId, cause: `policy.${notice.kind}`, ledger_ref: notice.policyId } }
+}
 
 /** The job the Ledger's write hook commits with its job's success. */
 export function regenerationJobFor(notice: { tenantId: string; kind: 'normalize' | 'reconcile' | 'trust'; ref: string }): PendingJob<PayloadOf<typeof memoryRegenerateQueue>> {

@@ -12,7 +12,7 @@ import { policyContentHash, validatePolicyContent, type LintFinding } from './do
 import { attentionFindings, quorumWarning } from './domain/signing-warnings.ts'
 import type { PolicyStore } from './policy.store.ts'
 import { signingPayloadView, type SigningPayloadView } from './policy.views.ts'
-import type { PolicyTenants } from './ports.ts'
+import type { PolicyTenants, PolicyWriteListener } from './ports.ts'
 import { authorizedSigners } from './signers.ts'
 
 /** The most signers a policy can require. */
@@ -45,13 +45,14 @@ export function createPolicyComposition(deps: {
   tenants: Pick<PolicyTenants, 'activeMemberUserIds'>
   ids: IdSource
   clock: Clock
+  afterWrite?: PolicyWriteListener | undefined
 }): PolicyComposition {
   const { commands, store, ids, clock } = deps
   return {
     /**
      * Stores a new version, pending signatures, numbered after the tenant's latest (under the tenant's
      * policy lock). Audits policy.composed. Emits nothing (the webhook allowlist has no policy event but
-     * policy.evaluate). Takes an Idempotency-Key.
+     * policy.evaluate). Queues what the write listener asks for (memory's policy page). Takes an Idempotency-Key.
      */
     async compose(context, input) {
       const { principal, tenantId } = commandTenant(context, input)
@@ -81,7 +82,9 @@ export function createPolicyComposition(deps: {
         const signers = (await authorizedSigners(deps, tx, tenantId)).size
         const warnings = attentionFindings(content)
         if (signers < quorumRequired) warnings.push(quorumWarning(quorumRequired, signers))
+        const jobs = (await deps.afterWrite?.(tx, { tenantId, kind: 'composed', policyId: id })) ?? []
         return {
+          jobs,
           outcome: {
             policy_id: id,
             version,

@@ -14,7 +14,7 @@ import { StoredContents } from './stored-content.ts'
 import type { PolicyStore } from './policy.store.ts'
 import { createPolicyVerdicts, type PolicyVerdicts } from './verdicts.ts'
 import { createWalletsService, type WalletsService } from './wallets.service.ts'
-import type { LedgerOutflows, PolicyTenants } from './ports.ts'
+import type { LedgerOutflows, PolicyTenants, PolicyWriteListener } from './ports.ts'
 import { createPolicyIntegrity, type PolicyIntegrityReader } from './integrity.ts'
 
 export { policyRoutes, policyContentSchemaPath } from './policy.routes.ts'
@@ -25,6 +25,7 @@ export type { EvaluatedDecision, IssuedVerdict, PolicyVerdicts, VerdictConsumpti
 export { actionHash, verdictLifetimeSeconds } from './verdicts.ts'
 export type { PolicyAction, PolicyDecision, TraceEntry } from './domain/index.ts'
 export type { PolicyIntegrity, PolicyIntegrityReader } from './integrity.ts'
+export type { PolicyWriteListener, PolicyWriteNotice } from './ports.ts'
 
 export interface Policy {
   readonly service: PolicyService
@@ -47,6 +48,8 @@ export interface PolicyDeps {
   readonly tenants: PolicyTenants
   /** The Ledger's queries: recorded outflows for simulate-historical. */
   readonly ledger: LedgerOutflows
+  /** Told of each composed and activated version, in its transaction (ports.ts PolicyWriteListener). */
+  readonly afterWrite?: PolicyWriteListener | undefined
 }
 
 export function createPolicy(deps: PolicyDeps): Policy {
@@ -55,7 +58,7 @@ export function createPolicy(deps: PolicyDeps): Policy {
   // Stored versions' content ready to evaluate, owned by this instance of the module.
   const contents = new StoredContents()
   return {
-    service: createPolicyService({ db, commands, store, tenants, ledger, cursors, ids, clock, contents }),
+    service: createPolicyService({ db, commands, store, tenants, ledger, cursors, ids, clock, contents, afterWrite: deps.afterWrite }),
     wallets: createWalletsService({ db, commands, store, tenants, cursors, ids, clock }),
     defaultPolicy: createDefaultPolicyProvisioner({ db, commands, store, tenants, ids, clock }),
     verdicts: createPolicyVerdicts({ store, ids, clock, contents }),

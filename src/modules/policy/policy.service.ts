@@ -28,6 +28,7 @@ import { createPolicyReads, type PolicyReads } from './read.service.ts'
 import { createPolicySigning, type PolicySigning } from './sign.service.ts'
 import { createHistoricalSimulation, type HistoricalSimulation } from './simulate-historical.service.ts'
 import type { StoredContents } from './stored-content.ts'
+import type { PolicyWriteListener } from './ports.ts'
 
 export type PolicyService = PolicyReads & PolicyComposition & PolicySigning & PolicyEvaluation & PolicyAnalysis & HistoricalSimulation
 
@@ -45,6 +46,8 @@ export interface PolicyServiceDeps {
   readonly clock: Clock
   /** Stored versions' content, kept ready to evaluate (shared with the verdicts of the same module instance). */
   readonly contents: StoredContents
+  /** Told of each composed and each activated version, in its transaction. */
+  readonly afterWrite?: PolicyWriteListener | undefined
 }
 
 export function createPolicyService(deps: PolicyServiceDeps): PolicyService {

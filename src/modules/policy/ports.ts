@@ -4,7 +4,8 @@
  */
 import type { SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
-import type { Executor } from '../../platform/db/database.ts'
+import type { PendingJob } from '../../platform/commands/command.ts'
+import type { Executor, Tx } from '../../platform/db/database.ts'
 
 /** Tenants and members, as the tenants module answers for them. */
 export interface PolicyTenants {
@@ -17,6 +18,19 @@ export interface PolicyTenants {
   /** Whether the user has a member record in the tenant that is not deactivated. */
   isMemberUser(executor: Executor, tenantId: string, userId: string): Promise<boolean>
 }
+
+/** What a policy write was: a new version composed, or a version activated (the previous one superseded). */
+export interface PolicyWriteNotice {
+  readonly tenantId: string
+  readonly kind: 'composed' | 'activated'
+  readonly policyId: string
+}
+
+/**
+ * Who else is told that the tenant's policies changed, in the command's transaction: the jobs it returns
+ * commit with the change (the memory module regenerates its policy page). Composition plugs it in.
+ */
+export type PolicyWriteListener = (tx: Tx, notice: PolicyWriteNotice) => Promise<readonly PendingJob[]>
 
 /** A recorded outflow replayed as a candidate `outbound_payment` (simulate-historical). */
 export interface OutflowRecord {

@@ -15,7 +15,7 @@ import { recoverPolicySigner, type LintFinding } from './domain/index.ts'
 import { attentionFindings, quorumWarning } from './domain/signing-warnings.ts'
 import type { PolicyRow, PolicyStore } from './policy.store.ts'
 import { signingInputOf, toPolicyView, type PolicyView } from './policy.views.ts'
-import type { PolicyTenants } from './ports.ts'
+import type { PolicyTenants, PolicyWriteListener } from './ports.ts'
 import { authorizedSigners } from './signers.ts'
 
 /** The most signatures one sign call may carry. */
@@ -63,6 +63,7 @@ export function createPolicySigning(deps: {
   store: PolicyStore
   tenants: Pick<PolicyTenants, 'activeMemberUserIds'>
   clock: Clock
+  afterWrite?: PolicyWriteListener | undefined
 }): PolicySigning {
   const { db, commands, store, clock } = deps
 
@@ -176,7 +177,9 @@ export function createPolicySigning(deps: {
           const supersededPending = await store.supersedePendingBefore(tx, tenantId, current.version)
           await store.updatePolicy(tx, tenantId, current.id, { signers, state: 'active', activatedAt: now })
           const row: PolicyRow = { ...current, signers, state: 'active', activatedAt: now }
+          const jobs = (await deps.afterWrite?.(tx, { tenantId, kind: 'activated', policyId: current.id })) ?? []
           return {
+            jobs,
             outcome: { policy: toPolicyView(row), activated, warnings: attentionFindings(row.content) },
             audit: [
               auditedBy(context, {

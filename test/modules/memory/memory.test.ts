@@ -15,6 +15,7 @@ import { queryRows } from '../../../src/platform/db/database.ts'
 import { auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, login, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, normalize, seedArtifact, settledPipeline } from '../../support/ledger.ts'
+import { addSigner, compose, samplePolicy, sign, signatureOf } from '../../support/policy.ts'
 
 interface Summary {
   id: string
@@ -318,6 +319,34 @@ describe('POST /v1/memory/regenerate', () => {
     expect(changed).toEqual([counterparty.slug])
     expect(after.get(counterparty.slug)!.version).toBe(counterparty.version + 1)
     expect((await ok(other.token, `/v1/memory/pages/${counterparty.id}`)).content).toContain('| trust state | acknowledged |')
+  })
+
+  it('regenerates the policy page after a version is composed and again after it is activated', async () => {
+    const tenant = await signupOwner(test)
+    await test.request({ method: 'POST', url: '/v1/memory/regenerate', token: tenant.token, payload: {} })
+    const pageOf = async () => {
+      const summary = (await all<Summary>(tenant.token, '/v1/memory/pages', 'pages')).find((page) => page.slug === 'policy/active')!
+      return (await ok(tenant.token, `/v1/memory/pages/${summary.id}`)) as Page
+    }
+    const initial = await pageOf()
+    expect(initial.content).toContain('Version 1 is active')
+
+    const signer = await addSigner(test, tenant)
+    const composed = await compose(test, tenant, samplePolicy())
+    await settledMemory()
+    const pending = await pageOf()
+    expect(pending.version).toBe(initial.version + 1)
+    const escaped = (value: string) => value.replaceAll('_', '\\_') // Markdown-escaped in the page
+    expect(pending.content).toContain(`| 2 | ${escaped(composed.policy_id)} | pending\\_signatures |`)
+    expect(pending.content).toContain('Version 1 is active')
+
+    const signed = await sign(test, tenant, signer.member.token, composed.policy_id, [await signatureOf(signer, composed)])
+    expect(signed.statusCode, signed.body).toBe(200)
+    await settledMemory()
+    const active = await pageOf()
+    expect(active.version).toBe(pending.version + 1)
+    expect(active.content).toContain(`Version 2 is active ([${escaped(composed.policy_id)}]`)
+    expect(active.content).toContain(composed.content_hash)
   })
 
   it('regenerates after a parsed row is normalized on request (POST /v1/ledger/normalize), and not when it changed nothing', async () => {
