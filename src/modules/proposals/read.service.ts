@@ -117,8 +117,11 @@ export function createReadService(deps: { db: Database; store: ProposalsStore; c
       let before = position === undefined ? undefined : { createdAt: new Date(String(position['created_at'])), id: String(position['id']) }
       if (before !== undefined && Number.isNaN(before.createdAt.getTime())) throw new AppError('invalid_cursor')
       const matched: ProposalView[] = []
+      // Without a derived filter every row read matches: read just the page and one more.
+      const derived = query.type !== undefined || query.status !== undefined || query.risk_band !== undefined
+      const batchRows = derived ? scanBatchRows : limit + 1
       for (;;) {
-        const batch = await agents.page(tenantId, { before, minConfidence: query.min_confidence, limit: scanBatchRows })
+        const batch = await agents.page(tenantId, { before, minConfidence: query.min_confidence, limit: batchRows })
         const views = await viewsOf(tenantId, batch)
         for (const view of views) {
           if (query.type !== undefined && view.type !== query.type) continue
@@ -127,7 +130,7 @@ export function createReadService(deps: { db: Database; store: ProposalsStore; c
           matched.push(view)
         }
         const last = batch.at(-1)
-        if (matched.length > limit || batch.length < scanBatchRows || last === undefined) break
+        if (matched.length > limit || batch.length < batchRows || last === undefined) break
         before = { createdAt: last.createdAt, id: last.id }
       }
       const page = matched.slice(0, limit)
