@@ -7,6 +7,8 @@
  * decision, approves without dispatching a rail, and refuses what money proposals do not take. Both engines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Principal } from '../../../src/kernel/principal.ts'
+import { roleScopes } from '../../../src/modules/auth/scopes.ts'
 import { addMember, createTestApp, expectError, issueApiKey, mintServiceToken, signupOwner, type JoinedMember, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { auditEvents } from '../../support/audit-log.ts'
 import { getOk, normalize, seedArtifact } from '../../support/ledger.ts'
@@ -99,6 +101,9 @@ describe('POST /v1/proposals/{id}/decide on money, the member rules in the spec 
     expect(await refusal(outOfDomain.token)).toEqual({ reason: 'domain_not_authorized' })
     expect(await refusal(lowLimit.token)).toEqual({ reason: 'actor_limit_exceeded' })
     expect(expectError(await decide(payee.token, byInvoice.get('MONEY-3')!.id, { decision: 'approve' }), 'payment_intent_approval_invalid').details).toEqual({ reason: 'self_approval_blocked' })
+    // The same member's principal, were it still presented (the service's own check): actor_inactive.
+    const stale: Principal = { id: deactivated.userId, type: 'user', tenantId: owner.tenantId, scopes: roleScopes.approver, role: 'approver', credentialId: deactivated.userId, rateLimit: { perMinute: 60, burst: 100 } }
+    await expect(test.runtime.proposals.decide.decide({ requestId: 'req_test', principal: stale }, { id, decision: 'approve' })).rejects.toMatchObject({ code: 'payment_intent_approval_invalid', details: { reason: 'actor_inactive' } })
     expect((await getOk(test, owner.token, `/v1/proposals/${id}`)).status).toBe('pending_approval')
   })
 

@@ -281,6 +281,13 @@ describe('POST /v1/proposals/{id}/decide on findings', () => {
     expectError(await decide(demo.token, 'prp_nothing', { decision: 'acknowledge' }), 'execution_proposal_not_found')
     expectError(await decide(demo.token, fraud.id, { decision: 'maybe' }), 'request_body_invalid')
     expectError(await decide(demo.token, fraud.id, { decision: 'reject', reason: 'x'.repeat(501) }), 'request_body_invalid')
+
+    // A deactivated member: its token no longer authenticates, and the service's own check says actor_inactive.
+    const deactivated = await test.request({ method: 'POST', url: `/v1/tenants/${demo.tenantId}/members/${collector.memberId}/deactivate`, token: demo.token })
+    expect(deactivated.statusCode, deactivated.body).toBe(200)
+    expect([401, 403]).toContain((await decide(collector.token, reminder.id, { decision: 'undo' })).statusCode)
+    const stale: Principal = { id: collector.userId, type: 'user', tenantId: demo.tenantId, scopes: roleScopes.approver, role: 'approver', credentialId: collector.userId, rateLimit: { perMinute: 60, burst: 100 } }
+    await expect(test.runtime.proposals.decide.decide({ requestId: 'req_test', principal: stale }, { id: reminder.id, decision: 'undo' })).rejects.toMatchObject({ code: 'actor_unresolved', details: { reason: 'actor_inactive' } })
   })
 
   it('refuses service tokens with actor_unresolved', async () => {
