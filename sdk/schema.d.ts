@@ -1941,6 +1941,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose a non-money finding as the calling agent
+         * @description An agent (agent token with payment_intent:propose, or a service token standing for Steward's internal agents) records a finding — a flag, a reminder, a match, … — with its narrative, confidence, evidence refs and details. It becomes a proposal (GET /v1/proposals/{id}, status proposed) that a person acknowledges or rejects. Audited agent.action.proposed, and the event of that name. 400 validation_failed for a payment action type (money moves are PaymentIntents: POST /v1/payment-intents) or one that resolves to no public proposal type; 409 agent_inactive when the agent is halted (quarantined), pending or revoked. The agent protocol's agent_action.propose tool calls the same service. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         */
+        post: operations["proposeAgentAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents": {
         parameters: {
             query?: never;
@@ -2295,6 +2315,86 @@ export interface paths {
          * @description Clears the hold a halt put on the agent's Raw contributions (audited agent.contribution_hold_released); released is false when there was none. 404 agent_not_found. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
          */
         post: operations["releaseAgentContributionHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Agent proposals, newest first
+         * @description Every agent proposal — the first-party agents' findings and payments, and actions agents proposed themselves (POST /v1/agents/actions) — as a Proposal: its public type (resolved in the spec's order: a stored action type that is a public type, the agent's role or catalog key, the explicit map; notify, escalate, create_task and recommend_action by role only), its status (a money proposal's is its PaymentIntent's now, shadow_completed reading approved; a finding's is its latest decision), risk band, policy decision (a finding's: the active policy on an agent_action, evaluated when read), presentation and available decisions (docs/proposals.md). Filters type, status, risk_band, min_confidence (0..1); limit 1 to 100 (default 50); cursor (bound to the filters: a cursor of another filter set is 400 invalid_cursor). next_cursor is null on the last page.
+         */
+        get: operations["listProposals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One proposal
+         * @description Every agent proposal — the first-party agents' findings and payments, and actions agents proposed themselves (POST /v1/agents/actions) — as a Proposal: its public type (resolved in the spec's order: a stored action type that is a public type, the agent's role or catalog key, the explicit map; notify, escalate, create_task and recommend_action by role only), its status (a money proposal's is its PaymentIntent's now, shadow_completed reading approved; a finding's is its latest decision), risk band, policy decision (a finding's: the active policy on an agent_action, evaluated when read), presentation and available decisions (docs/proposals.md). 404 execution_proposal_not_found for an id that names no proposal of your tenant.
+         */
+        get: operations["getProposal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals/{id}/decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve, reject, acknowledge or undo a decision on a proposal
+         * @description Body decision approve, reject, acknowledge or undo, optional reason (≤ 500 characters). Only a person decides: an agent, API key or service token is 403 actor_unresolved; a user needs execution:read or payment_intent:approve. A money proposal is approved or rejected through its PaymentIntent, with the member checks in the spec's order (active member, admin or approver role, approval domain, per-item limit, not the payee, a distinct second approver): 403 payment_intent_approval_invalid with details.reason (a repeated approval by the same member is second_approval_required); 409 payment_intent_invalid_state when the intent no longer waits for approval. Approval authorizes the internal settlement path and dispatches no rail. A finding is acknowledged (a person saw it) or rejected (closed) by an active owner, admin or approver whose approval domains cover it (*, its type or its action type; else 403 actor_unresolved with details.reason); undo reverses the acknowledge or reject in force (status undone; it can be decided again). Money decisions are not undone (pause or cancel the intent instead). A decision not among the proposal's available decisions is 409 proposal_decision_unavailable. Every decision is written to the audit log (proposal.decision_recorded) before the status changes, in one transaction; emits proposal.decided when the proposal reaches approved, rejected, acknowledged or undone, and proposal.awaiting_second_approval when a first approval waits for a second member. With Idempotency-Key, a repeated request gets the first decision (header Idempotent-Replayed: true) and the proposal as it reads now; a different request with the same key is 409 idempotency_key_reused. 404 execution_proposal_not_found for an id that names no proposal of your tenant.
+         */
+        post: operations["decideProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/evidence/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve evidence refs to records
+         * @description Up to 50 refs (kind and ref); each is answered, never an error (51 refs is 400). account, counterparty, invoice, obligation and transaction refs are looked up in your Ledger, wiki_entity refs (any Ledger record id) through the Wiki: found, with summary and deep_link (the API path that reads it); a well-formed ref that names nothing in your tenant is resolvable true, not_found true. document, payment_intent, policy, raw_artifact and any other kind are resolvable false with reason unsupported_kind; a ref that is not an id of its kind (wrong prefix, empty, over 160 characters) reason malformed_ref.
+         */
+        post: operations["resolveEvidence"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2967,6 +3067,25 @@ export interface components {
                 next_due_date: string;
             }[];
         };
+        AgentActionProposed: {
+            /** @description The proposal id (GET /v1/proposals/{id}). */
+            id: string;
+            agent_id: string;
+            /** @description The public proposal type the action type resolved to. */
+            proposal_type: string;
+            action_type: string;
+            /** @enum {string} */
+            status: "proposed";
+            /** @description The agent's confidence. */
+            confidence: number;
+            /** @description The share of cited refs a Ledger record or a parsed row backs. */
+            evidence_score: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+        };
         AgentActions: {
             actions: {
                 proposal: components["schemas"]["AgentProposal"];
@@ -3135,7 +3254,7 @@ export interface components {
         };
         AgentProposal: {
             id: string;
-            run_id: string;
+            run_id: string | null;
             agent_id: string;
             proposal_type: string;
             action_type: string;
@@ -3836,7 +3955,19 @@ export interface components {
          * @description Stable snake_case code from the error reference (GET /v1/errors, /docs/errors); match on it, not on the message.
          * @enum {string}
          */
-        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_already_registered" | "agent_promotion_refused" | "agent_promotion_not_found" | "agent_run_not_found" | "agent_lifecycle_transition_invalid" | "governance_report_not_found" | "wiki_entity_not_found" | "agent_routing_decision_not_found" | "memory_page_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        ErrorCode: "request_body_invalid" | "request_params_invalid" | "validation_failed" | "missing_required_field" | "invalid_cursor" | "request_body_too_large" | "request_media_type_unsupported" | "route_not_found" | "method_not_allowed" | "request_malformed" | "request_timeout" | "request_headers_too_large" | "rate_limit_exceeded" | "idempotency_key_reused" | "internal_error" | "service_unavailable" | "auth_token_missing" | "auth_token_invalid" | "auth_token_expired" | "auth_invalid_key" | "auth_invalid_credentials" | "auth_email_unverified" | "auth_siwx_invalid" | "auth_scope_insufficient" | "auth_tenant_mismatch" | "auth_service_token_disabled" | "signup_email_taken" | "signup_token_invalid" | "wallet_already_linked" | "tenant_not_found" | "tenant_suspended" | "tenant_access_denied" | "tenant_identity_already_linked" | "member_not_found" | "member_change_forbidden" | "api_key_not_found" | "api_key_revoked" | "api_key_expired" | "api_key_auth_disabled" | "source_not_found" | "source_credential_invalid" | "source_already_connected" | "source_revoked" | "raw_artifact_not_found" | "raw_artifact_tombstoned" | "raw_artifact_too_large" | "raw_source_unsupported" | "raw_source_reserved" | "raw_webhook_signature_invalid" | "raw_fetch_refused" | "raw_fetch_failed" | "raw_signature_invalid" | "ledger_transaction_not_found" | "ledger_account_not_found" | "ledger_counterparty_not_found" | "ledger_invoice_not_found" | "ledger_parsed_row_not_found" | "ledger_parsed_row_unsupported" | "ledger_job_not_found" | "ledger_counterparty_trust_transition_invalid" | "audit_event_not_found" | "audit_anchor_not_found" | "audit_entity_not_found" | "audit_export_not_found" | "audit_export_not_ready" | "proof_not_found" | "policy_not_found" | "policy_not_active" | "policy_denied" | "policy_quorum_not_met" | "policy_version_mismatch" | "policy_signature_invalid" | "agent_not_found" | "agent_not_registered" | "agent_not_registered_onchain" | "agent_scope_hash_missing" | "agent_inactive" | "agent_scope_hash_mismatch" | "scope_expired" | "agent_proposal_duplicate" | "agent_already_registered" | "agent_promotion_refused" | "agent_promotion_not_found" | "agent_run_not_found" | "agent_lifecycle_transition_invalid" | "governance_report_not_found" | "wiki_entity_not_found" | "agent_routing_decision_not_found" | "memory_page_not_found" | "payment_intent_not_found" | "payment_intent_invalid_state" | "payment_intent_gate_failed" | "payment_intent_approval_invalid" | "obligation_not_found" | "obligation_direction_invalid" | "action_already_executed" | "invoice_already_paid" | "invoice_not_payable" | "rail_webhook_signature_invalid" | "rail_transfer_unknown" | "onchain_account_not_found" | "onchain_account_already_registered" | "onchain_rail_not_configured" | "execution_proposal_not_found" | "actor_unresolved" | "proposal_decision_unavailable" | "gate_no_policy_decision" | "gate_policy_version_stale" | "gate_counterparty_unverified" | "gate_counterparty_sanctioned" | "gate_balance_insufficient" | "gate_approval_incomplete" | "gate_session_key_invalid" | "gate_audit_chain_stale" | "webhook_endpoint_not_found" | "webhook_url_refused" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "idempotency_request_in_progress";
+        EvidenceResolveResult: {
+            results: {
+                kind: string;
+                ref: string;
+                resolvable: boolean;
+                /** @description True when the kind resolves and the ref is well-formed but names nothing in your tenant. */
+                not_found: boolean;
+                summary: string | null;
+                deep_link: string | null;
+                reason: ("unsupported_kind" | "malformed_ref") | null;
+            }[];
+        };
         GovernanceAgent: {
             id: string;
             /** @enum {string} */
@@ -4666,6 +4797,149 @@ export interface components {
                 merkle_root: string | null;
                 proof: string[];
             };
+        };
+        Proposal: {
+            /** @description prp_… */
+            id: string;
+            /**
+             * @description A public proposal type (spec, "Proposal").
+             * @enum {string}
+             */
+            type: "vendor_risk" | "payment" | "collections" | "treasury" | "cash_forecast" | "dispute" | "compliance" | "revenue_intel" | "reconciliation" | "subscription" | "fraud_anomaly" | "personal_budget" | "financial_health" | "purchase_advisor" | "tax_prep" | "travel_finance" | "bill_management" | "debt_optimization" | "savings";
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp, UTC.
+             */
+            created_at: string;
+            /**
+             * @description The proposal's status (spec, "Proposal").
+             * @enum {string}
+             */
+            status: "proposed" | "pending" | "pending_approval" | "awaiting_second_approval" | "approved" | "acknowledged" | "reconciling" | "paused" | "dispatching" | "rejected" | "executed" | "failed" | "cancelled" | "undone" | "unknown";
+            risk_band: ("low" | "standard" | "elevated" | "high") | null;
+            confidence: number | null;
+            /**
+             * @description Agents propose; a person decides.
+             * @enum {string}
+             */
+            mode: "propose";
+            narrative: string;
+            evidence: {
+                kind: string;
+                ref: string;
+                /** @description Whether POST /v1/evidence/resolve resolves this kind. */
+                resolvable: boolean;
+            }[];
+            agent: {
+                id: string;
+                /** @enum {string} */
+                kind: "internal" | "external";
+                display_name: string;
+            };
+            payment_intent_id: string | null;
+            action_type: string | null;
+            /** @description The action type the agent stored (pay_invoice, remind, flag_transaction, …). */
+            stored_action_type: string;
+            /** @description The stored action's fields. */
+            details: {
+                [key: string]: unknown;
+            };
+            policy: {
+                decision: ("allow" | "confirm" | "reject") | null;
+                policy_id: string | null;
+                policy_version: number | null;
+                matched_rule_id: string | null;
+                explanation: string;
+                required_approvers: string[];
+                trace: {
+                    rule_id: string;
+                    matched: boolean;
+                    checks: {
+                        key: string;
+                        passed: boolean;
+                        detail: string;
+                    }[];
+                }[];
+            };
+            presentation: {
+                headline: string;
+                recommendation: string;
+                key_facts: {
+                    label: string;
+                    value: string;
+                }[];
+                /** @enum {string} */
+                confidence_band: "high" | "medium" | "low" | "unknown";
+                /** @description The policy decision in one sentence. */
+                policy: string;
+                consequences: {
+                    approve: string | null;
+                    reject: string | null;
+                    acknowledge: string | null;
+                };
+                actions: {
+                    /** @enum {string} */
+                    id: "approve" | "reject" | "acknowledge" | "undo";
+                    label: string;
+                    meaning: string;
+                }[];
+                technical_detail: {
+                    "1_ingest": {
+                        [key: string]: unknown;
+                    };
+                    "2_extract": {
+                        [key: string]: unknown;
+                    };
+                    "3_classify": {
+                        [key: string]: unknown;
+                    };
+                    "4_score": {
+                        [key: string]: unknown;
+                    };
+                    "5_policy": {
+                        [key: string]: unknown;
+                    };
+                    "6_propose": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            available_decisions: {
+                /** @enum {string} */
+                id: "approve" | "reject" | "acknowledge" | "undo";
+                label: string;
+                meaning: string;
+            }[];
+        };
+        ProposalDecisionResult: {
+            decision: {
+                /** @description pdn_… */
+                id: string;
+                proposal_id: string;
+                /** @enum {string} */
+                decision: "approve" | "reject" | "acknowledge" | "undo";
+                /**
+                 * @description The proposal's status (spec, "Proposal").
+                 * @enum {string}
+                 */
+                status_before: "proposed" | "pending" | "pending_approval" | "awaiting_second_approval" | "approved" | "acknowledged" | "reconciling" | "paused" | "dispatching" | "rejected" | "executed" | "failed" | "cancelled" | "undone" | "unknown";
+                /**
+                 * @description The proposal's status (spec, "Proposal").
+                 * @enum {string}
+                 */
+                status: "proposed" | "pending" | "pending_approval" | "awaiting_second_approval" | "approved" | "acknowledged" | "reconciling" | "paused" | "dispatching" | "rejected" | "executed" | "failed" | "cancelled" | "undone" | "unknown";
+                undoes_decision_id: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 timestamp, UTC.
+                 */
+                created_at: string;
+            };
+            proposal: components["schemas"]["Proposal"];
+        };
+        ProposalList: {
+            proposals: components["schemas"]["Proposal"][];
+            next_cursor: string | null;
         };
         ProviderWebhookAccepted: {
             /** @enum {boolean} */
@@ -11417,6 +11691,68 @@ export interface operations {
             };
         };
     };
+    proposeAgentAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A non-money finding an agent proposes. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The stored action type of the finding (flag_transaction, remind, propose_match, block_payment, tag_tax_item, recommend_savings_transfer, …, or a public proposal type itself). It must resolve to a public proposal type (docs/proposals.md, "Types"); a payment action type (ach_outbound, pay_invoice, …) is 400: money moves are PaymentIntents. */
+                    action_type: string;
+                    /** @description One or two plain sentences a person reads. */
+                    narrative: string;
+                    /** @description How sure the agent is, 0..1. */
+                    confidence: number;
+                    /** @description What the finding relies on (kind and ref, as POST /v1/evidence/resolve takes them), at most 50. */
+                    evidence?: {
+                        kind: string;
+                        ref: string;
+                    }[];
+                    /** @description The stored action's fields (free-form, at most 50 keys). */
+                    details?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentActionProposed"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAgents: {
         parameters: {
             query?: {
@@ -12236,6 +12572,198 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ContributionHoldRelease"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProposals: {
+        parameters: {
+            query?: {
+                /** @description A public proposal type (spec, "Proposal"). */
+                type?: "vendor_risk" | "payment" | "collections" | "treasury" | "cash_forecast" | "dispute" | "compliance" | "revenue_intel" | "reconciliation" | "subscription" | "fraud_anomaly" | "personal_budget" | "financial_health" | "purchase_advisor" | "tax_prep" | "travel_finance" | "bill_management" | "debt_optimization" | "savings";
+                /** @description The proposal's status (spec, "Proposal"). */
+                status?: "proposed" | "pending" | "pending_approval" | "awaiting_second_approval" | "approved" | "acknowledged" | "reconciling" | "paused" | "dispatching" | "rejected" | "executed" | "failed" | "cancelled" | "undone" | "unknown";
+                risk_band?: "low" | "standard" | "elevated" | "high";
+                /** @description Only proposals whose confidence is at least this (0..1). */
+                min_confidence?: number;
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalList"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal (prp_…). An id that names nothing of your tenant, whatever its shape, is 404 execution_proposal_not_found; over 255 characters is 400 request_params_invalid. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proposal"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decideProposal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The proposal (prp_…). An id that names nothing of your tenant, whatever its shape, is 404 execution_proposal_not_found; over 255 characters is 400 request_params_invalid. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    decision: "approve" | "reject" | "acknowledge" | "undo";
+                    /** @description Why (at most 500 characters); stored with a rejection. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalDecisionResult"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resolveEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Evidence refs (kind and ref), at most 50. A ref never makes the request fail: each is answered in results. */
+                    refs: {
+                        kind: string;
+                        ref: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceResolveResult"];
                 };
             };
             /** @description The error envelope of every non-2xx response. */

@@ -149,6 +149,7 @@ export const errorCatalogue = {
   // Proposal
   execution_proposal_not_found: entry(404, 'Proposal', 'No such proposal.'),
   actor_unresolved: entry(403, 'Proposal', 'The caller does not resolve to an active tenant member with approval authority.'),
+  proposal_decision_unavailable: entry(409, 'Proposal', 'The decision is not one the proposal takes now (details.available_decisions lists those it does): a finding is acknowledged or rejected, then only undone; a money proposal is approved or rejected, never acknowledged or undone.'),
 
   // Gate (reported inside payment_intent_gate_failed details, and on their own where a route names them)
   gate_no_policy_decision: entry(409, 'Gate', 'No policy decision is attached.'),

@@ -49,6 +49,7 @@ export const idPrefixes = {
   agentRun: 'arn',
   agentProposal: 'prp',
   governanceReport: 'grpt',
+  proposalDecision: 'pdn',
   wikiQuestion: 'wqn',
   wikiAnnotation: 'wan',
   memoryPage: 'mpg',

@@ -64,13 +64,14 @@ import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
 import { createPayments, paymentRoutes, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
 import { createProofs, proofRoutes } from '../modules/proofs/index.ts'
 import { createGovernance, governanceRoutes, governanceTenantData } from '../modules/governance/index.ts'
-import { agentRoutes, agentsQueues, agentsTenantData, catalog, createAgentRegistryChain, createAgents, type AgentRegistryChain, type Agents, type LedgerSnapshot, type PolicyDryRun } from '../modules/agents/index.ts'
+import { agentRoutes, agentsQueues, agentsRpc, agentsTenantData, catalog, createAgentRegistryChain, createAgents, type AgentRegistryChain, type Agents, type LedgerSnapshot, type PolicyDryRun } from '../modules/agents/index.ts'
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
 import { createWiki, flattenText, wikiEntitiesTenantData, wikiEntityRoutes, wikiRoutes, wikiTenantData, type SearchDocument } from '../modules/wiki/index.ts'
 import { createEmbeddingModel, createLanguageModel, type EmbeddingModel } from '../platform/llm/language-model.ts'
 import { createMemory, memoryQueues, memoryRoutes, memoryTenantData, type AgentSource, type Memory } from '../modules/memory/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
+import { createProposals, proposalRoutes, proposalsTenantData, resolveProposalType, type ProposalIntent, type Proposals } from '../modules/proposals/index.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
 export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues, ...executionQueues, ...agentsQueues, ...memoryQueues] as const
@@ -80,6 +81,7 @@ export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...web
  * reference in another module (policies, keys and members reference their tenant, which goes last).
  */
 export const tenantDataPlans: readonly TenantDataPlan[] = [
+  proposalsTenantData,
   governanceTenantData,
   wikiTenantData,
   memoryTenantData,
@@ -181,6 +183,8 @@ export interface Runtime {
   readonly agents: Agents
   /** The memory module: page reads and regeneration (tests wait on it). */
   readonly memory: Memory
+  /** The proposals module: the read model over agent output, decide, evidence resolve and their agent-protocol tools. */
+  readonly proposals: Proposals
   buildApp(): Promise<FastifyInstance>
   startWorkers(): Promise<void>
   /**
@@ -503,6 +507,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     proofs: { proof: (tenantId, actionId) => proofs.service.proof(tenantId, actionId) },
     raw: { releaseHeldContributions: (tx, tenantId, agentId) => raw.releaseHeldContributions(tx, tenantId, agentId) },
     chain: agentRegistry,
+    // The proposals module's type resolution (pure): an action an agent proposes must resolve to a public type.
+    actionTypes: { publicTypeOf: (actionType, agentRole) => resolveProposalType({ actionType, agentRole, agentKind: null }).type },
   })
   // The governance module: the platform's view of agents (the agents module's lifecycle), and reports from
   // the audit log joined to the payments module's policy decisions.
@@ -645,6 +651,90 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       },
     },
   })
+  // The proposals module: agent proposals through the agents module's query port, money proposals' intents
+  // and decisions through payments, a finding's policy decision from the active policy (stored nowhere),
+  // members from the tenants directory, and evidence from the Ledger's queries and the Wiki's entities.
+  const proposals: Proposals = createProposals({
+    db,
+    commands,
+    cursors,
+    ids,
+    clock,
+    agents: agents.proposals,
+    payments: {
+      async intents(tenantId, intentIds) {
+        const found = new Map<string, ProposalIntent>()
+        for (const id of new Set(intentIds)) {
+          try {
+            const intent = await payments.read.get(tenantId, id, { expandAgent: false })
+            const decision = intent.policy_decision
+            found.set(id, {
+              id,
+              status: intent.status,
+              actionType: intent.action_type,
+              amount: intent.amount,
+              currency: intent.currency,
+              destinationCounterpartyId: intent.destination_counterparty_id,
+              approvalsRequired: intent.approvals_required,
+              approvals: intent.approval_ids.length,
+              policy: { decision: decision.outcome, policy_id: decision.policy_id, policy_version: decision.policy_version, matched_rule_id: decision.matched_rule_id, required_approvers: decision.required_approvers, trace: decision.trace },
+            })
+          } catch (error) {
+            if (!(error instanceof AppError && error.code === 'payment_intent_not_found')) throw error
+          }
+        }
+        return found
+      },
+      approveIn: (tx, context, id) => payments.decide.approveIn(tx, context, { id }),
+      rejectIn: (tx, context, id, reason) => payments.decide.rejectIn(tx, context, { id, reason }),
+    },
+    policy: {
+      async evaluateFindings(tenantId, actions) {
+        if (actions.length === 0) return []
+        return db.transaction(async (tx) => {
+          const decisions = []
+          for (const action of actions) {
+            const decision = await policy.verdicts.evaluateActive(tx, tenantId, {
+              kind: 'agent_action',
+              agent_id: action.agentId,
+              agent_role: action.agentRole,
+              action_type: action.actionType,
+              confidence: action.confidence,
+              evidence_score: action.evidenceScore,
+            })
+            decisions.push(
+              decision === undefined
+                ? undefined
+                : { decision: decision.outcome, policy_id: decision.policy_id, policy_version: decision.policy_version, matched_rule_id: decision.matched_rule_id, required_approvers: [...decision.required_approvers], trace: decision.trace.map((entry) => ({ rule_id: entry.rule_id, matched: entry.matched, checks: entry.checks.map((check) => ({ ...check })) })) },
+            )
+          }
+          return decisions
+        })
+      },
+    },
+    members: {
+      async findMemberOfUser(executor, tenantId, userId) {
+        const record = await tenantDirectory.findUserPrincipal(executor, tenantId, userId)
+        if (record === undefined) return undefined
+        return { memberId: record.member.id, userId: record.user.id, status: record.member.status === 'active' ? 'active' : 'deactivated', role: record.member.role, approvalDomains: record.member.approvalDomains }
+      },
+    },
+    evidence: {
+      async ledgerRecord(tenantId, kind, id) {
+        const version = await ledger.queries.recordAsOf(db.orm, tenantId, id)
+        return version === undefined || version.kind !== kind ? undefined : version.record
+      },
+      async wikiEntity(tenantId, id) {
+        try {
+          const entity = await wiki.entities.entity(tenantId, id)
+          return { kind: String(entity.kind), record: entity.record as Record<string, unknown> }
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'wiki_entity_not_found') return undefined
+          throw error
+        }
+      },
+    },
+  })
   const services = {
     apiKeys: auth.apiKeys,
     auth: auth.service,
@@ -704,9 +794,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     { name: 'proofs', routes: routesOf(proofRoutes, { proofs: proofs.service }) },
     {
       name: 'agents',
-      routes: routesOf(agentRoutes, { agents: agents.service, runs: agents.runs, reads: agents.reads, registry: agents.registry, halt: agents.halt }),
+      routes: routesOf(agentRoutes, { agents: agents.service, runs: agents.runs, reads: agents.reads, registry: agents.registry, halt: agents.halt, actions: agents.actions }),
+      rpc: agentsRpc({ actions: agents.actions }),
       startWorkers: (queue) => agents.startWorkers(queue, { pollingIntervalSeconds }),
     },
+    { name: 'proposals', routes: routesOf(proposalRoutes, { read: proposals.read, decide: proposals.decide, evidence: proposals.evidence }), rpc: proposals.rpc },
     { name: 'governance', routes: routesOf(governanceRoutes, { agents: governance.agents, reports: governance.reports }) },
     {
       name: 'wiki',
@@ -747,6 +839,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     execution,
     agents,
     memory,
+    proposals,
     buildApp: () =>
       buildApp({
         logger,

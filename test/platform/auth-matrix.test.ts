@@ -188,6 +188,16 @@ const resourceFixtures: Record<string, ResourceFixture> = {
   },
 }
 
+/** A proposal of tenant A: a finding its service token (an internal agent) proposes. */
+const proposalFixture: ResourceFixture = {
+  create: async (test, owner) => {
+    const response = await test.request({ method: 'POST', url: '/v1/agents/actions', token: await mintServiceToken(test, owner.tenantId), payload: { action_type: 'flag_transaction', narrative: 'auth matrix', confidence: 0.5 } })
+    expect(response.statusCode, response.body).toBe(201)
+    return { id: response.json().id as string }
+  },
+  notFound: 'execution_proposal_not_found',
+}
+
 /**
  * A route whose path parameter names another resource than the parameter usually does: its own fixture.
  * `account_id` is a Ledger account elsewhere; on the onchain registration routes it is the registration.
@@ -204,6 +214,8 @@ const routeFixtures: Record<string, Record<string, ResourceFixture>> = {
     },
     slug_rest: { create: async () => ({}), notFound: 'memory_page_not_found' },
   },
+  'GET /v1/proposals/:id': { id: proposalFixture },
+  'POST /v1/proposals/:id/decide': { id: proposalFixture },
   'GET /v1/agents/routing-decisions/:id': {
     id: {
       create: async (test, owner) => {
@@ -429,6 +441,7 @@ const minimalBodies: Record<string, Record<string, unknown>> = {
   'PATCH /v1/webhooks/:endpoint_id': { description: 'auth matrix' },
   'POST /v1/execution/agents/:agent_id/promote': promotionRequest({ reason: 'auth matrix' }),
   'POST /v1/execution/agents/:agent_id/demote': { reason: 'auth matrix' },
+  'POST /v1/proposals/:id/decide': { decision: 'acknowledge' },
 }
 
 describe('platform routes', () => {

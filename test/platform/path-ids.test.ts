@@ -55,6 +55,9 @@ const notFoundOfRoute: Record<string, Record<string, ErrorCode>> = {
   'GET /v1/execution/onchain-accounts/:account_id': { account_id: 'onchain_account_not_found' },
   // A routing decision's id is `id` in the spec's path.
   'GET /v1/agents/routing-decisions/:id': { id: 'agent_routing_decision_not_found' },
+  // A proposal's id is `id` in the spec's path.
+  'GET /v1/proposals/:id': { id: 'execution_proposal_not_found' },
+  'POST /v1/proposals/:id/decide': { id: 'execution_proposal_not_found' },
 }
 
 /**
@@ -97,6 +100,7 @@ const minimalBodies: Record<string, Record<string, unknown>> = {
   'PATCH /v1/webhooks/:endpoint_id': { description: 'path ids' },
   'POST /v1/execution/agents/:agent_id/promote': promotionRequest({ reason: 'path ids' }),
   'POST /v1/execution/agents/:agent_id/demote': { reason: 'path ids' },
+  'POST /v1/proposals/:id/decide': { decision: 'acknowledge' },
 }
 
 /** Hundreds of requests from one credential: this file is about answers, not budgets (429s would hide them). */

@@ -43,6 +43,8 @@ import {
   RunResult,
   RunWhy,
 } from './agents.schemas.ts'
+import type { ActionsService } from './actions.service.ts'
+import { AgentActionBody, AgentActionProposed } from './agents.schemas.ts'
 import type { HaltService } from './halt.service.ts'
 import type { RegistryService } from './registry.service.ts'
 import type { RunService } from './run.service.ts'
@@ -62,10 +64,33 @@ export interface AgentRoutesOptions {
   readonly reads: RunsReadService
   readonly registry: RegistryService
   readonly halt: HaltService
+  readonly actions: ActionsService
 }
 
-export const agentRoutes: FastifyPluginAsyncTypebox<AgentRoutesOptions> = async (app, { agents, runs, reads, registry, halt }) => {
+export const agentRoutes: FastifyPluginAsyncTypebox<AgentRoutesOptions> = async (app, { agents, runs, reads, registry, halt, actions }) => {
   registerNamedSchemas(app, [...Object.values(agentSchemas), ProofSchema])
+
+  app.post(
+    '/v1/agents/actions',
+    {
+      config: { auth: bearerRoute(['payment_intent:propose'], { principalTypes: ['agent', 'service'] }) },
+      schema: {
+        operationId: 'proposeAgentAction',
+        tags,
+        summary: 'Propose a non-money finding as the calling agent',
+        description:
+          `An agent (agent token with payment_intent:propose, or a service token standing for Steward's internal agents) records a finding — a flag, a reminder, a match, … — with its narrative, confidence, evidence refs and details. It becomes a proposal (GET /v1/proposals/{id}, status proposed) that a person acknowledges or rejects. Audited agent.action.proposed, and the event of that name. ` +
+          `400 validation_failed for a payment action type (money moves are PaymentIntents: POST /v1/payment-intents) or one that resolves to no public proposal type; 409 agent_inactive when the agent is halted (quarantined), pending or revoked. The agent protocol's agent_action.propose tool calls the same service. ${idempotencyNote}`,
+        headers: IdempotencyKeyHeaders,
+        body: AgentActionBody,
+        response: { 201: AgentActionProposed },
+      },
+    },
+    async (request, reply) => {
+      const { outcome, replayed } = await actions.propose(contextOf(request), request.body)
+      return markReplayed(reply, replayed).code(201).send(outcome)
+    },
+  )
   app.get(
     '/v1/agents',
     {

@@ -70,6 +70,20 @@ export function createRunsStore() {
         .orderBy(desc(p.createdAt), desc(p.id))
         .limit(page.limit)
     },
+    /** Every agent's proposals, newest first (created_at, id), older than `before`, with confidence ≥ `minConfidence`. */
+    async proposalPage(executor: Executor, tenantId: string, page: { before?: Position | undefined; minConfidence?: number | undefined; limit: number }) {
+      const p = agentProposals
+      return executor
+        .select()
+        .from(p)
+        .where(and(eq(p.tenantId, tenantId), page.minConfidence === undefined ? undefined : gte(p.confidence, page.minConfidence), before(p, page.before)))
+        .orderBy(desc(p.createdAt), desc(p.id))
+        .limit(page.limit)
+    },
+    async proposal(executor: Executor, tenantId: string, id: string) {
+      const [row] = await executor.select().from(agentProposals).where(and(eq(agentProposals.tenantId, tenantId), eq(agentProposals.id, id))).limit(1)
+      return row
+    },
     /** The proposals of the agent with these keys made since `since`, newest first. */
     async recentProposals(executor: Executor, tenantId: string, agentId: string, keys: readonly string[], since: Date) {
       if (keys.length === 0) return []

@@ -77,7 +77,8 @@ export const agentProposals = pgTable(
   {
     id: text('id').notNull(),
     tenantId: uuid('tenant_id').notNull(),
-    runId: text('run_id').notNull(),
+    /** The run that made it; null for an action an agent proposed itself (POST /v1/agents/actions). */
+    runId: text('run_id'),
     agentId: text('agent_id').notNull(),
     proposalType: text('proposal_type').notNull(),
     actionType: text('action_type').notNull(),

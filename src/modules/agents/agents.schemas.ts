@@ -205,7 +205,7 @@ export const AgentProposalView = named(
   'AgentProposal',
   Strict({
     id: Type.String(),
-    run_id: Type.String(),
+    run_id: Nullable(Type.String({ description: 'The run that made it; null for an action the agent proposed itself (POST /v1/agents/actions).' })),
     agent_id: Type.String(),
     proposal_type: Type.String(),
     action_type: Type.String(),
@@ -294,3 +294,37 @@ export const ActionsQuery = Strict({ ...pageQuery({ defaultRows: 50, maxRows: 10
 
 export const RunParams = Strict({ run_id: PathId('agent_run_not_found', 'agentRun', 'The run') })
 export const RoutingDecisionParams = Strict({ id: PathId('agent_routing_decision_not_found', 'routingDecision', 'The routing decision') })
+
+export const AgentActionBody = Strict(
+  {
+    action_type: Type.String({
+      pattern: '^[a-z][a-z0-9_]{0,63}$',
+      description:
+        'The stored action type of the finding (flag_transaction, remind, propose_match, block_payment, tag_tax_item, recommend_savings_transfer, …, or a public proposal type itself). It must resolve to a public proposal type (docs/proposals.md, "Types"); a payment action type (ach_outbound, pay_invoice, …) is 400: money moves are PaymentIntents.',
+    }),
+    narrative: Type.String({ minLength: 1, maxLength: 2000, description: 'One or two plain sentences a person reads.' }),
+    confidence: Type.Number({ minimum: 0, maximum: 1, description: 'How sure the agent is, 0..1.' }),
+    evidence: Type.Optional(
+      Type.Array(Strict({ kind: Type.String({ pattern: '^[a-z_]{1,32}$' }), ref: Type.String({ minLength: 1, maxLength: 255 }) }), {
+        maxItems: 50,
+        description: 'What the finding relies on (kind and ref, as POST /v1/evidence/resolve takes them), at most 50.',
+      }),
+    ),
+    details: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 50, description: 'The stored action\'s fields (free-form, at most 50 keys).' })),
+  },
+  { description: 'A non-money finding an agent proposes.' },
+)
+
+export const AgentActionProposed = named(
+  'AgentActionProposed',
+  Strict({
+    id: Type.String({ description: 'The proposal id (GET /v1/proposals/{id}).' }),
+    agent_id: Type.String(),
+    proposal_type: Type.String({ description: 'The public proposal type the action type resolved to.' }),
+    action_type: Type.String(),
+    status: Type.Literal('proposed'),
+    confidence: Score('The agent\'s confidence.'),
+    evidence_score: Score('The share of cited refs a Ledger record or a parsed row backs.'),
+    created_at: Timestamp,
+  }),
+)

@@ -21,6 +21,7 @@ import { agentsRunsTenantData } from './agents.runs.tables.ts'
 import { createRunsStore } from './agents.runs.store.ts'
 import { createAgentsService, type AgentsService } from './agents.service.ts'
 import type { AgentRegistryChain } from './chain/agent-registry.ts'
+import { createActionsService, type ActionsService, type AgentActionTypes, type AgentProposalsQuery } from './actions.service.ts'
 import { createHaltService, type HaltService } from './halt.service.ts'
 import { createLifecycleService, type LifecycleService } from './lifecycle.service.ts'
 import type { AgentsLedger, AgentsPayments, AgentsPromotions, AgentsProofs, AgentsRaw } from './ports.ts'
@@ -44,6 +45,9 @@ export type { RunService } from './run.service.ts'
 export type { RunsReadService } from './runs.read.ts'
 export type { AgentOfWallet, RegistryService } from './registry.service.ts'
 export type { HaltService } from './halt.service.ts'
+export { actionEvidenceRefsMax, moneyActionTypes, type ActionProposalInput, type ActionProposalOutcome, type ActionsService, type AgentActionTypes, type AgentProposalRecord, type AgentProposalsQuery, type ProposingAgent } from './actions.service.ts'
+export { AgentActionBody, AgentActionProposed } from './agents.schemas.ts'
+export { agentsRpc } from './agents.rpc.ts'
 export { governanceAgentPageRows, governanceStatuses, lifecycleTransitions, type GovernanceAgentView, type GovernanceStatus, type LifecycleService, type LifecycleTransition } from './lifecycle.service.ts'
 export type { AgentProtocolGuard } from './protocol-guard.ts'
 
@@ -58,6 +62,10 @@ export interface Agents {
   readonly reads: RunsReadService
   readonly registry: RegistryService
   readonly halt: HaltService
+  /** Actions an agent proposes itself (POST /v1/agents/actions). */
+  readonly actions: ActionsService
+  /** The query port over every agent proposal, for the proposals module's read model. */
+  readonly proposals: AgentProposalsQuery
   /** The platform's governance of registered agents (list, read, pause / resume / revoke). */
   readonly lifecycle: LifecycleService
   /** The agent-protocol checks before dispatch, for the MCP module. */
@@ -81,16 +89,21 @@ export function createAgents(deps: {
   proofs: AgentsProofs
   raw: AgentsRaw
   chain: AgentRegistryChain | undefined
+  /** The proposals module's type resolution: which public proposal type an action type resolves to. */
+  actionTypes: AgentActionTypes
 }): Agents {
   const { db, commands, clock, chain } = deps
   const registryStore = createRegistryStore()
   const runsStore = createRunsStore()
+  const actions = createActionsService({ db, commands, runs: runsStore, registry: registryStore, ids: deps.ids, clock, actionTypes: deps.actionTypes })
   const runs = createRunService({ ...deps, store: runsStore, agentState: async (tenantId, agentId) => (await registryStore.findState(db.orm, tenantId, agentId))?.state })
   return {
     service: createAgentsService({ db, store: registryStore, promotions: deps.promotions }),
     runs,
     reads: createRunsReadService({ ...deps, store: runsStore }),
     registry: createRegistryService({ db, commands, store: registryStore, clock, chain }),
+    actions,
+    proposals: actions.query,
     halt: createHaltService({ commands, store: registryStore, clock, payments: deps.payments, raw: deps.raw }),
     lifecycle: createLifecycleService({ db, commands, store: registryStore, clock, cursors: deps.cursors, chain, payments: deps.payments }),
     protocolGuard: createAgentProtocolGuard({ db, store: registryStore, clock, chain }),

@@ -11,7 +11,7 @@ import type { AuditActor } from '../../kernel/audit-record.ts'
 import { AppError } from '../../kernel/errors.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { Principal } from '../../kernel/principal.ts'
-import type { CommandResult, CommandRunner, PendingEvent } from '../../platform/commands/command.ts'
+import type { CommandResult, CommandRunner, CommandWork, PendingEvent } from '../../platform/commands/command.ts'
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import { checkApproval, checkMemberAuthority, type Approver } from './domain/approvals.ts'
 import { canMove, statusAfter, type PaymentIntentMove, type PaymentIntentStatus } from './domain/intents.ts'
@@ -105,6 +105,57 @@ export function createDecideService(deps: DecideDeps) {
     })
   }
 
+  /** Approve's work in the caller's transaction: locks the intent, checks the member, records the approval, moves the status. */
+  async function approveIn(tx: Tx, context: CommandContext, input: { id: string }): Promise<CommandWork<PaymentIntentView>> {
+    const principal = requirePrincipal(context)
+    const tenantId = principal.tenantId
+    const intent = await lockedIntent(tx, tenantId, input.id, 'approve')
+    const member = await memberOf(tx, principal)
+    const approvals = await store.approvalsOf(tx, tenantId, intent.id)
+    const check = checkApproval({
+      approver: member === undefined ? undefined : approverOf(member),
+      intent: { actionType: intent.actionType, amount: intent.amount, currency: intent.currency },
+      approverIsPayee: member === undefined ? false : await memberIsPayee({ ledger, members }, tx, tenantId, member, intent.destinationCounterpartyId),
+      approvedBy: approvals.filter((approval) => approval.decision === 'approve').map((approval) => approval.memberId),
+      approvalsRequired: intent.approvalsRequired,
+    })
+    if (!check.ok) throw refused(check)
+    const approval = await recordDecision(tx, context, intent, member!, 'approve', null)
+    const from = intent.status
+    const moved = await moveTo(tx, intent, check.reachesQuorum ? 'approved' : 'awaiting_second_approval')
+    const payload = { ...intentEventPayload(moved), approval_id: approval.id, approved_by_member_id: approval.memberId }
+    const events: PendingEvent[] = check.reachesQuorum
+      ? [{ type: 'payment_intent.approved', payload }]
+      : [
+          { type: 'payment_intent.awaiting_second_approval', payload },
+          { type: 'proposal.awaiting_second_approval', payload: { ...payload, proposal_type: 'payment' } },
+        ]
+    return {
+      outcome: await loadIntentView(tx, store, moved),
+      audit: [statusAudit(context, moved, from, check.reachesQuorum ? 'payment_intent.approved' : 'payment_intent.awaiting_second_approval', { approval_id: approval.id })],
+      events,
+    }
+  }
+
+  /** Reject's work in the caller's transaction: locks the intent, checks the member, records the rejection, moves the status. */
+  async function rejectIn(tx: Tx, context: CommandContext, input: { id: string; reason?: string | undefined }): Promise<CommandWork<PaymentIntentView>> {
+    const principal = requirePrincipal(context)
+    const tenantId = principal.tenantId
+    const intent = await lockedIntent(tx, tenantId, input.id, 'reject')
+    const member = await memberOf(tx, principal)
+    const check = checkMemberAuthority(member === undefined ? undefined : approverOf(member), intent.actionType)
+    if (!check.ok) throw refused(check)
+    const reason = input.reason ?? null
+    const rejection = await recordDecision(tx, context, intent, member!, 'reject', reason)
+    const from = intent.status
+    const moved = await moveTo(tx, intent, 'rejected', { rejectionReason: reason ?? 'rejected by an approver' })
+    return {
+      outcome: await loadIntentView(tx, store, moved),
+      audit: [statusAudit(context, moved, from, 'payment_intent.rejected', { approval_id: rejection.id })],
+      events: [{ type: 'payment_intent.rejected', payload: { ...intentEventPayload(moved), rejected_by_member_id: rejection.memberId, reason } }],
+    }
+  }
+
   return {
     /**
      * Approves (no body). Locks the intent; checks the member in the spec's order (domain/approvals.ts);
@@ -115,36 +166,17 @@ export function createDecideService(deps: DecideDeps) {
      */
     async approve(context: CommandContext, input: { id: string }): Promise<CommandResult<PaymentIntentView>> {
       const principal = requirePrincipal(context)
-      const tenantId = principal.tenantId
-      return commands.run(context, { name: 'payment_intent.approve', tenantId, input }, async (tx) => {
-        const intent = await lockedIntent(tx, tenantId, input.id, 'approve')
-        const member = await memberOf(tx, principal)
-        const approvals = await store.approvalsOf(tx, tenantId, intent.id)
-        const check = checkApproval({
-          approver: member === undefined ? undefined : approverOf(member),
-          intent: { actionType: intent.actionType, amount: intent.amount, currency: intent.currency },
-          approverIsPayee: member === undefined ? false : await memberIsPayee({ ledger, members }, tx, tenantId, member, intent.destinationCounterpartyId),
-          approvedBy: approvals.filter((approval) => approval.decision === 'approve').map((approval) => approval.memberId),
-          approvalsRequired: intent.approvalsRequired,
-        })
-        if (!check.ok) throw refused(check)
-        const approval = await recordDecision(tx, context, intent, member!, 'approve', null)
-        const from = intent.status
-        const moved = await moveTo(tx, intent, check.reachesQuorum ? 'approved' : 'awaiting_second_approval')
-        const payload = { ...intentEventPayload(moved), approval_id: approval.id, approved_by_member_id: approval.memberId }
-        const events: PendingEvent[] = check.reachesQuorum
-          ? [{ type: 'payment_intent.approved', payload }]
-          : [
-              { type: 'payment_intent.awaiting_second_approval', payload },
-              { type: 'proposal.awaiting_second_approval', payload: { ...payload, proposal_type: 'payment' } },
-            ]
-        return {
-          outcome: await loadIntentView(tx, store, moved),
-          audit: [statusAudit(context, moved, from, check.reachesQuorum ? 'payment_intent.approved' : 'payment_intent.awaiting_second_approval', { approval_id: approval.id })],
-          events,
-        }
-      })
+      return commands.run(context, { name: 'payment_intent.approve', tenantId: principal.tenantId, input }, (tx) => approveIn(tx, context, input))
     },
+
+    /**
+     * The approval inside the caller's transaction (the proposals module's decide): the same checks, audit
+     * events and business events as approve, returned for the caller's commit.
+     */
+    approveIn,
+
+    /** The rejection inside the caller's transaction (the proposals module's decide), as reject. */
+    rejectIn,
 
     /**
      * Rejects (optional reason, at most 500 characters). Locks the intent; the member must be an active
@@ -153,22 +185,7 @@ export function createDecideService(deps: DecideDeps) {
      */
     async reject(context: CommandContext, input: { id: string; reason?: string | undefined }): Promise<CommandResult<PaymentIntentView>> {
       const principal = requirePrincipal(context)
-      const tenantId = principal.tenantId
-      return commands.run(context, { name: 'payment_intent.reject', tenantId, input }, async (tx) => {
-        const intent = await lockedIntent(tx, tenantId, input.id, 'reject')
-        const member = await memberOf(tx, principal)
-        const check = checkMemberAuthority(member === undefined ? undefined : approverOf(member), intent.actionType)
-        if (!check.ok) throw refused(check)
-        const reason = input.reason ?? null
-        const rejection = await recordDecision(tx, context, intent, member!, 'reject', reason)
-        const from = intent.status
-        const moved = await moveTo(tx, intent, 'rejected', { rejectionReason: reason ?? 'rejected by an approver' })
-        return {
-          outcome: await loadIntentView(tx, store, moved),
-          audit: [statusAudit(context, moved, from, 'payment_intent.rejected', { approval_id: rejection.id })],
-          events: [{ type: 'payment_intent.rejected', payload: { ...intentEventPayload(moved), rejected_by_member_id: rejection.memberId, reason } }],
-        }
-      })
+      return commands.run(context, { name: 'payment_intent.reject', tenantId: principal.tenantId, input }, (tx) => rejectIn(tx, context, input))
     },
 
     /** Pauses an approved intent (no body): locks it, audits payment_intent.paused. Members with authority over it only. Takes an Idempotency-Key. */

@@ -113,6 +113,7 @@ describe('DELETE /v1/tenants/{tenant_id}', () => {
     const body = response.json()
     expect(body.tenantId).toBe(owner.tenantId)
     expect(body.deletedRows).toEqual({
+      proposal_decisions: 0,
       governance_report_snapshots: 0,
       wiki_questions: 1,
       memory_pages: 7,
