@@ -744,7 +744,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // module's checks before dispatch. Last, so it is built from every other module's contribution.
   const modules = [
     ...moduleList,
-    createMcpModule({ contributions: moduleList.flatMap((module) => (module.rpc === undefined ? [] : [module.rpc])), guard: agents.protocolGuard }),
+    createMcpModule({ contributions: moduleList.flatMap((module) => (module.rpc === undefined ? [] : [module.rpc])), guard: agents.protocolGuard, publicBaseUrl: config.publicBaseUrl }),
   ]
 
   let closed = false

@@ -53,3 +53,13 @@ export async function callTool(test: TestApp, token: string, name: string, args:
   expect(body.error, JSON.stringify(body.error)).toBeUndefined()
   return body.result.structuredContent
 }
+
+/** Asserts a refusal before dispatch: the flat variant `{error_code, message}` with this status and code. */
+export function expectRefusal(response: { statusCode: number; body: string; headers: Record<string, unknown>; json(): any }, status: number, code: string): void {
+  expect(response.statusCode, response.body).toBe(status)
+  expect(String(response.headers['content-type'])).toMatch(/^application\/json/)
+  const body = response.json()
+  expect(Object.keys(body).sort()).toEqual(['error_code', 'message'])
+  expect(body.error_code).toBe(code)
+  expect(typeof body.message).toBe('string')
+}

@@ -14,7 +14,7 @@ export { rpcCodes, rpcErrorOf, specRpcCodes } from './domain/rpc-errors.ts'
 export type { McpProtocolGuard } from './ports.ts'
 
 /** The module definition, built from the other modules' contributions (composition passes them in). */
-export function createMcpModule(deps: { contributions: readonly RpcContribution[]; guard: McpProtocolGuard }): ModuleDefinition {
+export function createMcpModule(deps: { contributions: readonly RpcContribution[]; guard: McpProtocolGuard; publicBaseUrl: string }): ModuleDefinition {
   const catalogue = createMcpCatalogue(deps.contributions)
-  return { name: 'mcp', routes: routesOf(mcpRoutes, { catalogue, guard: deps.guard }) }
+  return { name: 'mcp', routes: routesOf(mcpRoutes, { catalogue, guard: deps.guard, publicBaseUrl: deps.publicBaseUrl }) }
 }

@@ -15,7 +15,8 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { Principal } from '../../kernel/principal.ts'
 import { AppError } from '../../kernel/errors.ts'
-import { knownErrorOf } from '../../platform/http/errors.ts'
+import { ErrorEnvelope, knownErrorOf, renderError } from '../../platform/http/errors.ts'
+import { registerNamedSchemas } from '../../platform/http/schemas.ts'
 import { idempotencyKeyOf } from '../../platform/http/idempotency.ts'
 import { bearerRoute } from '../../platform/http/route-auth.ts'
 import { checkMessage, type JsonRpcId } from './domain/jsonrpc.ts'
@@ -32,12 +33,16 @@ const unparsable = Object.freeze({ unparsable: Symbol('unparsable') })
 export interface McpRoutesOptions {
   readonly catalogue: McpCatalogue
   readonly guard: McpProtocolGuard
+  readonly publicBaseUrl: string
 }
 
-/** The flat variant of a refusal before dispatch, with the statuses the spec allows there. */
-function refusal(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+/**
+ * The flat variant of a refusal before dispatch, with the statuses the spec allows there. A server error
+ * keeps the envelope every 500 has (with its request_id).
+ */
+function refusal(request: FastifyRequest, reply: FastifyReply, error: AppError, publicBaseUrl: string) {
+  if (error.status >= 500) return renderError(request, reply, error, publicBaseUrl)
   const status = error.code === 'agent_inactive' ? 403 : error.status
-  if (status >= 500) request.log.error({ err: error }, error.code)
   reply.header('x-request-id', request.id)
   return reply.code(status).type('application/json; charset=utf-8').send({ error_code: error.code, message: error.message })
 }
@@ -53,7 +58,8 @@ const description =
   '-32001 token missing, invalid or expired, -32002 a scope the tool needs is missing or a tenant_id argument is not the token\'s tenant, -32003 the agent is not registered or not active, -32004 the pre-execution gate failed (error.data.code the gate_* check), -32005 scope hash mismatch, -32603 internal. ' +
   'A notification (no id) is answered 202 with no body. The tools, resource templates and prompts are listed in docs/mcp.md; each tool calls the same service method as its REST route.'
 
-export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, { catalogue, guard }) => {
+export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, { catalogue, guard, publicBaseUrl }) => {
+  registerNamedSchemas(app, [ProtocolRefusal])
   // JSON bodies are parsed here, not refused by the framework: a body that is not JSON is a JSON-RPC parse
   // error (-32700, status 200) once the caller has passed the checks before dispatch.
   app.removeContentTypeParser('application/json')
@@ -75,14 +81,14 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, { cat
         summary: 'Agent protocol (MCP, JSON-RPC 2.0)',
         description,
         body: JsonRpcRequest,
-        response: { 200: JsonRpcResponse, 202: { type: 'null', description: 'A notification was accepted; no body.' }, '4xx': ProtocolRefusal },
+        response: { 200: JsonRpcResponse, 202: { type: 'null', description: 'A notification was accepted; no body.' }, '4xx': ProtocolRefusal, '5xx': ErrorEnvelope },
       },
       // The body is checked as JSON-RPC by the handler (answered with JSON-RPC codes), not by the route schema.
       validatorCompiler: () => () => true,
       errorHandler: (rawError: FastifyError, request, reply) => {
         const known = knownErrorOf(rawError)
         if (known === undefined) request.log.error({ err: rawError }, 'unhandled error')
-        return refusal(request, reply, known ?? new AppError('internal_error'))
+        return refusal(request, reply, known ?? new AppError('internal_error'), publicBaseUrl)
       },
     },
     async (request, reply) => {

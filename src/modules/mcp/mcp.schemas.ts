@@ -4,6 +4,7 @@
  * itself (domain/jsonrpc.ts) so that a malformed one is answered with a JSON-RPC code, not a 400.
  */
 import { Type } from 'typebox'
+import { named } from '../../platform/http/schemas.ts'
 import { specRpcCodes } from './domain/rpc-errors.ts'
 
 const Id = Type.Union([Type.String(), Type.Integer()], { description: 'The request id, echoed in the response; absent: a notification (answered 202, no body).' })
@@ -46,10 +47,10 @@ export const JsonRpcResponse = Type.Object(
   { description: 'Exactly one of result and error.' },
 )
 
-export const ProtocolRefusal = Type.Object(
+export const ProtocolRefusal = named('AgentProtocolRefusal', Type.Object(
   {
     error_code: Type.String({ description: 'The catalogue code (auth_token_missing, auth_token_invalid, auth_token_expired, agent_not_registered, agent_inactive, agent_scope_hash_missing, agent_not_registered_onchain, agent_scope_hash_mismatch, auth_tenant_mismatch, scope_expired, rate_limit_exceeded, …).' }),
     message: Type.String(),
   },
   { description: 'The flat variant of the error envelope, for refusals before dispatch (spec, "Errors").' },
-)
+))

@@ -19,7 +19,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { ValidateFunction } from 'ajv'
-import type { Logger } from 'pino'
+import type { FastifyBaseLogger as Logger } from 'fastify'
 import type { CommandContext } from '../../kernel/context.ts'
 import { hasScopes, type Principal, type Scope } from '../../kernel/principal.ts'
 import { knownErrorOf } from '../../platform/http/errors.ts'
