@@ -1,6 +1,8 @@
 /**
  * RFC 6570 level-1 URI templates, as the resource templates write them (`svc://ledger/accounts/{account_id}`):
- * a variable matches one non-empty path segment (no `/`), percent-decoded. Pure.
+ * a variable matches one non-empty path segment (no `/`), percent-decoded. A variable that ends the
+ * template also takes the `/` a value may hold, written as is or as `%2F` (a memory page's slug,
+ * `counterparty/cpy_…`: `svc://wiki/pages/counterparty/cpy_…`). Pure.
  */
 
 /** Longest value a template variable takes (the bound of a REST path id). */
@@ -12,13 +14,13 @@ function compile(template: string) {
   const cached = compiled.get(template)
   if (cached !== undefined) return cached
   const names: string[] = []
-  const source = template
-    .split(/(\{[a-z_]+\})/)
-    .map((part) => {
+  const parts = template.split(/(\{[a-z_]+\})/).filter((part) => part !== '')
+  const source = parts
+    .map((part, index) => {
       const variable = /^\{([a-z_]+)\}$/.exec(part)
       if (variable === null) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
       names.push(variable[1]!)
-      return '([^/?#]+)'
+      return index === parts.length - 1 ? '([^?#]+)' : '([^/?#]+)'
     })
     .join('')
   const entry = { pattern: new RegExp(`^${source}$`), names }
