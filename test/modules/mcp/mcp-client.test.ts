@@ -6,11 +6,14 @@
  * and propose payments that the tenant's policy then governs (the policy decision attached, the status
  * the policy says), cancel one, and read the proof.
  */
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../../../src/main/config.ts'
+import { startMcpListener } from '../../../src/main/mcp-listener.ts'
 import { createTestApp, type TestApp } from '../../support/harness.ts'
 import { getOk, normalize, seedArtifact } from '../../support/ledger.ts'
 import { signInAgent, type SignedInAgent } from '../../support/mcp.ts'
@@ -53,9 +56,9 @@ let contributor: SignedInAgent
 let proposer: SignedInAgent
 const clients: Client[] = []
 
-async function connect(agent: SignedInAgent): Promise<Client> {
+async function connect(agent: SignedInAgent, at: URL = url): Promise<Client> {
   const client = new Client({ name: 'steward-test-agent', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${agent.token}` } } }))
+  await client.connect(new StreamableHTTPClientTransport(at, { requestInit: { headers: { authorization: `Bearer ${agent.token}` } } }))
   clients.push(client)
   return client
 }
@@ -243,5 +246,28 @@ describe('an MCP client signed in with SIWX', () => {
     }
     const cashFlow = await client.getPrompt({ name: 'wiki.question.cash_flow_summary', arguments: { period: 'in March 2026' } })
     expect((cashFlow.messages[1]!.content as { text: string }).text).toContain('answered true')
+  })
+
+  it('is served at POST / on the MCP_PORT listener too, by the same route', async () => {
+    expect(loadConfig({ MCP_PORT: '9191' }).mcpPort).toBe(9191)
+    expect(loadConfig({}).mcpPort).toBeUndefined()
+    expect(() => loadConfig({ PORT: '9191', MCP_PORT: '9191' })).toThrow(ConfigError)
+    const listener: Server = await startMcpListener(test.app, { port: 0, host: '127.0.0.1' })
+    try {
+      const base = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`
+      const client = await connect(reader, new URL(`${base}/`))
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(ownTools))
+      expect(await call(client, 'ledger.accounts.list', {})).toEqual(await getOk(test, world.owner.token, '/v1/ledger/accounts'))
+      await client.close()
+      // The checks before dispatch are the route's: no token is 401 in the flat variant.
+      const anonymous = await fetch(`${base}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
+      expect(anonymous.status).toBe(401)
+      expect(await anonymous.json()).toMatchObject({ error_code: 'auth_token_missing' })
+      const elsewhere = await fetch(`${base}/v1/ledger/accounts`, { headers: { authorization: `Bearer ${world.owner.token}` } })
+      expect(elsewhere.status).toBe(404)
+      expect(await elsewhere.json()).toMatchObject({ error_code: 'route_not_found' })
+    } finally {
+      await new Promise<void>((resolve) => listener.close(() => resolve()))
+    }
   })
 })
