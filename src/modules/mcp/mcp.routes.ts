@@ -93,7 +93,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, { cat
     },
     async (request, reply) => {
       const principal = request.principal as Principal
-      await guard.check(principal)
+      await guard.checkAuthenticated(principal)
 
       const body = request.body
       if (body === unparsable || body === undefined) return rpcFailure(reply, null, rpcCodes.parse, 'Parse error: the body is not valid JSON.')
