@@ -222,6 +222,16 @@ function problemWith(operation: Operation, status: number, headers: Record<strin
       return `answered ${status} with a JSON content type and a body that is not JSON`
     }
   }
+  if (status >= 400 && status < 500 && operation.path === '/v1/agents/mcp') {
+    // The agent protocol refuses before dispatch with the spec's flat variant (agent_inactive is 403 there).
+    if (!isJson) return `answered ${status} with ${contentType || 'no content type'}, not the flat JSON variant`
+    const flat = parsed as { error_code?: string; message?: unknown } | undefined
+    if (flat === undefined || Object.keys(flat).sort().join() !== 'error_code,message' || typeof flat.message !== 'string') return `answered ${status} outside the flat variant`
+    const code = flat.error_code as ErrorCode
+    if (!(code in errorCatalogue)) return `answered ${status} with code ${String(code)}, which is not in the catalogue`
+    const expected = code === 'agent_inactive' ? 403 : errorCatalogue[code].status
+    return expected === status ? undefined : `answered ${status} with ${code}, expected ${expected}`
+  }
   if (status >= 400) {
     if (!isJson) return `answered ${status} with ${contentType || 'no content type'}, not the JSON envelope`
     const envelope = parsed as { error?: Record<string, unknown> } | undefined
