@@ -13807,12 +13807,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description A notification was accepted; no body. */
+            /** @description A notification (no id) was accepted; the response has no body. */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
             /** @description The flat variant of the error envelope, for refusals before dispatch (spec, "Errors"). */
             "4XX": {

@@ -139,7 +139,7 @@ describe('GET /v1/openapi.json', () => {
       for (const [method, operation] of Object.entries(methods)) {
         for (const [status, response] of Object.entries(operation.responses).filter(([candidate]) => /^[45]/.test(candidate))) {
           // The agent protocol's refusals before dispatch are the spec's flat variant (docs/mcp.md).
-          const component = path === '/v1/agents/mcp' && status === '4xx' ? 'AgentProtocolRefusal' : 'Error'
+          const component = path === '/v1/agents/mcp' && status === '4XX' ? 'AgentProtocolRefusal' : 'Error'
           expect(response.content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({ $ref: `#/components/schemas/${component}` })
         }
       }

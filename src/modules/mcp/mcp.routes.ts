@@ -22,7 +22,7 @@ import { bearerRoute } from '../../platform/http/route-auth.ts'
 import { checkMessage, type JsonRpcId } from './domain/jsonrpc.ts'
 import { rpcCodes } from './domain/rpc-errors.ts'
 import { createMcpServer, type McpCatalogue } from './mcp.server.ts'
-import { JsonRpcRequest, JsonRpcResponse, ProtocolRefusal } from './mcp.schemas.ts'
+import { JsonRpcRequest, JsonRpcResponse, Notification, ProtocolRefusal } from './mcp.schemas.ts'
 import type { McpProtocolGuard } from './ports.ts'
 
 export const mcpPath = '/v1/agents/mcp'
@@ -81,7 +81,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, { cat
         summary: 'Agent protocol (MCP, JSON-RPC 2.0)',
         description,
         body: JsonRpcRequest,
-        response: { 200: JsonRpcResponse, 202: { type: 'null', description: 'A notification was accepted; no body.' }, '4xx': ProtocolRefusal, '5xx': ErrorEnvelope },
+        response: { 200: JsonRpcResponse, 202: Notification, '4xx': ProtocolRefusal, '5xx': ErrorEnvelope },
       },
       // The body is checked as JSON-RPC by the handler (answered with JSON-RPC codes), not by the route schema.
       validatorCompiler: () => () => true,

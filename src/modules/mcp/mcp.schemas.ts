@@ -54,3 +54,6 @@ export const ProtocolRefusal = named('AgentProtocolRefusal', Type.Object(
   },
   { description: 'The flat variant of the error envelope, for refusals before dispatch (spec, "Errors").' },
 ))
+
+/** The answer to a notification (a message without an id): 202, no body. */
+export const Notification = Type.Unsafe<unknown>({ description: 'A notification (no id) was accepted; the response has no body.' })
