@@ -13,6 +13,7 @@
  */
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { Principal } from '../../kernel/principal.ts'
 import { AppError } from '../../kernel/errors.ts'
 import { ErrorEnvelope, knownErrorOf, renderError } from '../../platform/http/errors.ts'
@@ -99,16 +100,19 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, { cat
       if (body === unparsable || body === undefined) return rpcFailure(reply, null, rpcCodes.parse, 'Parse error: the body is not valid JSON.')
       const checked = checkMessage(body)
       if (!checked.ok) return rpcFailure(reply, checked.id, checked.code, checked.message)
+      // What the SDK's transport would refuse with an HTTP 400 is an invalid request here, at 200.
+      if (!JSONRPCMessageSchema.safeParse(body).success) return rpcFailure(reply, checked.id ?? null, rpcCodes.invalidRequest, 'The body is not a JSON-RPC 2.0 message.')
 
       const server = createMcpServer(catalogue, {
         context: { requestId: request.id, principal, idempotencyKey: idempotencyKeyOf(request) },
         log: request.log,
       })
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-      // The answer is always JSON (enableJsonResponse), so a client's Accept header is not a reason to refuse.
+      // The transport sees only the headers it reads (a header it cannot hold, such as a hostile Idempotency-Key,
+      // would fail its Request), and an Accept it always satisfies: the answer is always JSON (enableJsonResponse).
       const raw = request.raw
       raw.headers.accept = 'application/json, text/event-stream'
-      raw.rawHeaders.splice(0, raw.rawHeaders.length, ...withAccept(raw.rawHeaders))
+      raw.rawHeaders.splice(0, raw.rawHeaders.length, ...transportHeaders(raw.rawHeaders))
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
       reply.hijack()
       reply.raw.on('close', () => {
@@ -129,11 +133,16 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, { cat
   )
 }
 
-function withAccept(rawHeaders: readonly string[]): string[] {
+/** The headers the SDK's transport reads, when their values are bytes a Request can hold. */
+const transportHeaderNames = new Set(['content-type', 'host', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'])
+const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/
+
+function transportHeaders(rawHeaders: readonly string[]): string[] {
   const kept: string[] = []
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    if (rawHeaders[index]!.toLowerCase() === 'accept') continue
-    kept.push(rawHeaders[index]!, rawHeaders[index + 1]!)
+    const name = rawHeaders[index]!.toLowerCase()
+    const value = rawHeaders[index + 1]!
+    if (transportHeaderNames.has(name) && headerValue.test(value)) kept.push(name, value)
   }
   kept.push('accept', 'application/json, text/event-stream')
   return kept

@@ -89,6 +89,7 @@ describe('after dispatch: status 200 and JSON-RPC errors', () => {
     rpcError(await post(reader.token, { jsonrpc: '2.0', id: { nested: true }, method: 'ping' }), -32600)
     rpcError(await post(reader.token, [{ jsonrpc: '2.0', id: 1, method: 'ping' }]), -32600)
     rpcError(await post(reader.token, 'null'), -32600)
+    expect(rpcError(await post(reader.token, { jsonrpc: '2.0', id: 9, method: 'ping', surprise: 1 }), -32600).id).toBe(9)
   })
 
   it('-32601 for an unknown method', async () => {

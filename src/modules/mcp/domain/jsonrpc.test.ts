@@ -24,6 +24,7 @@ describe('checkMessage', () => {
     [{ jsonrpc: '2.0', id: 1, method: '' }, -32600, 1],
     [{ jsonrpc: '2.0', id: 1, result: {} }, -32600, 1],
     [{ jsonrpc: '2.0', id: 1, method: 'ping', params: [1] }, -32602, 1],
+    [{ jsonrpc: '2.0', id: 1, method: 'ping', extra: true }, -32600, 1],
     [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 1 } }, -32602, 1],
     [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: 'a' } }, -32602, 1],
     [{ jsonrpc: '2.0', id: 1, method: 'resources/read', params: {} }, -32602, 1],

@@ -13,6 +13,9 @@ export type MessageCheck =
   | { readonly ok: true; readonly id: JsonRpcId | undefined; readonly method: string }
   | { readonly ok: false; readonly id: JsonRpcId | null; readonly code: number; readonly message: string }
 
+/** The members of a JSON-RPC 2.0 request. */
+const messageKeys = new Set(['jsonrpc', 'id', 'method', 'params'])
+
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 const isId = (value: unknown): value is JsonRpcId => typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value))
 
@@ -54,7 +57,9 @@ export function checkMessage(message: unknown): MessageCheck {
   if (!isObject(message)) {
     return { ok: false, id: null, code: rpcCodes.invalidRequest, message: Array.isArray(message) ? 'Batches are not accepted: send one JSON-RPC request per HTTP request.' : 'The body must be a JSON-RPC 2.0 request object.' }
   }
+  const unknown = Object.keys(message).filter((key) => !messageKeys.has(key))
   const id = message.id
+  if (unknown.length > 0) return { ok: false, id: isId(id) ? id : null, code: rpcCodes.invalidRequest, message: `Unknown member ${unknown[0]}: a request holds jsonrpc, id, method and params.` }
   if (id !== undefined && !isId(id)) return { ok: false, id: null, code: rpcCodes.invalidRequest, message: 'id must be a string or an integer.' }
   const answerId = id ?? null
   if (message.jsonrpc !== '2.0') return { ok: false, id: answerId, code: rpcCodes.invalidRequest, message: 'jsonrpc must be "2.0".' }
