@@ -2905,6 +2905,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Agent protocol (MCP, JSON-RPC 2.0)
+         * @description JSON-RPC 2.0 over single-shot HTTP (one request per POST; a batch is -32600), the Model Context Protocol's stateless Streamable HTTP with JSON responses: initialize, ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read, prompts/list, prompts/get. Needs an agent token (SIWX). Before dispatch the agent must be registered and active, its token's scope_hash must equal the on-chain one and its tenant the agent's: a failure is 401 or 403 with the flat body {error_code, message} (agent_inactive is 403 here). Once dispatch starts the status is 200 and failures are JSON-RPC errors: -32700 body not JSON, -32600 not a JSON-RPC request, -32601 unknown method, -32602 invalid params (an unknown tool, resource or prompt, arguments that fail the tool's JSON Schema, and any other catalogue error, whose code is in error.data.error_code), -32001 token missing, invalid or expired, -32002 a scope the tool needs is missing or a tenant_id argument is not the token's tenant, -32003 the agent is not registered or not active, -32004 the pre-execution gate failed (error.data.code the gate_* check), -32005 scope hash mismatch, -32603 internal. A notification (no id) is answered 202 with no body. The tools, resource templates and prompts are listed in docs/mcp.md; each tool calls the same service method as its REST route.
+         */
+        post: operations["callAgentProtocol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3279,6 +3299,12 @@ export interface components {
              * @description ISO 8601 timestamp, UTC.
              */
             created_at: string;
+        };
+        /** @description The flat variant of the error envelope, for refusals before dispatch (spec, "Errors"). */
+        AgentProtocolRefusal: {
+            /** @description The catalogue code (auth_token_missing, auth_token_invalid, auth_token_expired, agent_not_registered, agent_inactive, agent_scope_hash_missing, agent_not_registered_onchain, agent_scope_hash_mismatch, auth_tenant_mismatch, scope_expired, rate_limit_exceeded, …). */
+            error_code: string;
+            message: string;
         };
         AgentRoutingDecision: {
             id: string;
@@ -14235,6 +14261,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The error envelope of every non-2xx response. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    callAgentProtocol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    /** @description The request id, echoed in the response; absent: a notification (answered 202, no body). */
+                    id?: string | number;
+                    /**
+                     * @description initialize, ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read, prompts/list or prompts/get (another method is -32601).
+                     * @example tools/call
+                     */
+                    method: string;
+                    params?: {
+                        /** @description tools/call and prompts/get: the tool or prompt name. */
+                        name?: string;
+                        /** @description tools/call: the tool's arguments (its JSON Schema in tools/list); prompts/get: string arguments. */
+                        arguments?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description resources/read: a svc:// URI of a resource template. */
+                        uri?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Exactly one of result and error. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        /** @description The method's result (tools/call: content and structuredContent, the REST twin's response body). */
+                        result?: {
+                            [key: string]: unknown;
+                        };
+                        error?: {
+                            /** @description One of -32001, -32002, -32003, -32004, -32005, -32600, -32601, -32602, -32603, -32700. */
+                            code: number;
+                            message: string;
+                            /** @description error_code: the catalogue code; code: the gate_* check for -32004; issues for invalid arguments. */
+                            data?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A notification (no id) was accepted; the response has no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The flat variant of the error envelope, for refusals before dispatch (spec, "Errors"). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentProtocolRefusal"];
                 };
             };
             /** @description The error envelope of every non-2xx response. */

@@ -25,8 +25,8 @@ import { createEventRecorder, startEventSweeper } from '../platform/outbox/event
 import { createCommandRunner } from '../platform/commands/command.ts'
 import { createIdempotencyStore } from '../platform/commands/idempotency.store.pg.ts'
 import { createWebhookSubscriber, createWebhooks, webhookQueues, webhookRoutes, type WebhookOptions, type WebhooksService } from '../modules/webhooks/index.ts'
-import { createLedger, ledgerQueues, ledgerRoutes, type Ledger, type LedgerService } from '../modules/ledger/index.ts'
-import { connectorRoutes, createRaw, createRawRecords, rawQueues, rawRoutes, type ConnectorsService, type RawOptions, type RawService } from '../modules/raw/index.ts'
+import { createLedger, ledgerQueues, ledgerRoutes, ledgerRpc, type Ledger, type LedgerService } from '../modules/ledger/index.ts'
+import { connectorRoutes, createRaw, createRawRecords, rawQueues, rawRoutes, rawRpc, type ConnectorsService, type RawOptions, type RawService } from '../modules/raw/index.ts'
 import { createPolicy, policyRoutes, type Policy, type PolicyService, type WalletsService } from '../modules/policy/index.ts'
 import {
   auditQueues,
@@ -61,17 +61,18 @@ import { authTenantData } from '../modules/auth/auth.tables.ts'
 import { outboxTenantData } from '../platform/outbox/outbox.tables.ts'
 import { policyTenantData } from '../modules/policy/policy.tables.ts'
 import { tenantsTenantData } from '../modules/tenants/tenants.tables.ts'
-import { createPayments, paymentRoutes, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
-import { createProofs, proofRoutes } from '../modules/proofs/index.ts'
+import { createPayments, paymentRoutes, paymentsRpc, paymentsTenantData, type Payments } from '../modules/payments/index.ts'
+import { createProofs, proofRoutes, proofsRpc } from '../modules/proofs/index.ts'
 import { createGovernance, governanceRoutes, governanceTenantData } from '../modules/governance/index.ts'
 import { agentRoutes, agentsQueues, agentsRpc, agentsTenantData, catalog, createAgentRegistryChain, createAgents, type AgentRegistryChain, type Agents, type LedgerSnapshot, type PolicyDryRun } from '../modules/agents/index.ts'
 import { createExecution, executionQueues, executionRoutes, executionTenantData, type Execution, type ExecutionSettings } from '../modules/execution/index.ts'
 import { createOnchainBase, onchainRoutes, onchainTenantData } from '../modules/execution/index.ts'
-import { createWiki, flattenText, wikiEntitiesTenantData, wikiEntityRoutes, wikiRoutes, wikiTenantData, type SearchDocument } from '../modules/wiki/index.ts'
+import { createWiki, flattenText, wikiEntitiesTenantData, wikiEntityRoutes, wikiRoutes, wikiRpc, wikiTenantData, type SearchDocument } from '../modules/wiki/index.ts'
 import { createEmbeddingModel, createLanguageModel, type EmbeddingModel } from '../platform/llm/language-model.ts'
-import { createMemory, memoryQueues, memoryRoutes, memoryTenantData, type AgentSource, type Memory } from '../modules/memory/index.ts'
+import { createMemory, memoryQueues, memoryRoutes, memoryRpc, memoryTenantData, type AgentSource, type Memory } from '../modules/memory/index.ts'
 import { routesOf, type ModuleDefinition } from '../platform/modules.ts'
 import { createProposals, proposalRoutes, proposalsTenantData, resolveProposalType, type ProposalIntent, type Proposals } from '../modules/proposals/index.ts'
+import { createMcpModule } from '../modules/mcp/index.ts'
 
 /** Every queue of every module: the job queue creates them at start. */
 export const allQueues = [mailSendQueue, ...tenantQueues, ...auditQueues, ...webhookQueues, ...rawQueues, ...ledgerQueues, ...executionQueues, ...agentsQueues, ...memoryQueues] as const
@@ -752,7 +753,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const pollingIntervalSeconds = options.jobPollingIntervalSeconds ?? 2
   /** Every module, in the order their routes register and their workers start. */
-  const modules: readonly ModuleDefinition[] = [
+  const moduleList: readonly ModuleDefinition[] = [
     {
       name: 'tenants',
       routes: routesOf(tenantRoutes, { onboarding: services.onboarding, tenants: services.tenants, members: services.members, selfServeSignup: config.selfServeSignup }),
@@ -778,7 +779,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       startWorkers: (queue) => audit.startWorkers(queue, { pollingIntervalSeconds }),
       stop: () => audit.stop(),
     },
-    { name: 'ledger', routes: routesOf(ledgerRoutes, { ledger: ledger.service }), startWorkers: (queue) => ledger.startWorkers(queue, { pollingIntervalSeconds }) },
+    { name: 'ledger', routes: routesOf(ledgerRoutes, { ledger: ledger.service }), rpc: ledgerRpc(ledger.service), startWorkers: (queue) => ledger.startWorkers(queue, { pollingIntervalSeconds }) },
     {
       name: 'raw',
       // The tenant API, and the platform's operator routes for provider connections (/v1/platform/connectors…).
@@ -786,12 +787,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         await app.register(routesOf(rawRoutes, { raw: raw.service }))
         await app.register(routesOf(connectorRoutes, { connectors: raw.connectors, publicBaseUrl: config.publicBaseUrl }))
       },
+      rpc: rawRpc(raw.service),
       startWorkers: (queue) => raw.startWorkers(queue, { pollingIntervalSeconds }),
       stop: async () => raw.stop(),
     },
     { name: 'policy', routes: routesOf(policyRoutes, { policy: policy.service, wallets: policy.wallets, publicBaseUrl: config.publicBaseUrl }) },
-    { name: 'payments', routes: routesOf(paymentRoutes, { propose: payments.propose, decide: payments.decide, read: payments.read, gate: payments.gate }) },
-    { name: 'proofs', routes: routesOf(proofRoutes, { proofs: proofs.service }) },
+    {
+      name: 'payments',
+      routes: routesOf(paymentRoutes, { propose: payments.propose, decide: payments.decide, read: payments.read, gate: payments.gate }),
+      rpc: paymentsRpc({ propose: payments.propose, decide: payments.decide, read: payments.read }),
+    },
+    { name: 'proofs', routes: routesOf(proofRoutes, { proofs: proofs.service }), rpc: proofsRpc(proofs.service) },
     {
       name: 'agents',
       routes: routesOf(agentRoutes, { agents: agents.service, runs: agents.runs, reads: agents.reads, registry: agents.registry, halt: agents.halt, actions: agents.actions }),
@@ -806,10 +812,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         await app.register(wikiRoutes, { questions: wiki.questions })
         await app.register(wikiEntityRoutes, { entities: wiki.entities, annotate: wiki.annotate, search: wiki.search })
       },
+      rpc: wikiRpc({ questions: wiki.questions, entities: wiki.entities }),
     },
     {
       name: 'memory',
       routes: routesOf(memoryRoutes, { pages: memory.pages, regeneration: memory.regeneration }),
+      rpc: memoryRpc(memory.pages),
       startWorkers: (queue) => memory.startWorkers(queue, { pollingIntervalSeconds }),
     },
     {
@@ -822,6 +830,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       startWorkers: (queue) => execution.startWorkers(queue, { pollingIntervalSeconds }),
       stop: () => execution.stop(),
     },
+  ]
+
+  // The agent protocol (MCP): every module's tools, resource templates and prompts behind the agents
+  // module's checks before dispatch. Last, so it is built from every other module's contribution.
+  const modules = [
+    ...moduleList,
+    createMcpModule({ contributions: moduleList.flatMap((module) => (module.rpc === undefined ? [] : [module.rpc])), guard: agents.protocolGuard, publicBaseUrl: config.publicBaseUrl }),
   ]
 
   let closed = false

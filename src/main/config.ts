@@ -11,6 +11,8 @@ export type { StewardEnvironment }
 
 export interface Config {
   readonly port: number
+  /** A second listener serving the agent protocol at `POST /` (MCP_PORT); undefined: only POST /v1/agents/mcp. */
+  readonly mcpPort: number | undefined
   readonly host: string
   /** Unset means embedded PGlite under `dataDir`. */
   readonly databaseUrl: string | undefined
@@ -96,6 +98,7 @@ export interface S3BlobStoreConfig {
 export const configurationNames = [
   'STEWARD_ENV',
   'PORT',
+  'MCP_PORT',
   'HOST',
   'DATABASE_URL',
   'DATA_DIR',
@@ -203,6 +206,9 @@ export function loadConfig(env: Env): Config {
   const environment = read.oneOf('STEWARD_ENV', ['sandbox', 'production'] as const, 'sandbox')
   const production = environment === 'production'
   const port = read.integer('PORT', 8080, { min: 0, max: portMax })
+  const mcpPortText = env.MCP_PORT
+  const mcpPort = mcpPortText === undefined || mcpPortText === '' ? undefined : read.integer('MCP_PORT', 0, { min: 0, max: portMax })
+  if (mcpPort !== undefined && mcpPort !== 0 && mcpPort === port) problems.push(`MCP_PORT: ${mcpPort} is PORT; the agent-protocol listener needs a port of its own`)
   const databaseUrl = read.url('DATABASE_URL', ['postgres:', 'postgresql:'])
   const redisUrl = read.url('REDIS_URL', ['redis:', 'rediss:'])
   const publicBaseUrl = read.url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`
@@ -229,6 +235,7 @@ export function loadConfig(env: Env): Config {
 
   const config: Config = {
     port,
+    mcpPort,
     host: read.string('HOST', '127.0.0.1'),
     databaseUrl,
     dataDir: read.string('DATA_DIR', '.steward-data'),

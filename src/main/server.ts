@@ -5,6 +5,7 @@
  */
 import { loadDemoBusiness } from './sandbox/demo-business.ts'
 import { boot, onShutdownSignal } from './boot.ts'
+import { startMcpListener } from './mcp-listener.ts'
 
 const runtime = await boot('steward-server')
 const app = await runtime.buildApp()
@@ -14,12 +15,15 @@ if (runtime.config.environment === 'sandbox' && runtime.config.sandboxDemoData) 
   await loadDemoBusiness(runtime, app, runtime.logger).catch((error: unknown) => runtime.logger.error({ err: error }, 'sandbox demo business could not be loaded'))
 }
 
+let mcpListener: Awaited<ReturnType<typeof startMcpListener>> | undefined
+
 onShutdownSignal(runtime.logger, async () => {
   const timer = setTimeout(() => {
     runtime.logger.error('shutdown timed out; exiting')
     process.exit(1)
   }, runtime.config.shutdownTimeoutMs * 2)
   timer.unref()
+  if (mcpListener !== undefined) await new Promise<void>((resolve) => mcpListener!.close(() => resolve()))
   await app.close()
   runtime.logger.info('http server closed; in-flight requests answered')
   await runtime.close()
@@ -27,6 +31,10 @@ onShutdownSignal(runtime.logger, async () => {
 })
 
 await app.listen({ port: runtime.config.port, host: runtime.config.host })
+if (runtime.config.mcpPort !== undefined) {
+  mcpListener = await startMcpListener(app, { port: runtime.config.mcpPort, host: runtime.config.host })
+  runtime.logger.info({ port: runtime.config.mcpPort }, 'the agent protocol (MCP) is serving POST / on its own port')
+}
 runtime.logger.info(
   { url: runtime.config.publicBaseUrl, reference: `${runtime.config.publicBaseUrl}/docs/api` },
   `Steward ${runtime.config.environment} API is serving`,

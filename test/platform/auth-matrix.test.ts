@@ -23,6 +23,10 @@ import { addMember, createTestApp, expectError, issueApiKey, mintServiceToken, s
 import { bankTransaction, normalize, seedArtifact } from '../support/ledger.ts'
 import { ingestFile, uniqueCsv } from '../fixtures/raw/ingest/raw-test-kit.ts'
 import { promotionRequest } from '../support/payments.ts'
+import { expectRefusal } from '../support/mcp.ts'
+
+/** Routes whose refusals are the spec's flat variant `{error_code, message}` (the agent protocol before dispatch). */
+const flatVariantRoutes = new Set(['POST /v1/agents/mcp'])
 
 /** Every public route. Adding a public route means adding it here, on purpose. */
 const expectedPublicRoutes = new Set([
@@ -354,6 +358,11 @@ describe('bearer routes', () => {
       ]
       for (const [label, headers, code] of cases) {
         const response = await request(route, url, headers)
+        if (flatVariantRoutes.has(name)) {
+          expect(response.json().error_code, `${name} with ${label}`).toBe(code)
+          expectRefusal(response, 401, code)
+          continue
+        }
         expect(response.json().error?.code, `${name} with ${label}`).toBe(code)
         expectError(response, code)
       }

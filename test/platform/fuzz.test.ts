@@ -26,6 +26,7 @@ import { mutate, mutationsFor, urlOf, validRequest, type FuzzRequest, type Known
 import type { JsonSchema } from '../support/fuzz/schema-arbitrary.ts'
 import { addMember, createTestApp, engineName, issueApiKey, signupOwner, testPassword, testPlatformSecret, testPublicBaseUrl, testServiceTokenSecret, type TenantOwner } from '../support/harness.ts'
 import { bankTransaction, normalize, seedArtifact } from '../support/ledger.ts'
+import { signInAgent } from '../support/mcp.ts'
 
 /** FUZZ_SEED=random draws one (printed with the summary, so a failure can be replayed). */
 const seed = process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20_261_125)
@@ -119,11 +120,14 @@ let owner: TenantOwner
 let adminToken: string
 /** A service token with every service-token scope: the credential that holds ledger:write. */
 let serviceToken: string
+/** A proposer agent signed in with SIWX: the credential the agent protocol dispatches for. */
+let agentToken: string
 let known: KnownValues = {}
 
 beforeAll(async () => {
   owner = await signupOwner(test)
   adminToken = (await addMember(test, owner, 'admin')).token
+  agentToken = (await signInAgent(test, owner, 'proposer', { token: adminToken })).token
   const viewer = await addMember(test, owner, 'viewer')
   const key = await issueApiKey(test, owner, { name: 'fuzz' })
   const { artifactId, rowIds } = await seedArtifact(test, owner.tenantId, [
@@ -199,6 +203,8 @@ const operationSeed = (operation: Operation) => seed ^ createHash('sha256').upda
 function credentialHeaders(operation: Operation, choice: number): Record<string, string> {
   switch (operation.security) {
     case 'bearer':
+      // The agent protocol dispatches only for agents: an agent token most of the time there.
+      if (operation.path === '/v1/agents/mcp') return { authorization: `Bearer ${[agentToken, agentToken, agentToken, owner.token][choice % 4]}` }
       return { authorization: `Bearer ${[owner.token, adminToken, serviceToken][choice % 3]}` }
     case 'platform':
       return { 'x-platform-service-auth': testPlatformSecret }
@@ -221,6 +227,16 @@ function problemWith(operation: Operation, status: number, headers: Record<strin
     } catch {
       return `answered ${status} with a JSON content type and a body that is not JSON`
     }
+  }
+  if (status >= 400 && status < 500 && operation.path === '/v1/agents/mcp') {
+    // The agent protocol refuses before dispatch with the spec's flat variant (agent_inactive is 403 there).
+    if (!isJson) return `answered ${status} with ${contentType || 'no content type'}, not the flat JSON variant`
+    const flat = parsed as { error_code?: string; message?: unknown } | undefined
+    if (flat === undefined || Object.keys(flat).sort().join() !== 'error_code,message' || typeof flat.message !== 'string') return `answered ${status} outside the flat variant`
+    const code = flat.error_code as ErrorCode
+    if (!(code in errorCatalogue)) return `answered ${status} with code ${String(code)}, which is not in the catalogue`
+    const expected = code === 'agent_inactive' ? 403 : errorCatalogue[code].status
+    return expected === status ? undefined : `answered ${status} with ${code}, expected ${expected}`
   }
   if (status >= 400) {
     if (!isJson) return `answered ${status} with ${contentType || 'no content type'}, not the JSON envelope`

@@ -138,7 +138,9 @@ describe('GET /v1/openapi.json', () => {
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
         for (const [status, response] of Object.entries(operation.responses).filter(([candidate]) => /^[45]/.test(candidate))) {
-          expect(response.content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/Error' })
+          // The agent protocol's refusals before dispatch are the spec's flat variant (docs/mcp.md).
+          const component = path === '/v1/agents/mcp' && status === '4XX' ? 'AgentProtocolRefusal' : 'Error'
+          expect(response.content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({ $ref: `#/components/schemas/${component}` })
         }
       }
     }

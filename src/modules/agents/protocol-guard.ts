@@ -20,7 +20,7 @@ import { AppError } from '../../kernel/errors.ts'
 import type { Principal } from '../../kernel/principal.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { AgentRecord, AgentRegistryChain } from './chain/agent-registry.ts'
-import type { RegistryStore } from './registry.store.pg.ts'
+import type { RegisteredAgent, RegistryStore } from './registry.store.pg.ts'
 
 /** How long an on-chain record read is trusted (the spec's 60-second cache). */
 export const onchainRecordCacheSeconds = 60
@@ -30,11 +30,34 @@ const cacheEntriesMax = 10_000
 export interface AgentProtocolGuard {
   /** Throws the first failing check's error; resolves when the agent may dispatch. */
   check(principal: Principal): Promise<void>
+  /**
+   * The same checks for a principal the auth module authenticated in this very request, which re-read the
+   * agent's state from the registry and refused it unless active: the registration (its hash and state)
+   * is then read through a 60-second cache per agent (the spec's scope-hash cache) instead of once more
+   * per request. A halted agent is still refused at once, by authentication. The MCP route calls this.
+   */
+  checkAuthenticated(principal: Principal): Promise<void>
 }
 
 export function createAgentProtocolGuard(deps: { db: Database; store: RegistryStore; clock: Clock; chain: AgentRegistryChain | undefined }): AgentProtocolGuard {
   const { db, store, clock, chain } = deps
   const cache = new Map<string, { record: AgentRecord | null; walletTenantId: string | null; fetchedAtMs: number }>()
+  const registrations = new Map<string, { agent: RegisteredAgent; fetchedAtMs: number }>()
+
+  /** The active registration, from the cache while fresh; an agent not active is never cached. */
+  async function cachedRegistration(tenantId: string, agentId: string): Promise<RegisteredAgent | undefined> {
+    const key = `${tenantId}:${agentId}`
+    const nowMs = clock.now().getTime()
+    const cached = registrations.get(key)
+    if (cached !== undefined && nowMs - cached.fetchedAtMs < onchainRecordCacheSeconds * 1000) return cached.agent
+    const agent = await store.findRegistered(db.orm, tenantId, agentId)
+    registrations.delete(key)
+    if (agent !== undefined && agent.state.state === 'active') {
+      if (registrations.size >= cacheEntriesMax) registrations.delete(registrations.keys().next().value!)
+      registrations.set(key, { agent, fetchedAtMs: nowMs })
+    }
+    return agent
+  }
 
   async function onchain(registryChain: AgentRegistryChain, tenantId: string, agentId: string) {
     const key = `${tenantId}:${agentId}`
@@ -50,27 +73,30 @@ export function createAgentProtocolGuard(deps: { db: Database; store: RegistrySt
     return entry
   }
 
-  return {
-    async check(principal) {
-      if (principal.type !== 'agent') throw new AppError('agent_not_registered', 'Only an agent token (from the SIWX exchange) may call the agent protocol.')
-      const agent = await store.findRegistered(db.orm, principal.tenantId, principal.id)
-      if (agent === undefined) throw new AppError('agent_not_registered')
-      if (agent.state.state !== 'active') throw new AppError('agent_inactive', `The agent is ${agent.state.state}.`, { state: agent.state.state })
-      const claim = principal.scopeHash?.toLowerCase()
-      if (claim === undefined || claim === '') throw new AppError('agent_scope_hash_missing')
+  async function checkWith(principal: Principal, read: (tenantId: string, agentId: string) => Promise<RegisteredAgent | undefined>) {
+    if (principal.type !== 'agent') throw new AppError('agent_not_registered', 'Only an agent token (from the SIWX exchange) may call the agent protocol.')
+    const agent = await read(principal.tenantId, principal.id)
+    if (agent === undefined) throw new AppError('agent_not_registered')
+    if (agent.state.state !== 'active') throw new AppError('agent_inactive', `The agent is ${agent.state.state}.`, { state: agent.state.state })
+    const claim = principal.scopeHash?.toLowerCase()
+    if (claim === undefined || claim === '') throw new AppError('agent_scope_hash_missing')
 
-      let registeredHash: string
-      if (chain === undefined) {
-        registeredHash = agent.registration.scopeHash
-      } else {
-        const found = await onchain(chain, principal.tenantId, principal.id)
-        if (found.record === null || found.record.revoked) throw new AppError('agent_not_registered_onchain')
-        registeredHash = (found.record.scopeHash as Hex).toLowerCase()
-        if (claim !== registeredHash) throw new AppError('agent_scope_hash_mismatch')
-        if (found.walletTenantId !== principal.tenantId) throw new AppError('auth_tenant_mismatch', 'The token\'s tenant is not the tenant the agent is registered for on chain.')
-      }
+    let registeredHash: string
+    if (chain === undefined) {
+      registeredHash = agent.registration.scopeHash
+    } else {
+      const found = await onchain(chain, principal.tenantId, principal.id)
+      if (found.record === null || found.record.revoked) throw new AppError('agent_not_registered_onchain')
+      registeredHash = (found.record.scopeHash as Hex).toLowerCase()
       if (claim !== registeredHash) throw new AppError('agent_scope_hash_mismatch')
-      if (claim !== agent.registration.scopeHash) throw new AppError('scope_expired', 'The agent\'s scopes changed since this token was minted; sign in again.')
-    },
+      if (found.walletTenantId !== principal.tenantId) throw new AppError('auth_tenant_mismatch', 'The token\'s tenant is not the tenant the agent is registered for on chain.')
+    }
+    if (claim !== registeredHash) throw new AppError('agent_scope_hash_mismatch')
+    if (claim !== agent.registration.scopeHash) throw new AppError('scope_expired', 'The agent\'s scopes changed since this token was minted; sign in again.')
+  }
+
+  return {
+    check: (principal) => checkWith(principal, (tenantId, agentId) => store.findRegistered(db.orm, tenantId, agentId)),
+    checkAuthenticated: (principal) => checkWith(principal, cachedRegistration),
   }
 }

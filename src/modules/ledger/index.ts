@@ -23,6 +23,7 @@ import { createLedgerNormalizations, type LedgerNormalizations } from './normali
 import type { RawRecords } from './ports.ts'
 
 export { ledgerRoutes } from './ledger.routes.ts'
+export { ledgerRpc } from './ledger.rpc.ts'
 export { ledgerQueues, type LedgerWriteListener, type LedgerWriteNotice } from './ledger.jobs.ts'
 export { ledgerRecordKindOf } from './queries.ts'
 export { Account, Balance, Counterparty, Invoice, Obligation, ReconciliationMatch, Transaction } from './ledger.schemas.ts'

@@ -18,6 +18,7 @@ import type { MemoryAgents, MemoryLedger, MemoryPolicy, MemoryTenants } from './
 import { createRegenerationService, type RegenerationService } from './regenerate.service.ts'
 
 export { memoryRoutes } from './memory.routes.ts'
+export { memoryRpc } from './memory.rpc.ts'
 export { memoryQueues } from './memory.jobs.ts'
 export { memoryTenantData } from './memory.tables.ts'
 export type { AgentSource, MemorySources } from './domain/pages.ts'

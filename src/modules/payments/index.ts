@@ -20,6 +20,7 @@ import { createProposeService, type ProposeService } from './propose.service.ts'
 import { createReadService, type ReadService } from './read.service.ts'
 
 export { paymentRoutes } from './payments.routes.ts'
+export { paymentsRpc } from './payments.rpc.ts'
 export { paymentsTenantData } from './payments.tables.ts'
 export type { DecideService } from './decide.service.ts'
 export type { ProposeService } from './propose.service.ts'

@@ -7,6 +7,7 @@ import { createProofsService, type ProofsService } from './proofs.service.ts'
 import type { ProofsAudit, ProofsExecution, ProofsPayments } from './ports.ts'
 
 export { proofRoutes } from './proofs.routes.ts'
+export { proofsRpc } from './proofs.rpc.ts'
 /** The Proof's wire schema, for routes of other modules that hand a proof on (GET /v1/agents/runs/{run_id}/proof). */
 export { Proof as ProofSchema } from './proofs.schemas.ts'
 export { verifyActionProof, type ProofCheck, type ProofVerification } from './verifier.ts'

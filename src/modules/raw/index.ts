@@ -27,6 +27,7 @@ import { rawExtractQueue, rawRetentionPurgeQueue } from './raw.jobs.ts'
 import type { BlobReferences, ContributionHolds, LedgerIntake, LedgerNormalizations, RawTenants } from './ports.ts'
 
 export { rawRoutes } from './raw.routes.ts'
+export { rawRpc } from './raw.rpc.ts'
 export { connectorRoutes } from './connectors.routes.ts'
 export { rawQueues } from './raw.jobs.ts'
 export { createRawRecords, type RawRecords } from './records.ts'

@@ -19,6 +19,7 @@ import { createQuestionsStore } from './questions.store.pg.ts'
 import { createSearchService, type SearchService } from './search.service.ts'
 
 export { wikiRoutes } from './wiki.routes.ts'
+export { wikiRpc } from './wiki.rpc.ts'
 export { wikiEntityRoutes } from './entities.routes.ts'
 export { wikiTenantData } from './wiki.tables.ts'
 export { wikiEntitiesTenantData } from './entities.tables.ts'

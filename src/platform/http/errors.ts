@@ -80,6 +80,12 @@ function fromFastifyError(error: FastifyError & { validationContext?: string }):
   return undefined
 }
 
+/** The catalogue error a thrown value stands for (an AppError, or Fastify's own), or undefined for an unknown error. */
+export function knownErrorOf(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error
+  return error instanceof Error ? fromFastifyError(error as FastifyError) : undefined
+}
+
 function envelopeOf(error: AppError, requestId: string, publicBaseUrl: string) {
   return {
     error: {

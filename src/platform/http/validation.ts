@@ -81,6 +81,14 @@ function withDecimalNumbers(validate: ValidateFunction, schema: object): Validat
   return wrapped
 }
 
+/**
+ * A validator for JSON arguments that are not an HTTP body (an agent-protocol tool's arguments): the body
+ * rules — no coercion, no defaults, unknown fields refused — with the same date formats.
+ */
+export function compileArgumentsValidator(schema: object): ValidateFunction {
+  return bodyAjv.compile(schema)
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   if (httpPart === 'body') return bodyAjv.compile(schema as object)
   return withDecimalNumbers(parameterAjv.compile(schema as object), schema as object)

@@ -132,6 +132,25 @@ describe('the agent-protocol guard (no chain: the registration\'s hash stands in
   })
 })
 
+describe('the agent-protocol guard for a principal authenticated in the request (issue 20)', () => {
+  it('reads the registration through the 60-second cache once active; check() reads it every time', async () => {
+    const guard = test.runtime.agents.protocolGuard
+    const agentId = newAgentId()
+    await register(b.admin.token, { agent_id: agentId, role: 'reader', display_name: 'Reader' })
+    const principal = agentPrincipal(b.owner.tenantId, agentId, scopeHashOfRole('reader'))
+    // Not active: refused, and nothing is cached.
+    await expect(guard.checkAuthenticated(principal)).rejects.toMatchObject({ code: 'agent_inactive' })
+    await resume(b.owner.tenantId, agentId)
+    await expect(guard.checkAuthenticated(principal)).resolves.toBeUndefined()
+    await expect(guard.checkAuthenticated({ ...principal, scopeHash: scopeHashOfRole('proposer') })).rejects.toMatchObject({ code: 'agent_scope_hash_mismatch' })
+    expect((await test.request({ method: 'POST', url: `/v1/agents/${agentId}/halt`, token: b.admin.token })).statusCode).toBe(200)
+    // The uncached check sees the halt at once; the cached one relies on authentication, which re-reads the state.
+    await expect(guard.check(principal)).rejects.toMatchObject({ code: 'agent_inactive' })
+    await expect(guard.checkAuthenticated(principal)).resolves.toBeUndefined()
+    await expect(test.runtime.services.auth.authenticate(await test.tokens.sign({ sub: agentId, tenantId: b.owner.tenantId, type: 'agent', scopes: ['ledger:read', 'wiki:read'], scopeHash: scopeHashOfRole('reader') }, 3600, new Date(), 'tok_guard_cache'))).rejects.toMatchObject({ code: 'agent_inactive' })
+  })
+})
+
 describe('halt, restore, halt-category and the contribution hold', () => {
   it('halts an agent: its in-flight intent is paused, it is quarantined and held, its token stops; restore and release undo it', async () => {
     const agent = await signedInAgent()

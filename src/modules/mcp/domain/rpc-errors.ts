@@ -1,0 +1,71 @@
+/**
+ * The agent protocol's JSON-RPC error codes (spec, "Agent-protocol JSON-RPC codes (after authentication)")
+ * and the one mapping from a catalogue error code to them. Pure: the MCP server turns a thrown AppError
+ * into `{code, message, data}` with `rpcErrorOf`, so every tool, resource and prompt fails the same way.
+ */
+
+export const rpcCodes = {
+  /** Token missing, invalid or expired. */
+  token: -32001,
+  /** Scope insufficient or tenant mismatch. */
+  scope: -32002,
+  /** Agent not registered or inactive. */
+  agent: -32003,
+  /** The pre-execution gate failed (data.code is the gate_* sub-code). */
+  gate: -32004,
+  /** The agent's scope_hash differs from its on-chain registration. */
+  scopeHash: -32005,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+  parse: -32700,
+} as const
+
+export type RpcCode = (typeof rpcCodes)[keyof typeof rpcCodes]
+
+/** Every code an answer of the agent protocol may carry (the fuzz stage checks answers against it). */
+export const specRpcCodes: readonly number[] = Object.values(rpcCodes)
+
+const byErrorCode: Readonly<Record<string, RpcCode>> = {
+  auth_token_missing: rpcCodes.token,
+  auth_token_invalid: rpcCodes.token,
+  auth_token_expired: rpcCodes.token,
+  auth_invalid_key: rpcCodes.token,
+  auth_scope_insufficient: rpcCodes.scope,
+  auth_tenant_mismatch: rpcCodes.scope,
+  scope_expired: rpcCodes.scope,
+  tenant_access_denied: rpcCodes.scope,
+  agent_not_registered: rpcCodes.agent,
+  agent_not_registered_onchain: rpcCodes.agent,
+  agent_inactive: rpcCodes.agent,
+  agent_scope_hash_mismatch: rpcCodes.scopeHash,
+  agent_scope_hash_missing: rpcCodes.scopeHash,
+  payment_intent_gate_failed: rpcCodes.gate,
+}
+
+export interface RpcErrorBody {
+  readonly code: number
+  readonly message: string
+  readonly data: Record<string, unknown>
+}
+
+/**
+ * The JSON-RPC error of a catalogue error. The spec's five service codes map as listed above; a gate
+ * failure carries the failed check's gate_* code in `data.code` (and the catalogue code in
+ * `data.error_code`). Every other caller error (4xx: not found, conflict, validation, policy) is -32602
+ * with the catalogue code in `data.error_code`, so an agent reads the same stable codes as over REST; a
+ * server error (5xx) is -32603 with a generic message.
+ */
+export function rpcErrorOf(error: { code: string; message: string; status: number; details?: Record<string, unknown> | undefined }): RpcErrorBody {
+  const details = error.details === undefined ? {} : { details: error.details }
+  if (error.code === 'payment_intent_gate_failed') {
+    const failed = (error.details as { failed_check?: { code?: unknown } } | undefined)?.failed_check
+    const gateCode = typeof failed?.code === 'string' ? failed.code : 'gate_failed'
+    return { code: rpcCodes.gate, message: error.message, data: { code: gateCode, error_code: error.code, ...details } }
+  }
+  const mapped = byErrorCode[error.code]
+  if (mapped !== undefined) return { code: mapped, message: error.message, data: { error_code: error.code, ...details } }
+  if (error.status >= 500) return { code: rpcCodes.internal, message: 'An unexpected error occurred; quote the request id when reporting it.', data: { error_code: 'internal_error' } }
+  return { code: rpcCodes.invalidParams, message: error.message, data: { error_code: error.code, status: error.status, ...details } }
+}
