@@ -692,9 +692,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     policy: {
       async evaluateFindings(tenantId, actions) {
         if (actions.length === 0) return []
+        // One evaluation per distinct action (a page repeats an agent's action type and confidence often).
+        const keyOf = (action: (typeof actions)[number]) => JSON.stringify([action.agentId, action.agentRole, action.actionType, action.confidence, action.evidenceScore])
         return db.transaction(async (tx) => {
+          const evaluated = new Map<string, { decision: 'allow' | 'confirm' | 'reject'; policy_id: string; policy_version: number; matched_rule_id: string | null; required_approvers: string[]; trace: Array<{ rule_id: string; matched: boolean; checks: Array<{ key: string; passed: boolean; detail: string }> }> } | undefined>()
           const decisions = []
           for (const action of actions) {
+            const key = keyOf(action)
+            if (evaluated.has(key)) {
+              decisions.push(evaluated.get(key))
+              continue
+            }
             const decision = await policy.verdicts.evaluateActive(tx, tenantId, {
               kind: 'agent_action',
               agent_id: action.agentId,
@@ -703,11 +711,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
               confidence: action.confidence,
               evidence_score: action.evidenceScore,
             })
-            decisions.push(
+            const view =
               decision === undefined
                 ? undefined
-                : { decision: decision.outcome, policy_id: decision.policy_id, policy_version: decision.policy_version, matched_rule_id: decision.matched_rule_id, required_approvers: [...decision.required_approvers], trace: decision.trace.map((entry) => ({ rule_id: entry.rule_id, matched: entry.matched, checks: entry.checks.map((check) => ({ ...check })) })) },
-            )
+                : { decision: decision.outcome, policy_id: decision.policy_id, policy_version: decision.policy_version, matched_rule_id: decision.matched_rule_id, required_approvers: [...decision.required_approvers], trace: decision.trace.map((entry) => ({ rule_id: entry.rule_id, matched: entry.matched, checks: entry.checks.map((check) => ({ ...check })) })) }
+            evaluated.set(key, view)
+            decisions.push(view)
           }
           return decisions
         })

@@ -12,6 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CommandContext } from '../../../src/kernel/context.ts'
 import type { Principal } from '../../../src/kernel/principal.ts'
+import type { RateLimitStore } from '../../../src/platform/http/rate-limit/stores.ts'
 import { agentsRpc, catalog } from '../../../src/modules/agents/index.ts'
 import { roleScopes } from '../../../src/modules/auth/scopes.ts'
 import { buildSiwxMessage } from '../../../src/modules/auth/domain/siwx.ts'
@@ -22,6 +23,17 @@ import { addMember, createTestApp, expectError, login, mintServiceToken, signupO
 import { getOk, settledPipeline } from '../../support/ledger.ts'
 
 type Proposal = Record<string, any>
+
+/** The demo owner reads proposals many times a minute here: budgets are not what this file tests. */
+const unlimited: RateLimitStore = {
+  async take() {
+    return { allowed: true, limit: 1_000_000, remaining: 1_000_000, resetAtMs: Date.now(), retryAfterMs: 0 }
+  },
+  async peek() {
+    return true
+  },
+  async close() {},
+}
 
 const asOf = '2026-04-10'
 const agentTypes: Record<string, string> = {
@@ -86,7 +98,7 @@ async function signedInAgent() {
 }
 
 beforeAll(async () => {
-  test = await createTestApp({ workers: true })
+  test = await createTestApp({ workers: true, rateLimits: unlimited })
   const loaded = await loadDemoBusiness(test.runtime, test.app, pino({ level: 'silent' }))
   await settledPipeline(test, loaded!.credentials.tenant_id, 120_000)
   const token = await login(test, loaded!.credentials.email, loaded!.credentials.password)
