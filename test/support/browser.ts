@@ -1,0 +1,84 @@
+/**
+ * Browser tests: Debian's Chromium (/usr/bin/chromium) driven headless by playwright-core, with a fresh
+ * user-data dir per launch, against a listening test app serving a console built for the test file.
+ * When Chromium is not installed, `chromiumPath` is undefined: the suites skip, and scripts/test.mjs has
+ * printed why (it installs chromium with apt-get when it can).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+// @ts-expect-error plain ESM build script without types
+import { buildConsole } from '../../scripts/build-console.mjs'
+import { createTestApp, type TestApp, type TestAppOptions } from './harness.ts'
+
+export const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path))
+
+export const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+export interface ConsoleHarness {
+  readonly test: TestApp
+  readonly baseUrl: string
+  readonly browser: Browser
+  /** A fresh context (its own cookies and storage) and page, collecting dialogs and page errors. */
+  newPage(): Promise<{ context: BrowserContext; page: Page; dialogs: string[]; errors: string[] }>
+  close(): Promise<void>
+}
+
+/** Builds the console into a temporary folder, starts a test app listening on port 0, launches Chromium. */
+export async function startConsole(options: TestAppOptions = {}): Promise<ConsoleHarness> {
+  if (chromiumPath === undefined) throw new Error('chromium is not installed')
+  const buildDir = mkdtempSync(join(tmpdir(), 'steward-console-'))
+  const outdir = join(buildDir, 'console')
+  await buildConsole({ outdir, quiet: true })
+  process.env.CONSOLE_DIR = outdir
+  const test = await createTestApp(options)
+  const address = await test.app.listen({ port: 0, host: '127.0.0.1' })
+  // launch() (not launchPersistentContext) gives Chromium a fresh, empty user-data dir of its own,
+  // deleted when the browser closes.
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags, headless: true })
+  return {
+    test,
+    baseUrl: address,
+    browser,
+    async newPage() {
+      const context = await browser.newContext({ baseURL: address, viewport: { width: 1280, height: 860 } })
+      const page = await context.newPage()
+      const dialogs: string[] = []
+      const errors: string[] = []
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message())
+        void dialog.dismiss()
+      })
+      page.on('pageerror', (error) => errors.push(error.message))
+      return { context, page, dialogs, errors }
+    },
+    async close() {
+      await browser.close().catch(() => undefined)
+      await test.close()
+      rmSync(buildDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Signs in through the console's form, by keyboard, and waits for Home. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/console`)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByLabel('Password').press('Enter')
+  await page.getByTestId('who').waitFor()
+}
+
+/** Navigates within the console and waits until the page has rendered. */
+export async function open(page: Page, fragment: string): Promise<void> {
+  await page.evaluate(
+    (hash) =>
+      new Promise<void>((resolve) => {
+        window.addEventListener('console:rendered', () => resolve(), { once: true })
+        if (location.hash === hash) window.dispatchEvent(new Event('console:refresh'))
+        else location.hash = hash
+      }),
+    fragment,
+  )
+}
