@@ -48,6 +48,7 @@ export function describeError(error: unknown): string {
     const reason = error.details?.reason
     if (typeof reason === 'string' && approvalReasons[reason] !== undefined) return approvalReasons[reason]!
     if (error.status === 401) return 'Your session has ended: sign in again.'
+    if (error.status === 429) return 'Too many requests in a short time: wait a few seconds and try again.'
     if (error.status === 403) return `Not allowed: ${error.envelope.error.message}`
     return `${error.envelope.error.message} (${error.code})`
   }

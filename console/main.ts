@@ -147,7 +147,7 @@ export async function render(): Promise<void> {
   if (match === undefined) {
     main.removeAttribute('aria-busy')
     replace(main, h('h1', {}, 'Not found'), h('p', {}, 'No page at this address.'))
-    window.dispatchEvent(new Event('console:rendered'))
+    window.dispatchEvent(new CustomEvent('console:rendered', { detail: fragment }))
     return
   }
   document.title = `${match.candidate.title} · Steward`
@@ -163,7 +163,7 @@ export async function render(): Promise<void> {
   }
   main.removeAttribute('aria-busy')
   main.setAttribute('data-ready', 'true')
-  window.dispatchEvent(new Event('console:rendered'))
+  window.dispatchEvent(new CustomEvent('console:rendered', { detail: fragment }))
 }
 
 window.addEventListener('hashchange', () => void render())

@@ -36,7 +36,8 @@ export async function agentsPage(_params: Record<string, string>, query: URLSear
     await Promise.all(ids.map(async (id) => [id, await api.GET('/v1/agents/{agent_id}', { params: { path: { agent_id: id } } }).catch(() => null)] as const)),
   )
   const message = h('p', { role: 'alert', class: 'error' })
-  const admin = can('execution:admin')
+  // Halting and restoring is for those who may approve payments (the routes' scope); the service checks the rest.
+  const admin = can('payment_intent:approve')
   const whyRun = query.get('why')
   let why: Child = null
   if (whyRun !== null) {

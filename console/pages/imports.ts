@@ -44,6 +44,9 @@ async function upload(file: File, sourceType: string, status: HTMLElement): Prom
 }
 
 let poll: ReturnType<typeof setTimeout> | undefined
+/** Polling slows down while nothing changes (1 s, then ×1.5 up to 15 s): one GET /v1/raw each time. */
+let pollDelay = 1000
+let lastState = ''
 
 export async function importsPage(_params: Record<string, string>, query: URLSearchParams): Promise<Child> {
   const page = await listArtifacts(query.get('cursor') ?? undefined)
@@ -76,10 +79,13 @@ export async function importsPage(_params: Record<string, string>, query: URLSea
   )
   // While anything is still being extracted or normalized, look again shortly.
   if (poll !== undefined) clearTimeout(poll)
+  const state = page.artifacts.map(pipelineState).join('|')
+  pollDelay = state === lastState ? Math.min(pollDelay * 1.5, 15_000) : 1000
+  lastState = state
   if (page.artifacts.some((artifact) => !settled(artifact))) {
     poll = setTimeout(() => {
       if (location.hash.startsWith('#/imports')) refreshPage()
-    }, 1000)
+    }, pollDelay)
   }
   return [
     h('h1', {}, 'Imports'),

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 // @ts-expect-error plain ESM build script without types
 import { buildConsole } from '../../scripts/build-console.mjs'
+import { sql } from 'drizzle-orm'
 import { createTestApp, type TestApp, type TestAppOptions } from './harness.ts'
 
 export const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path))
@@ -44,6 +45,8 @@ export async function startConsole(options: TestAppOptions = {}): Promise<Consol
     async newPage() {
       const context = await browser.newContext({ baseURL: address, viewport: { width: 1280, height: 860 } })
       const page = await context.newPage()
+      // Waits, not timed assertions: generous, because the machine's cores are shared.
+      page.setDefaultTimeout(60_000)
       const dialogs: string[] = []
       const errors: string[] = []
       page.on('dialog', (dialog) => {
@@ -75,10 +78,23 @@ export async function open(page: Page, fragment: string): Promise<void> {
   await page.evaluate(
     (hash) =>
       new Promise<void>((resolve) => {
-        window.addEventListener('console:rendered', () => resolve(), { once: true })
+        const rendered = (event: Event) => {
+          if ((event as CustomEvent<string>).detail !== hash.replace(/^#/, '')) return
+          window.removeEventListener('console:rendered', rendered)
+          resolve()
+        }
+        window.addEventListener('console:rendered', rendered)
         if (location.hash === hash) window.dispatchEvent(new Event('console:refresh'))
         else location.hash = hash
       }),
     fragment,
   )
+}
+
+/**
+ * Puts a tenant on the developer plan (600 requests a minute): a browser test signs in and walks many
+ * pages within seconds, past the free plan's burst of 100 — a person clicking through does not.
+ */
+export async function developerPlan(test: TestApp, tenantId: string): Promise<void> {
+  await test.runtime.db.orm.execute(sql`update tenants set rate_limit_tier = 'developer' where id = ${tenantId}`)
 }
