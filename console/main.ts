@@ -97,9 +97,43 @@ function signInPage(message?: string): HTMLElement {
     h('div', { class: 'field' }, h('label', { for: 'signin-email' }, 'Email'), Object.assign(email, { id: 'signin-email' })),
     h('div', { class: 'field' }, h('label', { for: 'signin-password' }, 'Password'), Object.assign(password, { id: 'signin-password' })),
     submit,
+    walletButton(status),
     status,
   )
   return h('main', { id: 'main', class: 'signin-page' }, form)
+}
+
+interface Eip1193Provider {
+  request(arguments_: { method: string; params?: unknown[] }): Promise<unknown>
+}
+
+/**
+ * Sign-in with a browser wallet (SIWX, EIP-4361) where one is present: the API's challenge message,
+ * signed with personal_sign by the wallet linked to a member, exchanged for a token.
+ */
+function walletButton(status: HTMLElement): HTMLElement | null {
+  const provider = (window as unknown as { ethereum?: Eip1193Provider }).ethereum
+  if (provider === undefined) return null
+  return h('button', {
+    type: 'button',
+    class: 'secondary',
+    onclick: async () => {
+      replace(status, '')
+      try {
+        const [address] = (await provider.request({ method: 'eth_requestAccounts' })) as string[]
+        if (address === undefined) throw new Error('The wallet shared no account.')
+        const challenge = await api.POST('/v1/auth/siwx/challenge', { body: { address } })
+        const hex = `0x${[...new TextEncoder().encode(challenge.message)].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`
+        const signature = (await provider.request({ method: 'personal_sign', params: [hex, address] })) as string
+        const sessionId = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}`
+        const token = await api.POST('/v1/auth/siwx', { body: { message: challenge.message, signature, session_id: sessionId } })
+        setSession({ token: token.access_token, principal: token.principal, email: challenge.address, expiresAt: Date.now() + token.expires_in * 1000 })
+        if (location.hash === '' || location.hash === '#/' || location.hash === '#/signin') location.hash = '#/home'
+      } catch (error) {
+        replace(status, describeError(error))
+      }
+    },
+  }, 'Sign in with a browser wallet')
 }
 
 function shell(current: string, content: HTMLElement): HTMLElement {

@@ -131,7 +131,47 @@ export async function policyPage(_params: Record<string, string>, query: URLSear
       }
     } }, field('From version', from), field('To version', to), h('button', { type: 'submit' }, 'Compare')),
     diffResult,
+    simulation(policy.version, policy.content),
   ]
+}
+
+/** Simulate one action against a version, and a period of recorded outflows against a version's content. */
+function simulation(activeVersion: number, activeContent: unknown): HTMLElement {
+  const kind = select('kind', [['outbound_payment', 'Outbound payment'], ['inbound_payment', 'Inbound payment'], ['onchain_tx', 'On-chain transaction'], ['ledger_write', 'Ledger write'], ['agent_action', 'Agent action']])
+  const amount = input('amount', '', { inputmode: 'decimal', placeholder: '250.00' })
+  const currency = input('currency', 'EUR', { maxlength: 10 })
+  const counterparty = input('counterparty_id', '')
+  const version = input('version', String(activeVersion), { type: 'number', min: 1 })
+  const one = h('div', { role: 'status', 'aria-live': 'polite' })
+  const start = input('period_start', '', { type: 'date', required: true })
+  const end = input('period_end', '', { type: 'date', required: true })
+  const period = h('div', { role: 'status', 'aria-live': 'polite' })
+  return h(
+    'section',
+    { 'aria-labelledby': 'simulate-title' },
+    h('h2', { id: 'simulate-title' }, 'Simulate before signing'),
+    h('form', { class: 'filters', onsubmit: async (event: Event) => {
+      event.preventDefault()
+      try {
+        const action = { kind: kind.value as 'outbound_payment', ...(amount.value ? { amount: { currency: currency.value, value: amount.value } } : {}), ...(counterparty.value ? { counterparty_id: counterparty.value } : {}) }
+        const result = await api.POST('/v1/policy/{tenant_id}/simulate', { params: { path: { tenant_id: tenantId() } }, body: { action, version: Number(version.value) } as never })
+        replace(one, h('p', {}, `Policy v${result.policy_version} would ${result.decision.outcome}${result.decision.matched_rule_id ? ` by rule ${result.decision.matched_rule_id}` : ''}${result.decision.required_approvers.length > 0 ? `, needing ${result.decision.required_approvers.length} approval(s)` : ''}.`))
+      } catch (error) {
+        replace(one, h('p', { class: 'error' }, describeError(error)))
+      }
+    } }, field('Action', kind), field('Amount', amount), field('Currency', currency), field('Counterparty id', counterparty), field('Policy version', version), h('button', { type: 'submit' }, 'Simulate the action')),
+    one,
+    h('form', { class: 'filters', onsubmit: async (event: Event) => {
+      event.preventDefault()
+      try {
+        const result = await api.POST('/v1/policy/{tenant_id}/simulate-historical', { params: { path: { tenant_id: tenantId() } }, body: { policy_content: activeContent, period_start: start.value, period_end: end.value } as never })
+        replace(period, h('p', {}, `${result.total} recorded outflow(s): ${result.would_allow} allowed, ${result.would_confirm} to confirm, ${result.would_reject} rejected; against the active policy v${result.active_policy_version}: ${result.diff_vs_active.newly_allowed.length} newly allowed, ${result.diff_vs_active.newly_rejected.length} newly rejected${result.truncated ? ' (truncated)' : ''}.`))
+      } catch (error) {
+        replace(period, h('p', { class: 'error' }, describeError(error)))
+      }
+    } }, field('Period from', start), field('Period to', end), h('button', { type: 'submit' }, 'Replay the period with the active policy')),
+    period,
+  )
 }
 
 export async function webhooksPage(): Promise<Child> {

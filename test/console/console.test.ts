@@ -104,6 +104,28 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     await context.close()
   }, 180_000)
 
+  it('signs in with a browser wallet (SIWX) where one is present: the wallet linked to a member signs the API\'s challenge', async () => {
+    const { context, page } = await harness.newPage()
+    // A stand-in for a wallet extension: window.ethereum whose personal_sign the signer's key answers.
+    await page.exposeFunction('__testWalletSign', (hex: string) => b.signer.account.signMessage({ message: { raw: hex as `0x${string}` } }))
+    await page.addInitScript((address) => {
+      ;(window as unknown as { ethereum: unknown }).ethereum = {
+        request: async ({ method, params }: { method: string; params?: unknown[] }) => {
+          if (method === 'eth_requestAccounts') return [address]
+          if (method === 'personal_sign') return (window as unknown as { __testWalletSign: (hex: unknown) => Promise<string> }).__testWalletSign(params![0])
+          throw new Error(`unsupported ${method}`)
+        },
+      }
+    }, b.signer.account.address)
+    await page.goto(`${harness.baseUrl}/console`)
+    await page.getByRole('button', { name: 'Sign in with a browser wallet' }).click()
+    await page.getByTestId('who').waitFor()
+    expect((await page.getByTestId('who').textContent())!.toLowerCase()).toBe(b.signer.address)
+    await page.locator('main[data-ready="true"]').waitFor()
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Home')
+    await context.close()
+  }, 180_000)
+
   it('uploads a statement by drag and drop and watches it normalize', async () => {
     const { context, page } = await harness.newPage()
     await signIn(page, harness.baseUrl, b.owner.email, testPassword)
@@ -208,6 +230,21 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     expect(agent.state).toBe('quarantined')
     await page.getByRole('button', { name: 'Restore vendor_risk' }).click()
     await page.getByTestId('agent-state-vendor_risk').getByText('active').waitFor()
+    await context.close()
+  }, 180_000)
+
+  it('shows the active policy in words and simulates an action against it before anyone signs', async () => {
+    const { context, page } = await harness.newPage()
+    await signIn(page, harness.baseUrl, b.owner.email, testPassword)
+    await open(page, '#/policy')
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Policy v3')
+    expect(await page.locator('ol.rules').textContent()).toContain('dual: for outbound_payment')
+    await page.getByLabel('Amount').fill('700.00')
+    await page.getByRole('button', { name: 'Simulate the action' }).click()
+    await page.getByText('Policy v3 would confirm by rule dual, needing 2 approval(s).').waitFor()
+    await page.getByLabel('Amount').fill('20.00')
+    await page.getByRole('button', { name: 'Simulate the action' }).click()
+    await page.getByText('Policy v3 would allow by rule small.').waitFor()
     await context.close()
   }, 180_000)
 
