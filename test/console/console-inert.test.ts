@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueApiKey, testPassword } from '../support/harness.ts'
-import { chromiumPath, developerPlan, open, signIn, startConsole, type ConsoleHarness } from '../support/browser.ts'
+import { chromiumPath, developerPlan, open, signIn, startConsole, type ConsoleHarness, type PageGlobals } from '../support/browser.ts'
 import { business, type Business } from '../support/payments.ts'
 import { settledPipeline } from '../support/ledger.ts'
 import { multipartBody } from '../fixtures/raw/ingest/raw-test-kit.ts'
@@ -67,7 +67,7 @@ describe.skipIf(chromiumPath === undefined)('markup from the API is inert in the
       for (const literal of expected) expect(text, fragment).toContain(literal)
       expect(await page.locator('main script, main img, main iframe, main object').count(), fragment).toBe(0)
     }
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined()
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).window.__xss as number | undefined)).toBeUndefined()
     expect(dialogs).toEqual([])
     expect(errors).toEqual([])
     await context.close()

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, testPassword } from '../support/harness.ts'
-import { chromiumPath, developerPlan, open, signIn, startConsole, type ConsoleHarness } from '../support/browser.ts'
+import { chromiumPath, developerPlan, open, signIn, startConsole, type ConsoleHarness, type PageGlobals } from '../support/browser.ts'
 import { compose, sign, signatureOf } from '../support/policy.ts'
 import { business, type Business } from '../support/payments.ts'
 import { settledPipeline } from '../support/ledger.ts'
@@ -66,7 +66,7 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     expect(asset.headers.get('content-security-policy')).toBe(csp)
     const missing = await fetch(`${harness.baseUrl}/console/nothing-here.js`)
     expect(missing.status).toBe(404)
-    expect((await missing.json()).error.code).toBe('route_not_found')
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('route_not_found')
     expect((await fetch(`${harness.baseUrl}/console/..%2Fpackage.json`)).status).toBe(404)
     const routes = harness.test.app.registeredRoutes.filter((route) => route.url.startsWith('/console'))
     expect(routes.length).toBeGreaterThan(0)
@@ -79,7 +79,7 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     const { context, page } = await harness.newPage()
     await page.goto(`${harness.baseUrl}/console`)
     await page.keyboard.press('Tab')
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('signin-email')
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.id as string | undefined)).toBe('signin-email')
     await page.keyboard.type(b.owner.email)
     await page.keyboard.press('Tab')
     await page.keyboard.type('wrong password')
@@ -93,12 +93,19 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Home')
     for (const fragment of ['#/home', '#/ledger/transactions', '#/imports', '#/approvals', '#/audit', '#/agents', '#/policy', '#/members', '#/webhooks']) {
       await open(page, fragment)
-      const unlabelled = await page.evaluate(() =>
-        [...document.querySelectorAll('input, select, textarea')].filter((control) => (control as HTMLInputElement).labels?.length === 0 && !control.getAttribute('aria-label')).map((control) => control.outerHTML),
-      )
+      const unlabelled = await page.evaluate(() => {
+        const { document } = globalThis as unknown as PageGlobals
+        const controls = [...document.querySelectorAll('input, select, textarea')] as Array<{ labels: { length: number } | null; getAttribute(name: string): string | null; outerHTML: string }>
+        return controls.filter((control) => control.labels?.length === 0 && !control.getAttribute('aria-label')).map((control) => control.outerHTML)
+      })
       expect(unlabelled, fragment).toEqual([])
     }
-    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie)).toBe('{}{}')
+    expect(
+      await page.evaluate(() => {
+        const { localStorage, sessionStorage, document } = globalThis as unknown as PageGlobals
+        return JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + String(document.cookie)
+      }),
+    ).toBe('{}{}')
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByLabel('Email').waitFor()
     await context.close()
@@ -109,10 +116,11 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     // A stand-in for a wallet extension: window.ethereum whose personal_sign the signer's key answers.
     await page.exposeFunction('__testWalletSign', (hex: string) => b.signer.account.signMessage({ message: { raw: hex as `0x${string}` } }))
     await page.addInitScript((address) => {
-      ;(window as unknown as { ethereum: unknown }).ethereum = {
+      const { window } = globalThis as unknown as PageGlobals
+      window.ethereum = {
         request: async ({ method, params }: { method: string; params?: unknown[] }) => {
           if (method === 'eth_requestAccounts') return [address]
-          if (method === 'personal_sign') return (window as unknown as { __testWalletSign: (hex: unknown) => Promise<string> }).__testWalletSign(params![0])
+          if (method === 'personal_sign') return window.__testWalletSign(params![0]) as Promise<string>
           throw new Error(`unsupported ${method}`)
         },
       }
@@ -131,9 +139,10 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     await signIn(page, harness.baseUrl, b.owner.email, testPassword)
     await open(page, '#/imports')
     await page.evaluate((csv) => {
+      const { document, DataTransfer, File, DragEvent } = globalThis as unknown as PageGlobals
       const transfer = new DataTransfer()
       transfer.items.add(new File([csv], 'march-statement.csv', { type: 'text/csv' }))
-      document.querySelector('[data-testid="dropzone"]')!.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
+      document.querySelector('[data-testid="dropzone"]').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
     }, statementCsv)
     const row = page.getByRole('row').filter({ hasText: 'march-statement.csv' })
     await row.waitFor()

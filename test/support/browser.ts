@@ -13,6 +13,13 @@ import { buildConsole } from '../../scripts/build-console.mjs'
 import { sql } from 'drizzle-orm'
 import { createTestApp, type TestApp, type TestAppOptions } from './harness.ts'
 
+/**
+ * The page's globals, for callbacks that run in the page (page.evaluate, addInitScript): the test
+ * program is typed for Node, without the DOM library. Only types: a callback is serialized, so it
+ * reads them as `const { document } = globalThis as unknown as PageGlobals` inside itself.
+ */
+export type PageGlobals = Record<'window' | 'document' | 'location' | 'localStorage' | 'sessionStorage' | 'DataTransfer' | 'File' | 'DragEvent' | 'Event', any>
+
 export const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path))
 
 export const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -78,8 +85,9 @@ export async function open(page: Page, fragment: string): Promise<void> {
   await page.evaluate(
     (hash) =>
       new Promise<void>((resolve) => {
-        const rendered = (event: Event) => {
-          if ((event as CustomEvent<string>).detail !== hash.replace(/^#/, '')) return
+        const { window, location, Event } = globalThis as unknown as PageGlobals
+        const rendered = (event: { detail?: unknown }) => {
+          if (event.detail !== hash.replace(/^#/, '')) return
           window.removeEventListener('console:rendered', rendered)
           resolve()
         }
