@@ -6,7 +6,7 @@
  * browser, halt an agent. The page is served with a strict CSP and is not an API operation.
  */
 import { createHash } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, testPassword } from '../support/harness.ts'
@@ -149,6 +149,27 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     await row.getByTestId('normalization').getByText('succeeded').waitFor({ timeout: 60_000 })
     expect(await row.textContent()).toContain('normalization succeeded: 4 of 4 rows')
     expect(await row.textContent()).toContain('0 refused')
+    await context.close()
+  }, 180_000)
+
+  it('shows an import\'s refused rows with their reasons, and tombstones it after confirmation', async () => {
+    const csv = readFileSync(join(process.cwd(), 'test/fixtures/raw/bank/csv/malformed-non-numeric-amount-row7.csv'))
+    const ingested = await harness.test.request({ method: 'POST', url: '/v1/raw/ingest', token: b.owner.token, ...multipartBody([['source_type', 'csv_upload']], { filename: 'tbd-amount.csv', contentType: 'text/csv', content: csv }) })
+    expect(ingested.statusCode, ingested.body).toBe(201)
+    const rawId = ingested.json().raw_id as string
+    await settledPipeline(harness.test, b.owner.tenantId)
+    const artifact = (await harness.test.request({ method: 'GET', url: `/v1/raw/${rawId}`, token: b.owner.token })).json() as { refused_rows: Array<{ reason: string }>; extraction_error: string | null }
+    const reasons = [...artifact.refused_rows.map((row) => row.reason), ...(artifact.extraction_error === null ? [] : [artifact.extraction_error])]
+    expect(reasons.length).toBeGreaterThan(0)
+    const { context, page, dialogs } = await harness.newPage({ acceptDialogs: true })
+    await signIn(page, harness.baseUrl, b.owner.email, testPassword)
+    await open(page, `#/raw/${rawId}`)
+    const text = (await page.locator('main').textContent())!
+    for (const reason of reasons) expect(text).toContain(reason)
+    await page.getByRole('button', { name: 'Tombstone this file' }).click()
+    await page.getByRole('heading', { name: 'Imports' }).waitFor()
+    expect(dialogs).toEqual(['Tombstone tbd-amount.csv? Its bytes are erased; the record of it stays.'])
+    expect((await harness.test.request({ method: 'GET', url: `/v1/raw/${rawId}/parsed`, token: b.owner.token })).statusCode).toBe(410)
     await context.close()
   }, 180_000)
 

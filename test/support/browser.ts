@@ -29,7 +29,7 @@ export interface ConsoleHarness {
   readonly baseUrl: string
   readonly browser: Browser
   /** A fresh context (its own cookies and storage) and page, collecting dialogs and page errors. */
-  newPage(): Promise<{ context: BrowserContext; page: Page; dialogs: string[]; errors: string[] }>
+  newPage(options?: { acceptDialogs?: boolean }): Promise<{ context: BrowserContext; page: Page; dialogs: string[]; errors: string[] }>
   close(): Promise<void>
 }
 
@@ -49,7 +49,7 @@ export async function startConsole(options: TestAppOptions = {}): Promise<Consol
     test,
     baseUrl: address,
     browser,
-    async newPage() {
+    async newPage({ acceptDialogs = false } = {}) {
       const context = await browser.newContext({ baseURL: address, viewport: { width: 1280, height: 860 } })
       const page = await context.newPage()
       // Waits, not timed assertions: generous, because the machine's cores are shared.
@@ -58,7 +58,7 @@ export async function startConsole(options: TestAppOptions = {}): Promise<Consol
       const errors: string[] = []
       page.on('dialog', (dialog) => {
         dialogs.push(dialog.message())
-        void dialog.dismiss()
+        void (acceptDialogs ? dialog.accept() : dialog.dismiss())
       })
       page.on('pageerror', (error) => errors.push(error.message))
       return { context, page, dialogs, errors }
