@@ -99,7 +99,7 @@ export function pager(path: string, query: URLSearchParams, nextCursor: string |
 }
 
 /** A filter form whose submit moves to the list page with those filters (and no cursor). */
-export function filterForm(path: string, controls: ReadonlyArray<readonly [string, HTMLInputElement | HTMLSelectElement]>): HTMLFormElement {
+export function filterForm(path: string, controls: ReadonlyArray<readonly [string, HTMLInputElement | HTMLSelectElement]>, submitLabel = 'Apply filters'): HTMLFormElement {
   return h(
     'form',
     {
@@ -111,7 +111,7 @@ export function filterForm(path: string, controls: ReadonlyArray<readonly [strin
       },
     },
     ...controls.map(([label, control]) => field(label, control)),
-    h('button', { type: 'submit' }, 'Apply filters'),
+    h('button', { type: 'submit' }, submitLabel),
   )
 }
 

@@ -99,7 +99,7 @@ export async function entityPage(params: Record<string, string>, query: URLSearc
   return [
     h('h1', {}, `${kindNames[kind]}: `, h('span', { 'data-testid': 'entity-title' }, title)),
     asOf === undefined ? h('p', {}, 'As recorded now.') : h('p', { class: 'note' }, `As it was recorded at ${asOf}.`),
-    filterForm(path, [['Read as of', asOfInput]]),
+    filterForm(path, [['Read as of', asOfInput]], 'Read'),
     facts(Object.entries(record).filter(([key]) => !hiddenFields.has(key)).map(([key, value]): [string, Child] => [key, key === 'amount' || key === 'total' || key === 'amount_due' ? money(value as string, record.currency as string) : valueText(value)])),
     related.length > 0 ? h('ul', { class: 'related' }, related) : null,
     await evidenceChain((record.evidence_ids as string[] | undefined) ?? [], (record.source_ids as string[] | undefined) ?? []),

@@ -7,7 +7,7 @@ import { verifyProof, type VerifiableProof } from '../verify.ts'
 
 export async function proofPage(params: Record<string, string>, query: URLSearchParams): Promise<Child> {
   const actionId = params.id ?? query.get('action_id') ?? ''
-  const lookup = filterForm('/proofs', [['Action (payment intent) id', input('action_id', actionId, { required: true })]])
+  const lookup = filterForm('/proofs', [['Action (payment intent) id', input('action_id', actionId, { required: true })]], 'Open the proof')
   if (actionId === '') return [h('h1', {}, 'Proof of an action'), lookup]
   const proof = await api.GET('/v1/proof/{action_id}', { params: { path: { action_id: actionId } } })
   const result = h('div', { role: 'status', 'aria-live': 'polite', 'data-testid': 'verify-result' })
@@ -22,7 +22,7 @@ export async function proofPage(params: Record<string, string>, query: URLSearch
             result,
             h('p', { class: verification.ok ? 'good' : 'bad', 'data-testid': 'verify-verdict' },
               verification.ok
-                ? `Verified in this browser: every event hash and Merkle path recomputes${verification.complete ? '' : ' (the proof is partial: some events are not under a Merkle root yet)'}.`
+                ? `Verified in this browser: every event hash and Merkle path recomputes${verification.complete ? '' : ' (the proof is partial: the action is not final, or some of its events are not sealed under a Merkle root yet)'}.`
                 : 'Does NOT verify: see the failing check below.'),
             h('p', { 'data-testid': 'anchor-verdict' }, verification.anchored ? `The root ${proof.merkle_root} is anchored on chain.` : proof.merkle_root === '' ? 'Not anchored: the batch is not closed yet.' : `The root ${proof.merkle_root} is not anchored on chain yet (it is sealed in the audit chain's database hash chain).`),
             h('ul', { class: 'checks' }, ...verification.checks.map((check) => h('li', { class: check.passed ? 'good' : 'bad' }, `${check.passed ? '✓' : '✗'} ${check.name}: ${check.detail}`))),
@@ -91,7 +91,7 @@ export async function auditPage(_params: Record<string, string>, query: URLSearc
   ])
   return [
     h('h1', {}, 'Audit and proofs'),
-    h('section', { 'aria-label': 'Open a proof' }, filterForm('/proofs', [['Proof of action (payment intent id)', input('action_id', '', { required: true })]])),
+    h('section', { 'aria-label': 'Open a proof' }, filterForm('/proofs', [['Proof of action (payment intent id)', input('action_id', '', { required: true })]], 'Open the proof')),
     h('section', { 'aria-labelledby': 'chain-title' },
       h('h2', { id: 'chain-title' }, 'Chain status'),
       typeof chain === 'string'
