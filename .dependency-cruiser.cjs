@@ -105,6 +105,13 @@ module.exports = {
       to: { path: '^(src|test|scripts)/' },
     },
     {
+      name: 'console-uses-only-the-sdk',
+      comment: 'console/ (the web console) reaches Steward through the public API only: it imports sdk/, never service, test or script code.',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^(src|test|scripts)/' },
+    },
+    {
       name: 'no-cycles',
       comment: 'Import cycles make initialization order matter and boundaries meaningless.',
       severity: 'error',

@@ -27,8 +27,8 @@ export async function lintBoundaries(directory = repositoryRoot) {
   const previous = process.cwd()
   process.chdir(directory)
   try {
-    // sdk/ is cruised too (when there is one) so that its own rule is checked; only src/ is counted.
-    const result = await cruise(existsSync(join(directory, 'sdk')) ? ['src', 'sdk'] : ['src'], {
+    // sdk/ and console/ are cruised too (when there) so that their own rules are checked; only src/ is counted.
+    const result = await cruise(['src', ...['sdk', 'console'].filter((folder) => existsSync(join(directory, folder)))], {
       ruleSet: { forbidden: config.forbidden },
       ...config.options,
       tsConfig: { fileName: join(repositoryRoot, 'tsconfig.json') },

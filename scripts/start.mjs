@@ -8,6 +8,16 @@ import { installIfMissing, root } from './install-if-missing.mjs'
 
 installIfMissing()
 
+// The console (/console) is built from console/ when its build is missing or older than its sources.
+const { buildConsole, consoleBuildStale } = await import('./build-console.mjs')
+if (consoleBuildStale()) {
+  try {
+    await buildConsole()
+  } catch (error) {
+    console.log(`The console could not be built (${error instanceof Error ? error.message : String(error)}); /console will say so. The API runs regardless.`)
+  }
+}
+
 // tsx as a loader inside the server's own process (not the tsx CLI, whose signal relay SIGKILLs a child
 // that is busy for more than 30 ms): SIGTERM reaches the server, which drains requests and jobs.
 const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'main', 'server.ts')], { cwd: root, stdio: 'inherit' })

@@ -19,6 +19,7 @@ import { pathParameterCharactersMax, registerNamedSchemas, sharedSchemas } from 
 import type { RateLimitStore } from '../platform/http/rate-limit/stores.ts'
 import { systemRoutes } from '../platform/http/system.routes.ts'
 import { validatorCompiler } from '../platform/http/validation.ts'
+import { consolePrefix, consoleRoutes } from '../platform/http/console.routes.ts'
 import type { ModuleDefinition } from '../platform/modules.ts'
 
 export const serviceVersion = '0.5.0'
@@ -102,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicRateLimit: options.publicRateLimit,
     platformServiceSecret: options.platformServiceSecret,
     documentationPrefix,
+    staticPrefixes: [consolePrefix],
   })
 
   await app.register(swagger, {
@@ -153,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   })
   await app.register(swaggerUi, { routePrefix: documentationPrefix, staticCSP: true })
+  await app.register(consoleRoutes)
 
   await app.register(systemRoutes, { publicBaseUrl: options.publicBaseUrl, checkReady: options.checkReady, version: serviceVersion })
   for (const module of options.modules) if (module.routes !== undefined) await app.register(module.routes)

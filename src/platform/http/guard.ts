@@ -47,6 +47,11 @@ export interface GuardOptions {
    * route elsewhere with `schema.hide` is guarded like any other but left out of the document.
    */
   readonly documentationPrefix: string
+  /**
+   * Further prefixes of static assets treated like the documentation's: the console (`/console`), whose
+   * files are public (the page signs in through the API) and not operations of the API.
+   */
+  readonly staticPrefixes?: readonly string[]
 }
 
 /** What the guard saw of each route at registration: the auth matrix and OpenAPI tests walk this list. */
@@ -71,7 +76,7 @@ export function installGuard(app: FastifyInstance, options: GuardOptions): void 
   app.addHook('onRoute', (route) => {
     const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((method) => method !== 'HEAD')
-    if (hidden && route.url.startsWith(options.documentationPrefix)) {
+    if (hidden && [options.documentationPrefix, ...(options.staticPrefixes ?? [])].some((prefix) => route.url.startsWith(prefix))) {
       route.config = { ...route.config, auth: { kind: 'public' } }
       for (const method of methods) registered.push({ method, url: route.url, auth: { kind: 'public' }, documented: false })
       return

@@ -1,0 +1,59 @@
+/**
+ * The console's one way to Steward: the generated SDK (sdk/index.ts) against this origin, with the
+ * signed-in member's token held in memory only (never in storage: a reload signs out).
+ */
+import { createStewardClient, StewardApiError, type Schema } from '../sdk/index.ts'
+
+export type Principal = Schema<'Principal'>
+
+export interface Session {
+  readonly token: string
+  readonly principal: Principal
+  readonly email: string
+  readonly expiresAt: number
+}
+
+let session: Session | undefined
+const listeners = new Set<() => void>()
+
+export const currentSession = () => session
+export function setSession(next: Session | undefined): void {
+  session = next
+  for (const listener of listeners) listener()
+}
+export const onSessionChange = (listener: () => void) => listeners.add(listener)
+
+export const api = createStewardClient({
+  baseUrl: location.origin,
+  bearer: () => session?.token,
+})
+
+export function can(scope: Principal['scopes'][number]): boolean {
+  return session?.principal.scopes.includes(scope) ?? false
+}
+
+/** Reasons the payments module gives for refusing an approval, in plain words. */
+const approvalReasons: Record<string, string> = {
+  actor_unresolved: 'You are not a member of this business, so you cannot approve its payments.',
+  actor_inactive: 'Your membership is deactivated; an admin can reactivate it.',
+  domain_not_authorized: 'Your role does not cover approving payments: an admin can add the payment approval domain to your membership.',
+  actor_limit_exceeded: 'The amount is above your approval limit: someone with a higher limit has to approve it.',
+  self_approval_blocked: 'You proposed or created this payment yourself: someone else has to approve it.',
+  second_approval_required: 'You already approved it: a second, different member has to approve it too.',
+}
+
+/** A failure as a person should read it. */
+export function describeError(error: unknown): string {
+  if (error instanceof StewardApiError) {
+    const reason = error.details?.reason
+    if (typeof reason === 'string' && approvalReasons[reason] !== undefined) return approvalReasons[reason]!
+    if (error.status === 401) return 'Your session has ended: sign in again.'
+    if (error.status === 429) return 'Too many requests in a short time: wait a few seconds and try again.'
+    if (error.status === 403) return `Not allowed: ${error.envelope.error.message}`
+    return `${error.envelope.error.message} (${error.code})`
+  }
+  if (error instanceof Error) return error.message
+  return String(error)
+}
+
+export { StewardApiError }

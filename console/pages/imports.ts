@@ -1,0 +1,176 @@
+/** Imports: drag-and-drop upload, the artifacts with extraction and normalization status and counts,
+ * refused rows with reasons, tombstone; a raw file's page with its parsed rows and a download link. */
+import { api, describeError } from '../api.ts'
+import { badge, facts, field, h, link, pager, refreshPage, replace, select, table, type Child } from '../dom.ts'
+import { dateTime } from '../format.ts'
+
+const sourceTypes: Array<[string, string]> = [['csv_upload', 'Bank statement or CSV'], ['pdf_upload', 'PDF document'], ['email_inbound', 'Email (.eml)'], ['other', 'Other file']]
+
+function statusTone(status: string): string {
+  return status === 'succeeded' ? 'good' : status === 'failed' ? 'bad' : 'warn'
+}
+
+type Artifact = Awaited<ReturnType<typeof listArtifacts>>['artifacts'][number]
+const listArtifacts = (cursor?: string) => api.GET('/v1/raw', { params: { query: { limit: 50, cursor } } })
+
+/** Extraction and normalization of an artifact, in words. */
+export function pipelineState(artifact: Artifact): string {
+  const normalization = artifact.normalization
+  if (artifact.extraction_status !== 'succeeded') return `extraction ${artifact.extraction_status}${artifact.extraction_error ? `: ${artifact.extraction_error}` : ''}`
+  if (normalization === null) return 'extracted, normalization not started'
+  return `normalization ${normalization.status}: ${normalization.rows_done} of ${normalization.rows_total ?? '?'} rows (${normalization.created} created, ${normalization.unchanged} unchanged, ${normalization.superseded} superseded, ${normalization.refused_rows} refused)`
+}
+
+const settled = (artifact: Artifact) =>
+  artifact.extraction_status === 'failed' || artifact.extraction_status === 'skipped' || (artifact.normalization !== null && (artifact.normalization.status === 'succeeded' || artifact.normalization.status === 'failed'))
+
+async function upload(file: File, sourceType: string, status: HTMLElement): Promise<void> {
+  const progress = h('progress', { 'aria-label': `Uploading ${file.name}` })
+  replace(status, h('span', {}, `Uploading ${file.name}… `), progress)
+  try {
+    const form = new FormData()
+    form.append('source_type', sourceType)
+    form.append('file', file, file.name)
+    const result = await api.POST('/v1/raw/ingest', {
+      body: form as unknown as { source_type: string; file: string },
+      bodySerializer: (body: unknown) => body as FormData,
+      idempotencyKey: crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`,
+    })
+    replace(status, result.deduplicated ? `${file.name} was already imported (same content).` : `${file.name} uploaded: extracting and normalizing…`)
+    refreshPage()
+  } catch (error) {
+    replace(status, h('span', { class: 'error' }, `${file.name}: ${describeError(error)}`))
+  }
+}
+
+let poll: ReturnType<typeof setTimeout> | undefined
+/** Polling slows down while nothing changes (1 s, then ×1.5 up to 15 s): one GET /v1/raw each time. */
+let pollDelay = 1000
+let lastState = ''
+
+export async function importsPage(_params: Record<string, string>, query: URLSearchParams): Promise<Child> {
+  const page = await listArtifacts(query.get('cursor') ?? undefined)
+  const sourceType = select('source_type', sourceTypes)
+  const fileInput = h('input', { type: 'file', name: 'file', multiple: true })
+  const status = h('p', { role: 'status', 'aria-live': 'polite', 'data-testid': 'upload-status' })
+  const send = (files: FileList | null) => {
+    for (const file of Array.from(files ?? [])) void upload(file, sourceType.value, status)
+  }
+  fileInput.addEventListener('change', () => send(fileInput.files))
+  const drop = h(
+    'div',
+    {
+      class: 'dropzone',
+      'data-testid': 'dropzone',
+      ondragover: (event: Event) => {
+        event.preventDefault()
+        drop.classList.add('over')
+      },
+      ondragleave: () => drop.classList.remove('over'),
+      ondrop: (event: Event) => {
+        event.preventDefault()
+        drop.classList.remove('over')
+        send((event as DragEvent).dataTransfer?.files ?? null)
+      },
+    },
+    h('p', {}, 'Drop statements, invoices or receipts here, or choose them:'),
+    field('Kind of file', sourceType),
+    field('Files', fileInput),
+  )
+  // While anything is still being extracted or normalized, look again shortly.
+  if (poll !== undefined) clearTimeout(poll)
+  const state = page.artifacts.map(pipelineState).join('|')
+  pollDelay = state === lastState ? Math.min(pollDelay * 1.5, 15_000) : 1000
+  lastState = state
+  if (page.artifacts.some((artifact) => !settled(artifact))) {
+    poll = setTimeout(() => {
+      if (location.hash.startsWith('#/imports')) refreshPage()
+    }, pollDelay)
+  }
+  return [
+    h('h1', {}, 'Imports'),
+    drop,
+    status,
+    table(
+      'Imported files',
+      [
+        { title: 'File', cell: (row) => link(`#/raw/${encodeURIComponent(row.raw_id)}`, row.filename ?? row.raw_id, { 'data-testid': 'artifact-link' }) },
+        { title: 'Kind', cell: (row) => row.source_type },
+        { title: 'Received', cell: (row) => dateTime(row.ingested_at) },
+        { title: 'Extraction', cell: (row) => badge(row.extraction_status, statusTone(row.extraction_status)) },
+        { title: 'Rows', numeric: true, cell: (row) => row.parsed_rows ?? '—' },
+        { title: 'Normalization', cell: (row) => h('span', { 'data-testid': 'normalization' }, row.normalization === null ? '—' : row.normalization.status) },
+        { title: 'Progress', cell: (row) => pipelineState(row) },
+        { title: 'Refused', numeric: true, cell: (row) => row.refused_rows_total },
+      ],
+      page.artifacts,
+    ),
+    pager('/imports', query, page.next_cursor),
+  ]
+}
+
+export async function rawPage(params: Record<string, string>, query: URLSearchParams): Promise<Child> {
+  const rawId = params.id!
+  const artifact = await api.GET('/v1/raw/{raw_id}', { params: { path: { raw_id: rawId } } })
+  const highlighted = new Set((query.get('rows') ?? '').split(',').filter((id) => id !== ''))
+  let parsed: Awaited<ReturnType<typeof parsedRows>> | undefined
+  let parsedError: string | undefined
+  try {
+    parsed = await parsedRows(rawId, query.get('cursor') ?? undefined)
+  } catch (error) {
+    parsedError = describeError(error)
+  }
+  // The signed URL is this origin's /v1/raw/{id}/content?…: the same path here, whatever PUBLIC_BASE_URL says.
+  const signed = new URL(artifact.signed_url)
+  const download = `${signed.pathname}${signed.search}`
+  const tombstone = h('button', {
+    type: 'button',
+    class: 'danger',
+    onclick: async () => {
+      if (!confirm(`Tombstone ${artifact.filename ?? rawId}? Its bytes are erased; the record of it stays.`)) return
+      try {
+        await api.DELETE('/v1/raw/{raw_id}', { params: { path: { raw_id: rawId } } })
+        location.hash = '#/imports'
+      } catch (error) {
+        alert(describeError(error))
+      }
+    },
+  }, 'Tombstone this file')
+  return [
+    h('h1', {}, 'Raw file: ', h('span', { 'data-testid': 'raw-filename' }, artifact.filename ?? rawId)),
+    facts([
+      ['Id', artifact.raw_id],
+      ['Kind', artifact.source_type],
+      ['Media type', artifact.mime_type],
+      ['Size', `${artifact.bytes} bytes`],
+      ['SHA-256', h('code', { 'data-testid': 'raw-sha256' }, artifact.sha256)],
+      ['Received', dateTime(artifact.ingested_at)],
+      ['Parser', `${artifact.parser ?? '—'} ${artifact.parser_version ?? ''}`],
+      ['Extraction', `${artifact.extraction_status}${artifact.extraction_error ? `: ${artifact.extraction_error}` : ''}`],
+      ['Pipeline', pipelineState(artifact)],
+    ]),
+    h('p', {}, link(download, 'Download the original file', { download: artifact.filename ?? rawId, 'data-testid': 'raw-download' }), ` (link valid until ${dateTime(artifact.expires_at)})`),
+    artifact.refused_rows.length > 0
+      ? table('Refused rows', [
+          { title: 'Stage', cell: (row) => row.stage },
+          { title: 'Row', numeric: true, cell: (row) => row.row },
+          { title: 'Why', cell: (row) => row.reason },
+        ], artifact.refused_rows)
+      : h('p', {}, 'No refused rows.'),
+    parsed === undefined
+      ? h('p', { class: 'error' }, `Parsed rows: ${parsedError}`)
+      : [
+          table('Parsed rows', [
+            { title: 'Row', numeric: true, cell: (row) => h('span', { class: highlighted.has(row.id) ? 'evidence-row' : null, 'data-testid': highlighted.has(row.id) ? 'evidence-row' : null }, String(row.row_index)) },
+            { title: 'Id', cell: (row) => row.id },
+            { title: 'Kind', cell: (row) => String((row.extracted as { kind?: unknown }).kind ?? '—') },
+            { title: 'Extracted', cell: (row) => h('code', {}, JSON.stringify(row.extracted)) },
+            { title: 'Confidence', numeric: true, cell: (row) => row.confidence.toFixed(2) },
+          ], parsed.parsed),
+          pager(`/raw/${encodeURIComponent(rawId)}`, query, parsed.next_cursor),
+        ],
+    h('section', { class: 'danger-zone', 'aria-label': 'Tombstone' }, tombstone),
+  ]
+}
+
+const parsedRows = (rawId: string, cursor?: string) => api.GET('/v1/raw/{raw_id}/parsed', { params: { path: { raw_id: rawId }, query: { limit: 200, cursor } } })
