@@ -98,6 +98,10 @@ afterAll(async () => {
 })
 
 describe('an MCP client signed in with SIWX', () => {
+  // The proposals branch's tools: their call cases live with that module's tests; once merged, the listing
+  // test above asserts exactly the sixteen and the tools fuzz (mcp-fuzz.test.ts) calls every one of them.
+  for (const name of proposalTools) it.todo(`calls ${name} as an agent (enable once the proposals branch is merged)`)
+
   it('initializes and lists the tools, resource templates and prompts', async () => {
     const client = await connect(reader)
     expect(client.getServerVersion()).toMatchObject({ name: 'steward', version: '0.5.0' })
