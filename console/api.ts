@@ -42,10 +42,22 @@ const approvalReasons: Record<string, string> = {
   second_approval_required: 'You already approved it: a second, different member has to approve it too.',
 }
 
+/** Why a person may not decide a proposal (403 actor_unresolved, details.reason), in plain words. */
+const proposalReasons: Record<string, string> = {
+  actor_unresolved: 'Only a member of this business, signed in as a person, can decide a proposal: agents, API keys and services cannot.',
+  actor_inactive: 'Your membership is deactivated; an admin can reactivate it.',
+  domain_not_authorized: 'Your approval domains do not cover this kind of proposal: an admin can add it to your membership.',
+}
+
 /** A failure as a person should read it. */
 export function describeError(error: unknown): string {
   if (error instanceof StewardApiError) {
     const reason = error.details?.reason
+    if (error.code === 'actor_unresolved') return proposalReasons[typeof reason === 'string' ? reason : 'actor_unresolved'] ?? proposalReasons['actor_unresolved']!
+    if (error.code === 'proposal_decision_unavailable') {
+      const available = Array.isArray(error.details?.available_decisions) ? (error.details.available_decisions as unknown[]).map(String) : []
+      return `That decision is not open on this proposal any more (it may have been decided meanwhile): ${available.length === 0 ? 'it takes no decision now' : `it now takes ${available.join(' or ')}`}. Reload to see where it stands.`
+    }
     if (typeof reason === 'string' && approvalReasons[reason] !== undefined) return approvalReasons[reason]!
     if (error.status === 401) return 'Your session has ended: sign in again.'
     if (error.status === 429) return 'Too many requests in a short time: wait a few seconds and try again.'

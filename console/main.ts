@@ -7,7 +7,7 @@ import { h, replace, type Child } from './dom.ts'
 import { homePage } from './pages/home.ts'
 import { accountsPage, counterpartiesPage, invoicesPage, obligationsPage, matchesPage, transactionPage, transactionsPage, entityPage } from './pages/ledger.ts'
 import { rawPage, importsPage } from './pages/imports.ts'
-import { approvalsPage, paymentIntentPage } from './pages/approvals.ts'
+import { approvalsPage, paymentIntentPage, proposalPage } from './pages/approvals.ts'
 import { auditPage, proofPage } from './pages/proofs.ts'
 import { agentsPage, membersPage, policyPage, webhooksPage } from './pages/admin.ts'
 
@@ -40,6 +40,7 @@ route('/imports', 'Imports', importsPage)
 route('/raw/:id', 'Raw file', rawPage)
 route('/approvals', 'Approvals', approvalsPage)
 route('/payment-intents/:id', 'Payment', paymentIntentPage)
+route('/proposals/:id', 'Proposal', proposalPage)
 route('/proofs/:id', 'Proof', proofPage)
 route('/proofs', 'Proof', proofPage)
 route('/audit', 'Audit', auditPage)

@@ -1,8 +1,10 @@
 /**
- * The approvals inbox: what awaits the signed-in member. Today its items are payment intents awaiting an
- * approval; proposals (GET /v1/proposals) join as another `InboxSource` whose items render through the
- * same card (headline, key facts, policy decision and trace, consequences, actions).
+ * The approvals inbox: what awaits the signed-in member, from two `InboxSource`s rendered through one card
+ * (headline, key facts, policy decision and trace, consequences, actions): agent proposals
+ * (GET /v1/proposals: findings to acknowledge or reject, and the first-party agents' payments) and payment
+ * intents awaiting an approval that no proposal already shows.
  */
+import type { Schema } from '../../sdk/index.ts'
 import { api, can, currentSession, describeError } from '../api.ts'
 import { badge, facts, field, h, link, refreshPage, replace, table, type Child } from '../dom.ts'
 import { dateTime, money } from '../format.ts'
@@ -21,6 +23,14 @@ export interface InboxItem {
   readonly consequences: string
   readonly actions: ReadonlyArray<{ readonly label: string; readonly run: (reason: string | undefined) => Promise<unknown>; readonly needsReason?: boolean; readonly tone?: string }>
   readonly links: readonly Child[]
+  /** Whether the signed-in member is shown the decision buttons (the API still applies the member rules). */
+  readonly decidable?: boolean
+  /** What the card says under its headline (a proposal's recommendation). */
+  readonly lead?: string
+  /** The records behind it. */
+  readonly evidence?: HTMLElement
+  /** The PaymentIntent the item stands for, so one payment is not shown twice. */
+  readonly paymentIntentId?: string
 }
 
 export interface InboxSource {
@@ -81,6 +91,7 @@ function intentItem(intent: PaymentIntent, known: Names): InboxItem {
   const remaining = Math.max(intent.approvals_required - approved, 1)
   return {
     id: intent.id,
+    paymentIntentId: intent.id,
     kind: 'Payment',
     headline: `Pay ${money(intent.amount, intent.currency)} to ${counterparty}`,
     facts: [
@@ -126,8 +137,130 @@ export const paymentIntentSource: InboxSource = {
   },
 }
 
-/** The inbox's sources, in order; proposals are added here once their routes ship. */
-export const inboxSources: InboxSource[] = [paymentIntentSource]
+type Proposal = Schema<'Proposal'>
+
+/** The proposal statuses that await a person: a payment waiting for an approval, a finding nobody decided (or whose decision was undone). */
+export const inboxStatuses = ['pending_approval', 'awaiting_second_approval', 'proposed', 'undone'] as const
+
+const decisionTone: Record<string, string | undefined> = { reject: 'danger', undo: 'secondary' }
+
+function proposalState(proposal: Proposal): HTMLElement {
+  if (proposal.status === 'awaiting_second_approval') return badge('Awaiting a second approval: a different member has to approve it too', 'warn')
+  if (proposal.status === 'pending_approval') return badge('Awaiting approval', 'warn')
+  if (proposal.status === 'proposed') return badge('Awaiting a decision', 'warn')
+  if (proposal.status === 'undone') return badge('Undone: awaiting a decision again', 'warn')
+  return badge(proposal.status.replaceAll('_', ' '), proposal.status === 'approved' || proposal.status === 'acknowledged' || proposal.status === 'executed' ? 'good' : proposal.status === 'rejected' ? 'bad' : '')
+}
+
+function proposalDecision(proposal: Proposal): HTMLElement {
+  const policy = proposal.policy
+  const summary =
+    policy.decision === null
+      ? `Policy: ${policy.explanation}`
+      : `Policy${policy.policy_version === null ? '' : ` v${policy.policy_version}`}: ${policy.decision}${policy.matched_rule_id ? ` by rule ${policy.matched_rule_id}` : ''}. ${policy.explanation}`
+  return h(
+    'details',
+    { class: 'decision', 'data-testid': 'proposal-policy' },
+    h('summary', {}, summary),
+    policy.required_approvers.length > 0 ? h('p', {}, `Approvers required: ${policy.required_approvers.join(', ')}`) : null,
+    h(
+      'ol',
+      { class: 'trace' },
+      ...policy.trace.map((step) =>
+        h('li', {}, `Rule ${step.rule_id}: ${step.matched ? 'matched' : 'did not match'}`, h('ul', {}, ...step.checks.map((check) => h('li', {}, `${check.passed ? '✓' : '✗'} ${check.key}: ${check.detail}`)))),
+      ),
+    ),
+  )
+}
+
+/** Where a piece of evidence opens in the console, for the kinds it has a page for. */
+function evidenceLink(kind: string, ref: string): string | undefined {
+  const ledger: Record<string, string> = { transaction: 'transactions', account: 'accounts', counterparty: 'counterparties', invoice: 'invoices', obligation: 'obligations' }
+  if (ledger[kind] !== undefined) return `#/ledger/${ledger[kind]}/${encodeURIComponent(ref)}`
+  if (kind === 'raw_artifact') return `#/raw/${encodeURIComponent(ref)}`
+  if (kind === 'payment_intent') return `#/payment-intents/${encodeURIComponent(ref)}`
+  return undefined
+}
+
+function proposalEvidence(proposal: Proposal): HTMLElement {
+  if (proposal.evidence.length === 0) return h('p', { class: 'empty', 'data-testid': 'proposal-evidence' }, 'Evidence: none cited.')
+  return h(
+    'div',
+    { 'data-testid': 'proposal-evidence' },
+    h('h3', {}, `Evidence (${proposal.evidence.length})`),
+    h(
+      'ul',
+      {},
+      ...proposal.evidence.map((item) => {
+        const href = evidenceLink(item.kind, item.ref)
+        return h('li', {}, `${item.kind.replaceAll('_', ' ')}: `, href === undefined ? item.ref : link(href, item.ref))
+      }),
+    ),
+  )
+}
+
+function consequencesOf(proposal: Proposal): string {
+  const c = proposal.presentation.consequences
+  const available = new Set(proposal.available_decisions.map((decision) => decision.id))
+  const said = [
+    available.has('approve') && c.approve !== null ? `If you approve: ${c.approve}` : null,
+    available.has('reject') && c.reject !== null ? `If you reject: ${c.reject}` : null,
+    available.has('acknowledge') && c.acknowledge !== null ? `If you acknowledge: ${c.acknowledge}` : null,
+    available.has('undo') ? 'Undo takes back the decision in force: the proposal awaits a decision again.' : null,
+  ].filter((line): line is string => line !== null)
+  return said.length === 0 ? 'No decision is open on this proposal now.' : said.join(' ')
+}
+
+/** The proposal last decided in this tab, so its decision can be undone from the inbox it left. */
+let justDecided: Proposal | undefined
+
+export function proposalItem(proposal: Proposal): InboxItem {
+  const presentation = proposal.presentation
+  return {
+    id: proposal.id,
+    kind: proposal.payment_intent_id === null ? 'Finding' : 'Payment',
+    headline: presentation.headline,
+    lead: presentation.recommendation,
+    facts: [
+      ...presentation.key_facts.map((fact) => [fact.label, fact.value] as const),
+      ['Confidence', `${presentation.confidence_band}${proposal.confidence === null ? '' : ` (${Math.round(proposal.confidence * 100)}%)`}`],
+      ['Risk', proposal.risk_band ?? 'unknown'],
+      ['Proposed by', `${proposal.agent.display_name} (${proposal.agent.kind === 'internal' ? 'first-party agent' : 'external agent'})`],
+      ['Proposed', dateTime(proposal.created_at)],
+    ],
+    state: proposalState(proposal),
+    decision: proposalDecision(proposal),
+    consequences: consequencesOf(proposal),
+    evidence: proposalEvidence(proposal),
+    decidable: proposal.available_decisions.length > 0,
+    paymentIntentId: proposal.payment_intent_id ?? undefined,
+    actions: proposal.available_decisions.map((decision) => ({
+      label: decision.label,
+      tone: decisionTone[decision.id],
+      needsReason: true,
+      run: async (reason: string | undefined) => {
+        const result = await api.POST('/v1/proposals/{id}/decide', { params: { path: { id: proposal.id } }, body: reason ? { decision: decision.id, reason } : { decision: decision.id }, idempotencyKey: key() })
+        justDecided = result.proposal
+        return result
+      },
+    })),
+    links: [
+      link(`#/proposals/${encodeURIComponent(proposal.id)}`, 'Details'),
+      ...(proposal.payment_intent_id === null ? [] : [' · ', link(`#/payment-intents/${encodeURIComponent(proposal.payment_intent_id)}`, 'The payment')]),
+    ],
+  }
+}
+
+export const proposalSource: InboxSource = {
+  name: 'Agent proposals',
+  async items() {
+    const lists = await Promise.all(inboxStatuses.map((status) => api.GET('/v1/proposals', { params: { query: { status, limit: 100 } } })))
+    return lists.flatMap((list) => list.proposals).map(proposalItem)
+  },
+}
+
+/** The inbox's sources, in order: a payment a proposal shows is shown once, as the proposal. */
+export const inboxSources: InboxSource[] = [proposalSource, paymentIntentSource]
 
 export function itemCard(item: InboxItem): HTMLElement {
   const message = h('p', { role: 'alert', class: 'error', 'data-testid': 'item-error' })
@@ -164,19 +297,43 @@ export function itemCard(item: InboxItem): HTMLElement {
     facts(item.facts),
     item.decision,
     h('p', { class: 'consequences' }, item.consequences),
-    can('payment_intent:approve') ? h('div', { class: 'actions' }, field('Reason (for a rejection)', reason), ...buttons) : h('p', {}, 'You can see this but not decide it.'),
+    item.lead === undefined ? null : h('p', { class: 'recommendation', 'data-testid': 'recommendation' }, item.lead),
+    item.evidence ?? null,
+    (item.decidable ?? can('payment_intent:approve'))
+      ? h('div', { class: 'actions' }, field(item.decidable === undefined ? 'Reason (for a rejection)' : 'Reason (optional)', reason), ...buttons)
+      : h('p', {}, item.decidable === false ? 'No decision is open on this now.' : 'You can see this but not decide it.'),
     message,
     h('p', {}, ...item.links),
   )
 }
 
 export async function approvalsPage(): Promise<Child> {
-  const groups = await Promise.all(inboxSources.map(async (source) => ({ source, items: await source.items() })))
+  const fetched = await Promise.all(inboxSources.map(async (source) => ({ source, items: await source.items() })))
+  // A payment a proposal stands for is shown once: as the proposal, which carries its presentation.
+  const shown = new Set<string>()
+  const groups = fetched.map(({ source, items }) => {
+    const kept = items.filter((item) => source !== paymentIntentSource || item.paymentIntentId === undefined || !shown.has(item.paymentIntentId))
+    for (const item of kept) if (item.paymentIntentId !== undefined) shown.add(item.paymentIntentId)
+    return { source, items: kept }
+  })
   const total = groups.reduce((sum, group) => sum + group.items.length, 0)
+  const recent = justDecided !== undefined && !(inboxStatuses as readonly string[]).includes(justDecided.status) ? justDecided : undefined
   return [
     h('h1', {}, 'Approvals'),
     h('p', {}, total === 0 ? `Nothing awaits a decision, ${currentSession()?.email ?? ''}.` : `${total} item(s) await a decision.`),
-    ...groups.map((group) => h('section', { 'aria-label': group.source.name }, ...group.items.map(itemCard))),
+    recent === undefined ? null : h('section', { 'aria-label': 'Just decided', 'data-testid': 'just-decided' }, h('h2', {}, 'Just decided'), itemCard(proposalItem(recent))),
+    ...groups.map((group) => h('section', { 'aria-label': group.source.name }, h('h2', {}, `${group.source.name} (${group.items.length})`), ...group.items.map(itemCard))),
+  ]
+}
+
+export async function proposalPage(params: Record<string, string>): Promise<Child> {
+  const proposal = await api.GET('/v1/proposals/{id}', { params: { path: { id: params.id! } } })
+  const item = proposalItem(proposal)
+  return [
+    h('h1', {}, item.headline),
+    h('p', {}, proposal.narrative),
+    facts([['Id', proposal.id], ['Type', proposal.type.replaceAll('_', ' ')], ['Status', proposal.status.replaceAll('_', ' ')], ['Action', proposal.stored_action_type.replaceAll('_', ' ')]]),
+    itemCard(item),
   ]
 }
 
