@@ -102,8 +102,83 @@ export async function entityPage(params: Record<string, string>, query: URLSearc
     filterForm(path, [['Read as of', asOfInput]], 'Read'),
     facts(Object.entries(record).filter(([key]) => !hiddenFields.has(key)).map(([key, value]): [string, Child] => [key, key === 'amount' || key === 'total' || key === 'amount_due' ? money(value as string, record.currency as string) : valueText(value)])),
     related.length > 0 ? h('ul', { class: 'related' }, related) : null,
+    await entityHistory(path, params.id!, q(query, 'version')),
     await evidenceChain((record.evidence_ids as string[] | undefined) ?? [], (record.source_ids as string[] | undefined) ?? []),
   ]
+}
+
+type HistoryEntry = Awaited<ReturnType<typeof readHistory>>['versions'][number]
+const readHistory = (id: string, cursor?: string) => api.GET('/v1/wiki/entity/{entity_id}/history', { params: { path: { entity_id: id }, query: { limit: 500, ...(cursor === undefined ? {} : { cursor }) } } })
+
+function historyLabel(entry: HistoryEntry): string {
+  if (entry.ledger_version !== null) return `Ledger version ${entry.ledger_version.version}`
+  return `Annotation ${entry.annotation?.version ?? ''} by ${entry.annotation?.actor.type ?? 'a person'}`
+}
+
+/** The fields one version shows: a Ledger version's record, or what an annotation asserted. */
+function versionFields(entry: HistoryEntry): ReadonlyArray<readonly [string, Child]> {
+  if (entry.ledger_version !== null) {
+    const record = entry.ledger_version.record as unknown as Record<string, unknown>
+    return [
+      ...Object.entries(record).filter(([key]) => !hiddenFields.has(key)).map(([key, value]): [string, Child] => [key, key === 'amount' || key === 'total' || key === 'amount_due' ? money(value as string, record.currency as string) : valueText(value)]),
+      ['Raw files', `${entry.ledger_version.source_ids.length}`],
+      ['Parsed rows', `${entry.ledger_version.evidence_ids.length}`],
+      ['Superseded', entry.ledger_version.superseded_at === null ? 'no: the current version' : dateTime(entry.ledger_version.superseded_at)],
+    ]
+  }
+  const annotation = entry.annotation!
+  return [
+    ['Note', annotation.note ?? '—'],
+    ['Labels', annotation.labels === null ? '—' : annotation.labels.join(', ') || '(cleared)'],
+    ['Corrections', annotation.corrections === null ? '—' : Object.entries(annotation.corrections).map(([field, value]) => `${field} = ${value === null ? '(withdrawn)' : String(value)}`).join('; ')],
+    ['Relation status', annotation.relation_status ?? '—'],
+    ['By', `${annotation.actor.type} ${annotation.actor.id}`],
+    ['On Ledger version', annotation.basis_version_id],
+  ]
+}
+
+/** The record's versions (the Wiki's entity history: Ledger versions and annotations, oldest first); `?version=N` shows one. */
+async function entityHistory(path: string, id: string, selected: string | undefined): Promise<HTMLElement> {
+  let versions: HistoryEntry[] = []
+  try {
+    let cursor: string | undefined
+    do {
+      const page = await readHistory(id, cursor)
+      versions = [...versions, ...page.versions]
+      cursor = page.next_cursor ?? undefined
+    } while (cursor !== undefined && versions.length < 2000)
+  } catch (error) {
+    return h('section', { 'aria-label': 'History', 'data-testid': 'entity-history' }, h('h2', {}, 'History'), h('p', { class: 'empty' }, `The history could not be read: ${error instanceof Error ? error.message : String(error)}`))
+  }
+  const chosen = selected === undefined ? undefined : versions.find((entry) => String(entry.wiki_version) === selected)
+  return h(
+    'section',
+    { 'aria-label': 'History', 'data-testid': 'entity-history' },
+    h('h2', {}, `History (${versions.length} version${versions.length === 1 ? '' : 's'})`),
+    table('Versions, oldest first', [
+      { title: 'Version', cell: (entry) => String(entry.wiki_version) },
+      { title: 'What', cell: historyLabel },
+      { title: 'Recorded', cell: (entry) => dateTime(entry.recorded_at) },
+      { title: 'Provenance', cell: (entry) => entry.provenance.replaceAll('_', ' ') },
+      {
+        title: 'Fields',
+        cell: (entry) =>
+          chosen === entry
+            ? h('span', { 'aria-current': 'true' }, 'Shown below')
+            : link(`#${path}?version=${entry.wiki_version}`, `Show version ${entry.wiki_version}`, { 'data-testid': `history-version-${entry.wiki_version}` }),
+      },
+    ], versions),
+    selected === undefined
+      ? null
+      : chosen === undefined
+        ? h('p', { class: 'error', role: 'alert' }, `This record has no version ${selected}.`)
+        : h(
+            'div',
+            { 'data-testid': 'history-selected' },
+            h('h3', {}, `Version ${chosen.wiki_version}: ${historyLabel(chosen)}, recorded ${dateTime(chosen.recorded_at)}`),
+            facts(versionFields(chosen)),
+          ),
+  )
 }
 
 /** Record → parsed rows (evidence_ids) → Raw artifacts (source_ids) → the raw file. */
