@@ -4,12 +4,16 @@
  * shows it with its presentation (headline, recommendation, key facts, confidence band, policy decision
  * and trace, consequences) and evidence, with exactly its available decisions as buttons; an approver
  * whose approval domains do not cover it is refused in plain words; the owner acknowledges it from the
- * inbox and undoes that from the inbox it left; the finding then awaits a decision again.
+ * inbox and undoes that from the inbox it left; the finding then awaits a decision again. The bill payment
+ * agent's payment of a bill above 500 EUR (a policy asking two approvals) is shown once, as the proposal;
+ * approved by an approver, it shows it awaits a second approval.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, testPassword } from '../support/harness.ts'
 import { chromiumPath, developerPlan, open, signIn, startConsole, type ConsoleHarness } from '../support/browser.ts'
 import { business, type Business } from '../support/payments.ts'
+import { compose, sign, signatureOf } from '../support/policy.ts'
+import { normalize, seedArtifact } from '../support/ledger.ts'
 
 describe.skipIf(chromiumPath === undefined)('the approvals inbox shows agent proposals', () => {
   let harness: ConsoleHarness
@@ -83,4 +87,50 @@ describe.skipIf(chromiumPath === undefined)('the approvals inbox shows agent pro
     expect(errors).toEqual([])
     await context.close()
   }, 180_000)
+
+  it('shows the bill payment agent\'s payment once, as its proposal; approved by an approver, it awaits a second approval', async () => {
+    const policy = {
+      version: 3,
+      rules: [
+        { id: 'dual', applies_to: ['outbound_payment'], when: { 'amount.gt': { currency: 'EUR', value: '500' } }, execute: 'confirm', approvals: 2 },
+        { id: 'other', applies_to: ['outbound_payment', 'onchain_tx'], when: {}, execute: 'confirm' },
+        { id: 'non-money', applies_to: ['inbound_payment', 'ledger_write', 'agent_action'], when: {}, execute: 'auto' },
+      ],
+    }
+    const composed = await compose(harness.test, b.owner, policy)
+    expect((await sign(harness.test, b.owner, b.signer.member.token, composed.policy_id, [await signatureOf(b.signer, composed)])).statusCode).toBe(200)
+    const bill = await seedArtifact(harness.test, b.owner.tenantId, [
+      { kind: 'invoice', direction: 'payable', invoice_number: 'PS-2026-41', issue_date: '2026-04-01', due_date: '2026-04-12', currency: 'EUR', total: '900.00', counterparty: { name: 'Paper Supply Co', iban: 'DE02120300000000202051' } },
+    ])
+    await normalize(harness.test, b.owner.tenantId, bill.artifactId)
+    const run = await harness.test.request({ method: 'POST', url: '/v1/agents/run', token: b.owner.token, payload: { intent: 'pay the bills that are due', context: { as_of: '2026-04-10' } } })
+    expect(run.statusCode, run.body).toBe(200)
+    expect(run.json().selected_agent_id).toBe('bill_payment')
+    const made = (run.json().proposals as Array<{ id: string; payment_intent_id: string | null }>).filter((candidate) => candidate.payment_intent_id !== null)
+    expect(made).toHaveLength(1)
+    const payment = await proposal(made[0]!.id)
+    expect(payment).toMatchObject({ status: 'pending_approval', payment_intent_id: made[0]!.payment_intent_id })
+    const intent = (await (await harness.test.request({ method: 'GET', url: `/v1/payment-intents/${payment!.payment_intent_id}`, token: b.owner.token })).json()) as Record<string, any>
+    expect(intent).toMatchObject({ status: 'pending_approval', approvals_required: 2, amount: '900.00' })
+
+    const approver = await addMember(harness.test, b.owner, 'approver', { approval_domains: ['payment'] })
+    const { context, page, errors } = await harness.newPage()
+    await signIn(page, harness.baseUrl, approver.email, testPassword)
+    await open(page, '#/approvals')
+    const card = page.locator(`[data-testid="inbox-item"][data-id="${payment!.id}"]`)
+    expect(await card.getByRole('heading', { level: 2 }).textContent()).toBe(`Payment ${payment!.presentation.headline}`)
+    expect(await card.textContent()).toContain('Awaiting approval')
+    expect(await card.textContent()).toContain(`If you approve: ${payment!.presentation.consequences.approve}`)
+    // The intent is not shown a second time by the payments source.
+    expect(await page.locator(`[data-testid="inbox-item"][data-id="${payment!.payment_intent_id}"]`).count()).toBe(0)
+    expect(await card.getByRole('button').allTextContents()).toEqual(['Approve', 'Reject'])
+    await card.getByRole('button', { name: 'Approve' }).click()
+    await card.getByText('Awaiting a second approval: a different member has to approve it too').waitFor()
+    expect((await proposal(payment!.id)).status).toBe('awaiting_second_approval')
+    // The same member again: the payment-intent wording says why not.
+    await card.getByRole('button', { name: 'Approve' }).click()
+    await expect.poll(() => card.getByTestId('item-error').textContent()).toBe('You already approved it: a second, different member has to approve it too.')
+    expect(errors).toEqual([])
+    await context.close()
+  }, 240_000)
 })
