@@ -223,9 +223,8 @@ export function proposalItem(proposal: Proposal): InboxItem {
     lead: presentation.recommendation,
     facts: [
       ...presentation.key_facts.map((fact) => [fact.label, fact.value] as const),
-      ['Confidence', `${presentation.confidence_band}${proposal.confidence === null ? '' : ` (${Math.round(proposal.confidence * 100)}%)`}`],
+      ['Confidence band', presentation.confidence_band],
       ['Risk', proposal.risk_band ?? 'unknown'],
-      ['Proposed by', `${proposal.agent.display_name} (${proposal.agent.kind === 'internal' ? 'first-party agent' : 'external agent'})`],
       ['Proposed', dateTime(proposal.created_at)],
     ],
     state: proposalState(proposal),
@@ -294,10 +293,10 @@ export function itemCard(item: InboxItem): HTMLElement {
     { class: 'card', 'aria-labelledby': headingId, 'data-testid': 'inbox-item', 'data-id': item.id },
     h('h2', { id: headingId }, h('span', { class: 'kind' }, item.kind), ' ', item.headline),
     item.state,
+    item.lead === undefined ? null : h('p', { class: 'recommendation', 'data-testid': 'recommendation' }, item.lead),
     facts(item.facts),
     item.decision,
     h('p', { class: 'consequences' }, item.consequences),
-    item.lead === undefined ? null : h('p', { class: 'recommendation', 'data-testid': 'recommendation' }, item.lead),
     item.evidence ?? null,
     (item.decidable ?? can('payment_intent:approve'))
       ? h('div', { class: 'actions' }, field(item.decidable === undefined ? 'Reason (for a rejection)' : 'Reason (optional)', reason), ...buttons)

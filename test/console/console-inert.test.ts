@@ -1,7 +1,8 @@
 /**
  * The console renders every value as text: markup planted through the public API in every text field a
  * member can reach (counterparty names and transaction descriptions from a statement, a file name, a
- * rejection reason, an API key's name, a webhook endpoint's description) shows literally, runs no
+ * rejection reason, an API key's name, a webhook endpoint's description, an agent proposal's narrative —
+ * hence its headline — and details) shows literally, runs no
  * script, opens no dialog and creates no element, on every page that shows it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -20,6 +21,7 @@ describe.skipIf(chromiumPath === undefined)('markup from the API is inert in the
   let rawId: string
   let transactionId: string
   let intentId: string
+  let proposalId: string
 
   beforeAll(async () => {
     harness = await startConsole({ workers: true })
@@ -41,6 +43,16 @@ describe.skipIf(chromiumPath === undefined)('markup from the API is inert in the
     await issueApiKey(test, b.owner, { name: script })
     const endpoint = await test.request({ method: 'POST', url: '/v1/webhooks', token: b.owner.token, payload: { url: 'http://127.0.0.1:9/hook', description: image } })
     expect(endpoint.statusCode, endpoint.body).toBe(201)
+    const finding = await test.request({
+      method: 'POST',
+      url: '/v1/agents/actions',
+      token: b.agent,
+      payload: { action_type: 'flag_transaction', narrative: `${script} ${image}`, confidence: 0.6, evidence: [{ kind: 'transaction', ref: transactionId }], details: { note: script, seen_as: image } },
+    })
+    expect(finding.statusCode, finding.body).toBe(201)
+    proposalId = finding.json().id
+    const read = (await test.request({ method: 'GET', url: `/v1/proposals/${proposalId}`, token: b.owner.token })).json() as { presentation: { headline: string } }
+    expect(read.presentation.headline).toContain(script)
   })
   afterAll(async () => harness?.close())
 
@@ -59,7 +71,8 @@ describe.skipIf(chromiumPath === undefined)('markup from the API is inert in the
       ['#/webhooks', [image]],
       ['#/home', []],
       ['#/audit', []],
-      ['#/approvals', []],
+      ['#/approvals', [script, image, `Note${script}`, `Seen as${image}`]],
+      [`#/proposals/${proposalId}`, [`${script} ${image}`, `Note${script}`]],
     ]
     for (const [fragment, expected] of pages) {
       await open(page, fragment)

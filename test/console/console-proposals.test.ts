@@ -52,7 +52,8 @@ describe.skipIf(chromiumPath === undefined)('the approvals inbox shows agent pro
     const text = (await card.textContent())!
     expect(text).toContain(read.presentation.recommendation)
     for (const fact of read.presentation.key_facts as Array<{ label: string; value: string }>) expect(text).toContain(`${fact.label}${fact.value}`)
-    expect(text).toContain(`Confidence${read.presentation.confidence_band} (72%)`)
+    expect(text).toContain(`Confidence band${read.presentation.confidence_band}`)
+    expect(await card.getByTestId('recommendation').textContent()).toBe(read.presentation.recommendation)
     expect(text).toContain('Awaiting a decision')
     expect(await card.getByTestId('proposal-policy').locator('summary').textContent()).toContain(read.policy.explanation)
     expect(text).toContain(`If you acknowledge: ${read.presentation.consequences.acknowledge}`)

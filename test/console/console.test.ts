@@ -284,6 +284,13 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     mkdirSync(folder, { recursive: true })
     const pending = await harness.test.request({ method: 'POST', url: '/v1/payment-intents', token: b.agent, payload: { action_type: 'ach_outbound', source_account_id: b.account, destination_counterparty_id: b.supplier, amount: '820.00', currency: 'EUR' } })
     expect(pending.statusCode, pending.body).toBe(201)
+    const finding = await harness.test.request({
+      method: 'POST',
+      url: '/v1/agents/actions',
+      token: b.agent,
+      payload: { action_type: 'flag_transaction', narrative: 'Two card payments of 86.40 EUR to Office Depot on one day. Check for a double charge.', confidence: 0.82, evidence: [{ kind: 'counterparty', ref: b.supplier }], details: { reason: 'duplicate', amount: '86.40' } },
+    })
+    expect(finding.statusCode, finding.body).toBe(201)
     await harness.test.runtime.settleAudit({ closeOpenBatch: true })
     const { context, page } = await harness.newPage()
     await page.setViewportSize({ width: 1200, height: 760 })
@@ -298,12 +305,14 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
       ['home', '#/home'],
       ['transactions', '#/ledger/transactions'],
       ['transaction', `#/ledger/transactions/${transaction.id}`],
+      ['record-history', `#/ledger/transactions/${transaction.id}?version=1`],
       ['raw-file', `#/raw/${transaction.source_ids[0]}?rows=${transaction.evidence_ids.join(',')}`],
       ['accounts', '#/ledger/accounts'],
       ['counterparties', '#/ledger/counterparties'],
       ['invoices', '#/ledger/invoices'],
       ['imports', '#/imports'],
       ['approvals', '#/approvals'],
+      ['proposal', `#/proposals/${finding.json().id}`],
       ['audit', '#/audit'],
       ['policy', '#/policy'],
       ['agents', '#/agents'],
@@ -312,6 +321,7 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     ]
     for (const [name, fragment] of shots) {
       await open(page, fragment)
+      if (name === 'record-history') await page.getByTestId('entity-history').scrollIntoViewIfNeeded()
       await shoot(name)
     }
     await open(page, `#/proofs/${pending.json().id}`)
