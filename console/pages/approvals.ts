@@ -298,7 +298,7 @@ export function itemCard(item: InboxItem): HTMLElement {
     item.decision,
     h('p', { class: 'consequences' }, item.consequences),
     item.evidence ?? null,
-    (item.decidable ?? can('payment_intent:approve'))
+    offeredTo(item)
       ? h('div', { class: 'actions' }, field(item.decidable === undefined ? 'Reason (for a rejection)' : 'Reason (optional)', reason), ...buttons)
       : h('p', {}, item.decidable === false ? 'No decision is open on this now.' : 'You can see this but not decide it.'),
     message,
@@ -306,15 +306,22 @@ export function itemCard(item: InboxItem): HTMLElement {
   )
 }
 
-export async function approvalsPage(): Promise<Child> {
+/** What awaits a decision, by source: a payment a proposal stands for is kept once, as the proposal (it carries the presentation). */
+export async function inboxGroups(): Promise<Array<{ source: InboxSource; items: InboxItem[] }>> {
   const fetched = await Promise.all(inboxSources.map(async (source) => ({ source, items: await source.items() })))
-  // A payment a proposal stands for is shown once: as the proposal, which carries its presentation.
   const shown = new Set<string>()
-  const groups = fetched.map(({ source, items }) => {
+  return fetched.map(({ source, items }) => {
     const kept = items.filter((item) => source !== paymentIntentSource || item.paymentIntentId === undefined || !shown.has(item.paymentIntentId))
     for (const item of kept) if (item.paymentIntentId !== undefined) shown.add(item.paymentIntentId)
     return { source, items: kept }
   })
+}
+
+/** Whether the signed-in member is offered the item's decisions (the API still applies the member rules). */
+export const offeredTo = (item: InboxItem): boolean => item.decidable ?? can('payment_intent:approve')
+
+export async function approvalsPage(): Promise<Child> {
+  const groups = await inboxGroups()
   const total = groups.reduce((sum, group) => sum + group.items.length, 0)
   const recent = justDecided !== undefined && !(inboxStatuses as readonly string[]).includes(justDecided.status) ? justDecided : undefined
   return [

@@ -4,6 +4,7 @@ import { api, can, currentSession } from '../api.ts'
 import { facts, h, link, svg, table, type Child } from '../dom.ts'
 import { addDecimal, money } from '../format.ts'
 import { latestBalances } from './ledger.ts'
+import { inboxGroups, offeredTo } from './approvals.ts'
 
 const monthKey = (date: Date) => date.toISOString().slice(0, 7)
 
@@ -24,14 +25,13 @@ export async function homePage(): Promise<Child> {
   const thisMonth = monthKey(now)
   const lastMonth = monthKey(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)))
   const yearAgo = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), 1)).toISOString().slice(0, 10)
-  const [accounts, balances, transactions, receivable, payable, pending, second, failedImports, endpoints] = await Promise.all([
+  const [accounts, balances, transactions, receivable, payable, inbox, failedImports, endpoints] = await Promise.all([
     api.GET('/v1/ledger/accounts', { params: { query: { limit: 200 } } }),
     api.GET('/v1/ledger/balances', {}),
     recentTransactions(yearAgo),
     api.GET('/v1/ledger/invoices', { params: { query: { direction: 'receivable', limit: 200 } } }),
     api.GET('/v1/ledger/invoices', { params: { query: { direction: 'payable', limit: 200 } } }),
-    api.GET('/v1/payment-intents', { params: { query: { status: 'pending_approval', limit: 100 } } }).catch(() => ({ payment_intents: [] })),
-    api.GET('/v1/payment-intents', { params: { query: { status: 'awaiting_second_approval', limit: 100 } } }).catch(() => ({ payment_intents: [] })),
+    inboxGroups().catch(() => []),
     api.GET('/v1/raw', { params: { query: { extraction_status: 'failed', limit: 100 } } }).catch(() => ({ artifacts: [] })),
     can('surfaces:admin') ? api.GET('/v1/webhooks', { params: { query: { limit: 100 } } }).catch(() => ({ endpoints: [] })) : Promise.resolve({ endpoints: [] }),
   ])
@@ -61,7 +61,8 @@ export async function homePage(): Promise<Child> {
     for (const invoice of invoices) if (invoice.amount_due !== '0' && !/^0(\.0+)?$/.test(invoice.amount_due) && invoice.status !== 'void') sums.set(invoice.currency, addDecimal(sums.get(invoice.currency) ?? '0', invoice.amount_due))
     return [...sums.entries()].map(([currency, amount]) => money(amount, currency)).join(', ') || 'none'
   }
-  const waiting = pending.payment_intents.length + second.payment_intents.length
+  // What the signed-in member is offered a decision on: agent proposals and payments, each payment once.
+  const waiting = inbox.flatMap((group) => group.items).filter(offeredTo).length
 
   return [
     h('h1', {}, 'Home'),
@@ -69,7 +70,7 @@ export async function homePage(): Promise<Child> {
     h('section', { 'aria-labelledby': 'needs-title', class: 'needs' },
       h('h2', { id: 'needs-title' }, 'Needs you'),
       h('ul', {},
-        h('li', {}, link('#/approvals', `${waiting} payment(s) awaiting approval`, { 'data-testid': 'needs-approvals' })),
+        h('li', {}, link('#/approvals', `${waiting} proposal(s) and payment(s) awaiting your decision`, { 'data-testid': 'needs-approvals' })),
         h('li', {}, link('#/imports', `${failedImports.artifacts.length} failed import(s)`)),
         h('li', {}, link('#/webhooks', `${deadLetters} dead-lettered webhook deliveries`)),
       ),

@@ -117,7 +117,13 @@ describe.skipIf(chromiumPath === undefined)('the approvals inbox shows agent pro
     const approver = await addMember(harness.test, b.owner, 'approver', { approval_domains: ['payment'] })
     const { context, page, errors } = await harness.newPage()
     await signIn(page, harness.baseUrl, approver.email, testPassword)
+    // Home counts what the inbox offers the member, the payment once (as its proposal).
+    await open(page, '#/home')
+    const needs = (await page.getByTestId('needs-approvals').textContent())!
+    expect(needs).toMatch(/^\d+ proposal\(s\) and payment\(s\) awaiting your decision$/)
     await open(page, '#/approvals')
+    expect(await page.locator('main p').first().textContent()).toBe(`${Number.parseInt(needs, 10)} item(s) await a decision.`)
+    expect(Number.parseInt(needs, 10)).toBe(await page.locator('[data-testid="inbox-item"]').count())
     const card = page.locator(`[data-testid="inbox-item"][data-id="${payment!.id}"]`)
     expect(await card.getByRole('heading', { level: 2 }).textContent()).toBe(`Payment ${payment!.presentation.headline}`)
     expect(await card.textContent()).toContain('Awaiting approval')
