@@ -69,3 +69,36 @@ export function describeError(error: unknown): string {
 }
 
 export { StewardApiError }
+
+/**
+ * A fetch for the SDK that reports upload progress: fetch has no upload progress, XMLHttpRequest does. The
+ * request is the one the SDK built (URL, headers with the bearer, the encoded body); only the transport
+ * differs. `onProgress` receives bytes sent and the total.
+ */
+export function fetchWithUploadProgress(onProgress: (sent: number, total: number) => void): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.arrayBuffer()
+    return new Promise<Response>((resolve, reject) => {
+      const xhr = new XMLHttpRequest()
+      xhr.open(request.method, request.url)
+      xhr.responseType = 'arraybuffer'
+      request.headers.forEach((value, name) => xhr.setRequestHeader(name, value))
+      const total = body?.byteLength ?? 0
+      xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : total)
+      // A small body may leave before any progress event: its upload's load says every byte was sent.
+      xhr.upload.onload = () => onProgress(total, total)
+      xhr.onerror = () => reject(new TypeError('Network error while uploading'))
+      xhr.onabort = () => reject(new DOMException('The upload was aborted', 'AbortError'))
+      xhr.onload = () => {
+        const headers = new Headers()
+        for (const line of xhr.getAllResponseHeaders().trim().split(/\r?\n/)) {
+          const colon = line.indexOf(':')
+          if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim())
+        }
+        const noBody = xhr.status === 204 || xhr.status === 304
+        resolve(new Response(noBody ? null : (xhr.response as ArrayBuffer), { status: xhr.status, statusText: xhr.statusText, headers }))
+      }
+      xhr.send(body)
+    })
+  }
+}

@@ -1,6 +1,6 @@
 /** Imports: drag-and-drop upload, the artifacts with extraction and normalization status and counts,
  * refused rows with reasons, tombstone; a raw file's page with its parsed rows and a download link. */
-import { api, describeError } from '../api.ts'
+import { api, describeError, fetchWithUploadProgress } from '../api.ts'
 import { badge, facts, field, h, link, pager, refreshPage, replace, select, table, type Child } from '../dom.ts'
 import { dateTime } from '../format.ts'
 
@@ -25,8 +25,15 @@ const settled = (artifact: Artifact) =>
   artifact.extraction_status === 'failed' || artifact.extraction_status === 'skipped' || (artifact.normalization !== null && (artifact.normalization.status === 'succeeded' || artifact.normalization.status === 'failed'))
 
 async function upload(file: File, sourceType: string, status: HTMLElement): Promise<void> {
-  const progress = h('progress', { 'aria-label': `Uploading ${file.name}` })
-  replace(status, h('span', {}, `Uploading ${file.name}… `), progress)
+  const progress = h('progress', { 'aria-label': `Uploading ${file.name}`, max: 100 }) as HTMLProgressElement
+  const percent = h('span', { 'data-testid': 'upload-percent' }, '0%')
+  replace(status, h('span', {}, `Uploading ${file.name}… `), progress, ' ', percent)
+  const onProgress = (sent: number, total: number) => {
+    const value = total > 0 ? Math.min(100, Math.floor((sent / total) * 100)) : 0
+    progress.value = value
+    replace(percent, `${value}%`)
+    status.dataset.uploadPercent = String(value)
+  }
   try {
     const form = new FormData()
     form.append('source_type', sourceType)
@@ -35,6 +42,8 @@ async function upload(file: File, sourceType: string, status: HTMLElement): Prom
       body: form as unknown as { source_type: string; file: string },
       bodySerializer: (body: unknown) => body as FormData,
       idempotencyKey: crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`,
+      // The SDK's request, sent through XMLHttpRequest so the bar shows bytes sent.
+      fetch: fetchWithUploadProgress(onProgress),
     })
     replace(status, result.deduplicated ? `${file.name} was already imported (same content).` : `${file.name} uploaded: extracting and normalizing…`)
     refreshPage()

@@ -139,13 +139,20 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     await signIn(page, harness.baseUrl, b.owner.email, testPassword)
     await open(page, '#/imports')
     await page.evaluate((csv) => {
-      const { document, DataTransfer, File, DragEvent } = globalThis as unknown as PageGlobals
+      const { window, document, DataTransfer, File, DragEvent } = globalThis as unknown as PageGlobals
+      // Every percentage the upload's status shows (the page re-renders once the upload is done).
+      window.__uploadPercents = []
+      new window.MutationObserver((records: Array<{ target: { dataset: { uploadPercent?: string } } }>) => {
+        for (const record of records) if (record.target.dataset.uploadPercent !== undefined) window.__uploadPercents.push(record.target.dataset.uploadPercent)
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-upload-percent'] })
       const transfer = new DataTransfer()
       transfer.items.add(new File([csv], 'march-statement.csv', { type: 'text/csv' }))
       document.querySelector('[data-testid="dropzone"]').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
     }, statementCsv)
     const row = page.getByRole('row').filter({ hasText: 'march-statement.csv' })
     await row.waitFor()
+    // The bar showed the bytes sent (XMLHttpRequest's upload progress), up to all of them.
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).window.__uploadPercents as string[])).toContain('100')
     await row.getByTestId('normalization').getByText('succeeded').waitFor({ timeout: 60_000 })
     expect(await row.textContent()).toContain('normalization succeeded: 4 of 4 rows')
     expect(await row.textContent()).toContain('0 refused')
