@@ -335,6 +335,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     return token === undefined ? undefined : { active: token.active, mayPropose: token.scopes.includes('payment_intent:propose'), behaviorHash: null }
   }
   const payments = createPayments({
+    // An intent an agent proposes is also its agent proposal (issue 20): the agents module records it in the
+    // proposing transaction (agents is composed below; the listener runs only at request time).
+    afterPropose: (tx, notice) => agents.actions.recordIntentProposal(tx, notice),
     db,
     commands,
     cursors,

@@ -17,10 +17,11 @@ import { AppError } from '../../kernel/errors.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { Principal } from '../../kernel/principal.ts'
 import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
-import type { Database, Executor } from '../../platform/db/database.ts'
+import type { Database, Executor, Tx } from '../../platform/db/database.ts'
 import type { ProposalRow, RunsStore } from './agents.runs.store.ts'
 import { catalog } from './domain/catalog.ts'
 import type { RegistryStore } from './registry.store.pg.ts'
+import { isRunPrincipal } from './run.service.ts'
 
 /** Evidence refs one action may cite, at most (as evidence resolve takes per call). */
 export const actionEvidenceRefsMax = 50
@@ -93,6 +94,33 @@ export interface AgentActionTypes {
   publicTypeOf(actionType: string, agentRole: string | null, agentKind: 'internal' | 'external'): string | undefined
 }
 
+/** A PaymentIntent an agent proposed directly, as the payments module tells of it (its IntentProposedNotice). */
+export interface ProposedIntent {
+  readonly tenantId: string
+  readonly principal: Principal
+  readonly agentId: string
+  readonly paymentIntentId: string
+  readonly policyDecisionId: string
+  readonly actionType: string
+  readonly status: string
+  readonly amount: string
+  readonly currency: string
+  readonly sourceAccountId: string
+  readonly destinationCounterpartyId: string
+  readonly invoiceId: string | null
+  readonly obligationId: string | null
+  readonly evidenceIds: readonly string[]
+  readonly confidence: number | null
+  readonly evidenceScore: number | null
+  readonly createdAt: Date
+}
+
+/** The narrative of a payment an agent proposed directly: a PaymentIntent carries no memo, so it says what it pays. */
+export function intentNarrativeOf(intent: Pick<ProposedIntent, 'amount' | 'currency' | 'destinationCounterpartyId' | 'invoiceId' | 'obligationId' | 'actionType'>): string {
+  const settles = intent.invoiceId !== null ? ` for invoice ${intent.invoiceId}` : intent.obligationId !== null ? ` for obligation ${intent.obligationId}` : ''
+  return `Pay ${intent.amount} ${intent.currency} to counterparty ${intent.destinationCounterpartyId}${settles} (${intent.actionType}).`
+}
+
 /** The agent a principal proposes as: an agent token's agent, or a service token (Steward's internal agents). */
 function proposingAgentIdOf(principal: Principal): string {
   if (principal.type === 'agent') return principal.id
@@ -145,6 +173,54 @@ export function createActionsService(deps: { db: Database; commands: CommandRunn
 
   return {
     query,
+
+    /**
+     * The payments module's IntentProposedListener (composition plugs it in): a PaymentIntent an agent
+     * proposed directly (an agent token or a service token, by REST or the agent protocol) is recorded as
+     * its agent proposal in the proposing transaction, so the proposals read model lists it. A first-party
+     * run's intent is skipped (the run records its own proposal for it); only agent and service principals
+     * are recorded. Audited by the intent's payment_intent.proposed; no event of its own
+     * (payment_intent.created announces it).
+     */
+    async recordIntentProposal(tx: Tx, intent: ProposedIntent): Promise<void> {
+      // Only agents and service tokens (Steward's internal agents) propose as agents; a first-party run records its own proposal.
+      if (intent.principal.type !== 'agent' && intent.principal.type !== 'service') return
+      if (isRunPrincipal(intent.principal)) return
+      const agent = await agentOf(tx, intent.tenantId, intent.agentId)
+      const id = ids.newId('agentProposal')
+      const evidence = [
+        ...(intent.invoiceId === null ? [] : [{ kind: 'invoice', ref: intent.invoiceId }]),
+        ...(intent.obligationId === null ? [] : [{ kind: 'obligation', ref: intent.obligationId }]),
+        ...intent.evidenceIds.map((ref) => ({ kind: 'parsed_row', ref })),
+      ]
+      const row: ProposalRow = {
+        id,
+        tenantId: intent.tenantId,
+        runId: null,
+        agentId: intent.agentId,
+        proposalType: actionTypes.publicTypeOf(intent.actionType, agent.role, agent.kind) ?? 'payment',
+        actionType: intent.actionType,
+        proposalKey: `payment_intent:${intent.paymentIntentId}`,
+        status: intent.status,
+        confidence: intent.confidence ?? 0,
+        evidenceScore: intent.evidenceScore ?? 0,
+        narrative: intentNarrativeOf(intent),
+        evidence,
+        details: {
+          amount: intent.amount,
+          currency: intent.currency,
+          source_account_id: intent.sourceAccountId,
+          destination_counterparty_id: intent.destinationCounterpartyId,
+          invoice_id: intent.invoiceId,
+          obligation_id: intent.obligationId,
+          confidence_stated: intent.confidence !== null,
+        },
+        paymentIntentId: intent.paymentIntentId,
+        policyDecisionId: intent.policyDecisionId,
+        createdAt: intent.createdAt,
+      }
+      await runs.insertProposals(tx, [row])
+    },
 
     /**
      * Records a non-money finding the calling agent proposes. Locks nothing (the agent's state is read in

@@ -101,6 +101,14 @@ function asOfOf(request: RunRequest, now: Date): string {
   return typeof asOf === 'string' ? asOf : calendarDateOfInstant(now)
 }
 
+/**
+ * Whether a principal is the one a first-party run proposes as (agentPrincipal): the run records its own
+ * agent proposal for the intent, so the payments listener (actions.service.ts recordIntentProposal) skips it.
+ */
+export function isRunPrincipal(principal: Principal): boolean {
+  return principal.type === 'service' && principal.id === `agent:${principal.credentialId}` && catalog.some((entry) => entry.agent_key === principal.credentialId)
+}
+
 /** The principal a first-party agent proposes as: a service principal whose credential is its catalog key. */
 export function agentPrincipal(caller: Principal, agentKey: string): Principal {
   return { id: `agent:${agentKey}`, type: 'service', tenantId: caller.tenantId, scopes: agentScopes, credentialId: agentKey, rateLimit: caller.rateLimit }

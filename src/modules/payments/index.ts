@@ -14,7 +14,7 @@ import type { FloorSettings } from './domain/intents.ts'
 import { defaultGateSettings, type GateSettings } from './domain/gate.ts'
 import { createGateService, type GateService } from './gate.service.ts'
 import { createPaymentsStore } from './payments.store.pg.ts'
-import type { PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsExecution, PaymentsLedger, PaymentsMembers, PaymentsPolicy } from './ports.ts'
+import type { IntentProposedListener, PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsExecution, PaymentsLedger, PaymentsMembers, PaymentsPolicy } from './ports.ts'
 import { createDispatchPort, type PaymentsDispatch } from './dispatch.service.ts'
 import { createProposeService, type ProposeService } from './propose.service.ts'
 import { createReadService, type ReadService } from './read.service.ts'
@@ -29,7 +29,7 @@ export type { EvidenceEntry } from './domain/evidence.ts'
 export type { GateCheckResult } from './domain/gate.ts'
 export type { GateService } from './gate.service.ts'
 export { defaultGateSettings, railOf, type GateSettings, type PromotionFact, type Rail } from './domain/gate.ts'
-export type { PaymentExecution, PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsExecution, PaymentsLedger, PaymentsMembers, PaymentsPolicy, MemberIdentity } from './ports.ts'
+export type { IntentProposedListener, IntentProposedNotice, PaymentExecution, PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsExecution, PaymentsLedger, PaymentsMembers, PaymentsPolicy, MemberIdentity } from './ports.ts'
 export type { DispatchEffects, DispatchOrder, DispatchOutcome, PaymentsDispatch } from './dispatch.service.ts'
 
 export interface Payments {
@@ -59,13 +59,15 @@ export interface PaymentsDeps {
   readonly floor: FloorSettings
   /** The gate's limits and registered rails (defaultGateSettings unless a test or deployment says otherwise). */
   readonly gate?: GateSettings
+  /** Told of each intent an agent proposes, in its transaction (ports.ts IntentProposedListener); none by default. */
+  readonly afterPropose?: IntentProposedListener | undefined
 }
 
 export function createPayments(deps: PaymentsDeps): Payments {
   const { db, commands, cursors, ids, clock, ledger, evidence, members, policy, agents, auditChain, execution, floor } = deps
   const store = createPaymentsStore()
   return {
-    propose: createProposeService({ commands, store, ledger, evidence, policy, agents, ids, clock, floor }),
+    propose: createProposeService({ commands, store, ledger, evidence, policy, agents, ids, clock, floor, afterPropose: deps.afterPropose }),
     decide: createDecideService({ commands, store, ledger, members, ids, clock }),
     read: createReadService({ db, store, cursors, execution, evidence }),
     gate: createGateService({ commands, store, ledger, members, policy, agents, auditChain, execution, ids, clock, settings: deps.gate ?? defaultGateSettings }),

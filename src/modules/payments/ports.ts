@@ -4,6 +4,7 @@
  * its query port, Raw's parsed rows through its records port, members through the tenants directory,
  * linked wallets and the active policy through the policy module.
  */
+import type { Principal } from '../../kernel/principal.ts'
 import type { PendingJob } from '../../platform/commands/command.ts'
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { LedgerQueries, PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObligation } from '../ledger/index.ts'
@@ -97,3 +98,35 @@ export interface PaymentsExecution {
    */
   sessionKeyOf(executor: Executor, tenantId: string, payment: { readonly sourceAccountId: string; readonly amount: string; readonly currency: string }): Promise<{ readonly valid: boolean; readonly reason: string } | undefined>
 }
+
+/** A PaymentIntent an agent (or a service token standing for one) proposed, as its listener is told. */
+export interface IntentProposedNotice {
+  readonly tenantId: string
+  /** The principal that proposed (an agent token, a service token, or a first-party run's agent principal). */
+  readonly principal: Principal
+  /** The proposing agent (payments' created_by_agent_id). */
+  readonly agentId: string
+  readonly paymentIntentId: string
+  readonly policyDecisionId: string
+  readonly actionType: string
+  readonly status: string
+  readonly amount: string
+  readonly currency: string
+  readonly sourceAccountId: string
+  readonly destinationCounterpartyId: string
+  readonly invoiceId: string | null
+  readonly obligationId: string | null
+  readonly evidenceIds: readonly string[]
+  /** The proposer's stated confidence; null when it stated none. */
+  readonly confidence: number | null
+  /** The mean extraction confidence of the cited parsed rows; null without evidence. */
+  readonly evidenceScore: number | null
+  readonly createdAt: Date
+}
+
+/**
+ * Who else is told, in the proposing transaction, that an agent proposed a PaymentIntent (issue 20: the
+ * agents module records it as an agent proposal, so the proposals read model lists it); what it writes
+ * commits with the proposal. Composition plugs it in; none by default.
+ */
+export type IntentProposedListener = (tx: Tx, notice: IntentProposedNotice) => Promise<void>

@@ -18,7 +18,7 @@ import { actionHash, type PolicyAction } from '../policy/index.ts'
 import { evidenceOf } from './domain/evidence.ts'
 import { creationOutcome, policyKindOf, proposalProblems, type FloorSettings, type PaymentActionType, type PaymentIntentStatus } from './domain/intents.ts'
 import type { PaymentsStore, PaymentIntentRow, PolicyDecisionRow } from './payments.store.ts'
-import type { PaymentsAgents, PaymentsEvidence, PaymentsLedger, PaymentsPolicy } from './ports.ts'
+import type { IntentProposedListener, PaymentsAgents, PaymentsEvidence, PaymentsLedger, PaymentsPolicy } from './ports.ts'
 import { intentEventPayload, toIntentView, type PaymentIntentView } from './payments.views.ts'
 
 /** A proposal with every field named. */
@@ -66,6 +66,8 @@ export interface ProposeDeps {
   readonly ids: IdSource
   readonly clock: Clock
   readonly floor: FloorSettings
+  /** Told of each intent an agent proposes, in its transaction (ports.ts IntentProposedListener). */
+  readonly afterPropose?: IntentProposedListener | undefined
 }
 
 /**
@@ -77,7 +79,7 @@ export function proposingAgentOf(principal: Principal): string | null {
 }
 
 export function createProposeService(deps: ProposeDeps) {
-  const { commands, store, ledger, evidence, policy, agents, ids, clock, floor } = deps
+  const { commands, store, ledger, evidence, policy, agents, ids, clock, floor, afterPropose } = deps
 
   /** The explicit proposal a pay_invoice shortcut stands for, resolved from the Ledger invoice. */
   async function resolveInvoice(tx: Tx, tenantId: string, input: PayInvoiceProposal): Promise<ExplicitProposal> {
@@ -280,6 +282,28 @@ export function createProposeService(deps: ProposeDeps) {
             },
           },
         ]
+        // An agent's proposal is also an agent proposal (the proposals read model): its listener records it here.
+        if (agentId !== null && afterPropose !== undefined) {
+          await afterPropose(tx, {
+            tenantId,
+            principal,
+            agentId,
+            paymentIntentId: id,
+            policyDecisionId: decisionRow.id,
+            actionType: row.actionType,
+            status: row.status,
+            amount: row.amount,
+            currency: row.currency,
+            sourceAccountId: row.sourceAccountId,
+            destinationCounterpartyId: row.destinationCounterpartyId,
+            invoiceId: row.invoiceId,
+            obligationId: row.obligationId,
+            evidenceIds,
+            confidence: proposal.confidence ?? null,
+            evidenceScore: typeof action.evidence_score === 'number' ? action.evidence_score : null,
+            createdAt: now,
+          })
+        }
         if (row.status === 'approved') events.push({ type: 'payment_intent.approved', payload: { ...payload, approved_by: 'policy' } })
         if (row.status === 'rejected') events.push({ type: 'payment_intent.rejected', payload: { ...payload, rejected_by: 'policy' } })
         assert(row.status !== 'proposed', 'a proposal leaves proposed in the transaction that creates it')

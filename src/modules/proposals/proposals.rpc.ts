@@ -2,7 +2,13 @@
  * The proposals module's agent-protocol tools (platform/rpc/contributions.ts): proposals.list,
  * proposals.get, proposals.decide and evidence.resolve, each a thin adapter over the same service method
  * as its REST route, with the route's query or body (and path id) as its arguments.
+ *
+ * The reads take `payment_intent:propose` where their routes take `execution:read`, which no agent role
+ * grants (docs/decisions.md, "Issue 20: the agent protocol"): an agent that may propose reads what became
+ * of proposals — its own among the tenant's — and the evidence they cite, as payment_intent.list does.
  */
+/** The scope of the proposal reads over the agent protocol (the proposing agents' read of their proposals). */
+const agentReadScopes = ['payment_intent:propose'] as const
 import { requirePrincipal } from '../../kernel/context.ts'
 import { Strict } from '../../platform/http/schemas.ts'
 import { rpcTool, type RpcContribution } from '../../platform/rpc/contributions.ts'
@@ -22,7 +28,7 @@ export function proposalsRpc(services: { read: ReadService; decide: DecideServic
         name: 'proposals.list',
         title: 'List proposals',
         description: `As GET /v1/proposals. ${proposalsReadNote}`,
-        scopes: ['execution:read'],
+        scopes: agentReadScopes,
         input: ProposalListQuery,
         output: ProposalList,
         readOnly: true,
@@ -32,7 +38,7 @@ export function proposalsRpc(services: { read: ReadService; decide: DecideServic
         name: 'proposals.get',
         title: 'Read one proposal',
         description: `As GET /v1/proposals/{id}. ${proposalsReadNote}`,
-        scopes: ['execution:read'],
+        scopes: agentReadScopes,
         input: ProposalParams,
         output: Proposal,
         readOnly: true,
@@ -42,7 +48,8 @@ export function proposalsRpc(services: { read: ReadService; decide: DecideServic
         name: 'proposals.decide',
         title: 'Decide on a proposal',
         description: `As POST /v1/proposals/{id}/decide (arguments: id, decision, reason). ${decideNote}`,
-        // No scope: the service answers every caller that is not a person actor_unresolved (spec, "Decide rules").
+        // No scope: the service answers every caller that is not a person actor_unresolved (spec, "Decide rules"),
+        // which the agent protocol answers -32002 (domain/rpc-errors.ts in the mcp module).
         scopes: [],
         input: DecideArguments,
         output: DecideResult,
@@ -53,7 +60,7 @@ export function proposalsRpc(services: { read: ReadService; decide: DecideServic
         name: 'evidence.resolve',
         title: 'Resolve evidence refs',
         description: `As POST /v1/evidence/resolve. ${evidenceNote}`,
-        scopes: ['execution:read'],
+        scopes: agentReadScopes,
         input: EvidenceResolveBody,
         output: EvidenceResolveResult,
         readOnly: true,

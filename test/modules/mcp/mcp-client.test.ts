@@ -1,8 +1,9 @@
 /**
  * The agent protocol end to end with the official MCP SDK client (issue 20): `Client` over
  * `StreamableHTTPClientTransport` against a listening app, signed in as external agents through SIWX.
- * Initialize, list the tools, resource templates and prompts; call every tool (allowed, and refused by
- * scope with -32002), each answering what its REST twin answers; read every template; get every prompt;
+ * Initialize, list the tools (exactly the spec's sixteen), resource templates and prompts; call every tool
+ * (allowed, and refused by scope with -32002; proposals.decide refused to every agent with -32002
+ * actor_unresolved), each answering what its REST twin answers; read every template; get every prompt;
  * and propose payments that the tenant's policy then governs (the policy decision attached, the status
  * the policy says), cancel one, and read the proof.
  */
@@ -19,7 +20,7 @@ import { getOk, normalize, seedArtifact } from '../../support/ledger.ts'
 import { signInAgent, type SignedInAgent } from '../../support/mcp.ts'
 import { business } from '../../support/payments.ts'
 
-/** The tools this branch contributes. */
+/** The Ledger, Wiki, Raw and PaymentIntent tools. */
 const ownTools = [
   'ledger.accounts.list',
   'ledger.transactions.list',
@@ -33,7 +34,7 @@ const ownTools = [
   'payment_intent.cancel',
   'payment_intent.list',
 ]
-/** The spec's sixteen: these and the proposals read model's five (issue 20, another branch). */
+/** The spec's sixteen: these and the proposals read model's five. */
 const proposalTools = ['proposals.list', 'proposals.get', 'proposals.decide', 'evidence.resolve', 'agent_action.propose']
 const sixteenTools = [...ownTools, ...proposalTools]
 
@@ -98,10 +99,6 @@ afterAll(async () => {
 })
 
 describe('an MCP client signed in with SIWX', () => {
-  // The proposals branch's tools: their call cases live with that module's tests; once merged, the listing
-  // test above asserts exactly the sixteen and the tools fuzz (mcp-fuzz.test.ts) calls every one of them.
-  for (const name of proposalTools) it.todo(`calls ${name} as an agent (enable once the proposals branch is merged)`)
-
   it('initializes and lists the tools, resource templates and prompts', async () => {
     const client = await connect(reader)
     expect(client.getServerVersion()).toMatchObject({ name: 'steward', version: '0.5.0' })
@@ -109,11 +106,10 @@ describe('an MCP client signed in with SIWX', () => {
 
     const tools = (await client.listTools()).tools
     const names = tools.map((tool) => tool.name)
-    expect(names).toEqual(expect.arrayContaining(ownTools))
-    expect(names.filter((name) => !sixteenTools.includes(name))).toEqual([])
+    // Exactly the spec's sixteen, none of which executes.
+    expect(names).toHaveLength(16)
+    expect([...names].sort()).toEqual([...sixteenTools].sort())
     expect(names.filter((name) => /execute/.test(name))).toEqual([])
-    // Once the proposals branch is merged, exactly the spec's sixteen.
-    if (names.includes('proposals.list')) expect([...names].sort()).toEqual([...sixteenTools].sort())
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe('object')
       expect(tool.description, tool.name).toMatch(/Scopes: /)
@@ -169,11 +165,20 @@ describe('an MCP client signed in with SIWX', () => {
       ['payment_intent.propose', { action_type: 'ach_outbound', source_account_id: world.account, destination_counterparty_id: world.supplier, amount: '1.00', currency: 'EUR' }],
       ['payment_intent.cancel', { payment_intent_id: 'pi_x' }],
       ['payment_intent.list', {}],
+      ['proposals.list', {}],
+      ['proposals.get', { id: 'prp_x' }],
+      ['evidence.resolve', { refs: [{ kind: 'transaction', ref: 'txn_x' }] }],
+      ['agent_action.propose', { action_type: 'flag_transaction', narrative: 'x', confidence: 0.5 }],
+      // No scope asks it, yet no agent decides: the service's actor_unresolved, also -32002.
+      ['proposals.decide', { id: 'prp_x', decision: 'reject' }],
     ] as const) {
       expect(await refusedCode(readerClient.callTool({ name, arguments: args })), name).toBe(-32002)
     }
     const contributorClient = await connect(contributor)
-    expect(await refusedCode(contributorClient.callTool({ name: 'payment_intent.list', arguments: {} }))).toBe(-32002)
+    for (const name of ['payment_intent.list', 'proposals.list', 'evidence.resolve'] as const) {
+      const args = name === 'evidence.resolve' ? { refs: [{ kind: 'transaction', ref: 'txn_x' }] } : {}
+      expect(await refusedCode(contributorClient.callTool({ name, arguments: args })), name).toBe(-32002)
+    }
     expect(await refusedCode(contributorClient.readResource({ uri: 'svc://payments/action_types'.replace('payments/action_types', 'proofs/pi_x') }))).toBe(-32002)
   })
 
@@ -250,6 +255,65 @@ describe('an MCP client signed in with SIWX', () => {
     }
     const cashFlow = await client.getPrompt({ name: 'wiki.question.cash_flow_summary', arguments: { period: 'in March 2026' } })
     expect((cashFlow.messages[1]!.content as { text: string }).text).toContain('answered true')
+  })
+
+  it('calls the proposal tools as a proposing agent, each answering what its REST twin answers; proposals.decide is -32002 actor_unresolved', async () => {
+    const client = await connect(proposer)
+    const owner = world.owner.token
+    const transactionId = (await getOk(test, owner, '/v1/ledger/transactions')).transactions[0].id as string
+    const finding = await call(client, 'agent_action.propose', {
+      action_type: 'flag_transaction',
+      narrative: 'A second paper order within a week.',
+      confidence: 0.7,
+      evidence: [{ kind: 'transaction', ref: transactionId }],
+    })
+    expect(finding).toMatchObject({ id: expect.stringMatching(/^prp_/), agent_id: proposer.agentId, proposal_type: 'fraud_anomaly', action_type: 'flag_transaction', status: 'proposed', evidence_score: 1 })
+    // A money action type is not an action: the REST route's 400, as -32602 with its code.
+    const money = await client.callTool({ name: 'agent_action.propose', arguments: { action_type: 'ach_outbound', narrative: 'pay', confidence: 0.5 } }).catch((error: McpError) => error)
+    expect(money).toBeInstanceOf(McpError)
+    expect((money as McpError).code).toBe(-32602)
+    expect((money as McpError).data).toMatchObject({ error_code: 'validation_failed' })
+
+    // A payment the agent proposes is a proposal too, listed once.
+    const intent = await call(client, 'payment_intent.propose', { action_type: 'ach_outbound', source_account_id: world.account, destination_counterparty_id: world.supplier, amount: '61.00', currency: 'EUR', confidence: 0.6 })
+    const listed = await call(client, 'proposals.list', { limit: 100 })
+    expect(listed).toEqual(await getOk(test, owner, '/v1/proposals?limit=100'))
+    expect(listed.proposals.filter((proposal: { id: string }) => proposal.id === finding.id)).toHaveLength(1)
+    const payments = listed.proposals.filter((proposal: { payment_intent_id: string | null }) => proposal.payment_intent_id === intent.id)
+    expect(payments).toHaveLength(1)
+    expect(payments[0]).toMatchObject({ type: 'payment', status: 'pending_approval', agent: { id: proposer.agentId, kind: 'external' }, policy: { decision: 'confirm', matched_rule_id: 'other' } })
+    expect(await call(client, 'proposals.list', { type: 'fraud_anomaly', status: 'proposed' })).toEqual(await getOk(test, owner, '/v1/proposals?type=fraud_anomaly&status=proposed'))
+    const read = await call(client, 'proposals.get', { id: finding.id })
+    expect(read).toEqual(await getOk(test, owner, `/v1/proposals/${finding.id}`))
+    expect(read).toMatchObject({ id: finding.id, type: 'fraud_anomaly', status: 'proposed', narrative: 'A second paper order within a week.' })
+    // Another tenant's id, or none: the route's 404 code.
+    const missing = await client.callTool({ name: 'proposals.get', arguments: { id: 'prp_of_nobody' } }).catch((error: McpError) => error)
+    expect((missing as McpError).code).toBe(-32602)
+    expect((missing as McpError).data).toMatchObject({ error_code: 'execution_proposal_not_found' })
+
+    const refs = { refs: [{ kind: 'transaction', ref: transactionId }, { kind: 'counterparty', ref: world.supplier }, { kind: 'document', ref: 'doc_1' }] }
+    const resolved = await call(client, 'evidence.resolve', refs)
+    const rest = await test.request({ method: 'POST', url: '/v1/evidence/resolve', token: owner, payload: refs })
+    expect(rest.statusCode, rest.body).toBe(200)
+    expect(resolved).toEqual(rest.json())
+    expect(resolved.results.map((result: { resolvable: boolean }) => result.resolvable)).toEqual([true, true, false])
+
+    // Only a person decides: the agent is refused whatever the decision, and nothing changes.
+    for (const [id, decision] of [
+      [finding.id, 'acknowledge'],
+      [payments[0].id, 'approve'],
+    ]) {
+      const refused = await client.callTool({ name: 'proposals.decide', arguments: { id, decision } }).catch((error: McpError) => error)
+      expect(refused, decision).toBeInstanceOf(McpError)
+      expect((refused as McpError).code).toBe(-32002)
+      expect((refused as McpError).data).toMatchObject({ error_code: 'actor_unresolved' })
+    }
+    expect((await getOk(test, owner, `/v1/proposals/${finding.id}`)).status).toBe('proposed')
+    expect((await getOk(test, owner, `/v1/payment-intents/${intent.id}`)).status).toBe('pending_approval')
+    // A member decides the agent's payment through the same proposal.
+    const approved = await test.request({ method: 'POST', url: `/v1/proposals/${payments[0].id}/decide`, token: owner, payload: { decision: 'approve' } })
+    expect(approved.statusCode, approved.body).toBe(200)
+    expect((await getOk(test, owner, `/v1/payment-intents/${intent.id}`)).status).toBe('approved')
   })
 
   it('is served at POST / on the MCP_PORT listener too, by the same route', async () => {

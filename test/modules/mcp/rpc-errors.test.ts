@@ -70,6 +70,7 @@ describe('catalogue errors thrown by a contribution become the spec\'s JSON-RPC 
     ['auth_scope_insufficient', -32002],
     ['auth_tenant_mismatch', -32002],
     ['scope_expired', -32002],
+    ['actor_unresolved', -32002],
     ['agent_not_registered', -32003],
     ['agent_inactive', -32003],
     ['agent_not_registered_onchain', -32003],

@@ -434,7 +434,9 @@ describe('the agent-protocol tools', () => {
     expect(decided).toMatchObject({ decision: { decision: 'acknowledge', status: 'acknowledged' }, proposal: { id: forecast.id, status: 'acknowledged' } })
     const resolved = await tool('evidence.resolve').call(ownerContext(), { refs: [{ kind: 'policy', ref: 'pol_1' }] })
     expect(resolved).toEqual({ results: [{ kind: 'policy', ref: 'pol_1', resolvable: false, not_found: false, summary: null, deep_link: null, reason: 'unsupported_kind' }] })
-    expect(tool('proposals.list').scopes).toEqual(['execution:read'])
+    // Over the agent protocol the reads take payment_intent:propose (no agent role grants execution:read).
+    for (const name of ['proposals.list', 'proposals.get', 'evidence.resolve']) expect(tool(name).scopes, name).toEqual(['payment_intent:propose'])
+    expect(tool('proposals.decide').scopes).toEqual([])
     expect(tool('proposals.decide').readOnly).toBe(false)
   })
 

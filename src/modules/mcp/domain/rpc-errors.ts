@@ -36,6 +36,8 @@ const byErrorCode: Readonly<Record<string, RpcCode>> = {
   auth_tenant_mismatch: rpcCodes.scope,
   scope_expired: rpcCodes.scope,
   tenant_access_denied: rpcCodes.scope,
+  // Only a person decides a proposal (spec, "Decide rules"): an agent calling proposals.decide lacks the authority, as a scope it cannot hold.
+  actor_unresolved: rpcCodes.scope,
   agent_not_registered: rpcCodes.agent,
   agent_not_registered_onchain: rpcCodes.agent,
   agent_inactive: rpcCodes.agent,
