@@ -9,11 +9,11 @@
  * before dispatch). Once dispatch starts the status is 200 and every failure is a JSON-RPC error with the
  * spec's codes: a body that is not JSON is -32700, a message that is not a JSON-RPC request -32600, and
  * the rest comes from the SDK's server (mcp.server.ts) — a fresh `Server` and stateless
- * `StreamableHTTPServerTransport` (JSON responses, no session) per request, on the hijacked reply.
+ * `WebStandardStreamableHTTPServerTransport` (JSON responses, no session) per request, whose Response
+ * this route sends (the Node wrapper's request conversion cost a fifth of a call; bench/mcp.ts).
  */
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { Principal } from '../../kernel/principal.ts'
 import { AppError } from '../../kernel/errors.ts'
 import { ErrorEnvelope, knownErrorOf, renderError } from '../../platform/http/errors.ts'
@@ -100,34 +100,33 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, { cat
       if (body === unparsable || body === undefined) return rpcFailure(reply, null, rpcCodes.parse, 'Parse error: the body is not valid JSON.')
       const checked = checkMessage(body)
       if (!checked.ok) return rpcFailure(reply, checked.id, checked.code, checked.message)
-      // What the SDK's transport would refuse with an HTTP 400 is an invalid request here, at 200.
-      if (!JSONRPCMessageSchema.safeParse(body).success) return rpcFailure(reply, checked.id ?? null, rpcCodes.invalidRequest, 'The body is not a JSON-RPC 2.0 message.')
 
       const server = createMcpServer(catalogue, {
         context: { requestId: request.id, principal, idempotencyKey: idempotencyKeyOf(request) },
         log: request.log,
       })
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-      // The transport sees only the headers it reads (a header it cannot hold, such as a hostile Idempotency-Key,
-      // would fail its Request), and an Accept it always satisfies: the answer is always JSON (enableJsonResponse).
-      const raw = request.raw
-      raw.headers.accept = 'application/json, text/event-stream'
-      raw.rawHeaders.splice(0, raw.rawHeaders.length, ...transportHeaders(raw.rawHeaders))
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
-      reply.hijack()
-      reply.raw.on('close', () => {
-        void transport.close()
-        void server.close()
-      })
+      // The SDK's web-standard transport, handed a Request holding only the headers it reads (a header it cannot
+      // hold, such as a hostile Idempotency-Key, would fail the Request) and an Accept it always satisfies (the
+      // answer is always JSON: enableJsonResponse); the body is given already parsed. Its Response is sent
+      // through this reply, so the app's hooks (request id, security headers) apply as on every route.
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
       try {
         await server.connect(transport)
-        await transport.handleRequest(raw, reply.raw, body)
+        const answer = await transport.handleRequest(new Request(`http://steward.internal${mcpPath}`, { method: 'POST', headers: transportHeaders(request.raw.rawHeaders) }), { parsedBody: body })
+        // What the transport refuses with an HTTP 400 (a message its schema rejects) is an invalid request here, at 200.
+        if (answer.status === 400) return rpcFailure(reply, checked.id ?? null, rpcCodes.invalidRequest, 'The body is not a JSON-RPC 2.0 message.')
+        const text = await answer.text()
+        reply.code(answer.status)
+        answer.headers.forEach((value, name) => {
+          if (name !== 'content-length') void reply.header(name, value)
+        })
+        return reply.send(text === '' ? undefined : text)
       } catch (error) {
         request.log.error({ err: error }, 'agent protocol: the transport failed')
-        if (!reply.raw.headersSent) {
-          reply.raw.writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-          reply.raw.end(JSON.stringify({ jsonrpc: '2.0', id: checked.id ?? null, error: { code: rpcCodes.internal, message: 'Internal error.' } }))
-        }
+        return rpcFailure(reply, checked.id ?? null, rpcCodes.internal, 'Internal error.')
+      } finally {
+        void transport.close()
+        void server.close()
       }
     },
   )
@@ -137,13 +136,13 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, { cat
 const transportHeaderNames = new Set(['content-type', 'host', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'])
 const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/
 
-function transportHeaders(rawHeaders: readonly string[]): string[] {
-  const kept: string[] = []
+function transportHeaders(rawHeaders: readonly string[]): Array<[string, string]> {
+  const kept: Array<[string, string]> = []
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = rawHeaders[index]!.toLowerCase()
     const value = rawHeaders[index + 1]!
-    if (transportHeaderNames.has(name) && headerValue.test(value)) kept.push(name, value)
+    if (transportHeaderNames.has(name) && headerValue.test(value)) kept.push([name, value])
   }
-  kept.push('accept', 'application/json, text/event-stream')
+  kept.push(['accept', 'application/json, text/event-stream'])
   return kept
 }
