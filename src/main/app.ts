@@ -46,6 +46,8 @@ export interface AppOptions {
    * `line`: one entry per request when it is answered (method, path, status, time), for a terminal.
    */
   readonly requestLog?: 'pair' | 'line'
+  /** The built console's folder (CONSOLE_DIR); undefined: dist/console in the repository. */
+  readonly consoleDirectory?: string | undefined
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
@@ -155,7 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   })
   await app.register(swaggerUi, { routePrefix: documentationPrefix, staticCSP: true })
-  await app.register(consoleRoutes)
+  await app.register(consoleRoutes, { directory: options.consoleDirectory })
 
   await app.register(systemRoutes, { publicBaseUrl: options.publicBaseUrl, checkReady: options.checkReady, version: serviceVersion })
   for (const module of options.modules) if (module.routes !== undefined) await app.register(module.routes)

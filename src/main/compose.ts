@@ -880,6 +880,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         platformRateLimit: tierRules.production,
         modules,
         requestLog: options.requestLog,
+        consoleDirectory: config.consoleDirectory,
       }),
     async startWorkers() {
       for (const module of modules) await module.startWorkers?.(jobs, { pollingIntervalSeconds })

@@ -13,6 +13,8 @@ export interface Config {
   readonly port: number
   /** A second listener serving the agent protocol at `POST /` (MCP_PORT); undefined: only POST /v1/agents/mcp. */
   readonly mcpPort: number | undefined
+  /** The built console's folder (CONSOLE_DIR); undefined: dist/console in the repository. */
+  readonly consoleDirectory: string | undefined
   readonly host: string
   /** Unset means embedded PGlite under `dataDir`. */
   readonly databaseUrl: string | undefined
@@ -99,6 +101,7 @@ export const configurationNames = [
   'STEWARD_ENV',
   'PORT',
   'MCP_PORT',
+  'CONSOLE_DIR',
   'HOST',
   'DATABASE_URL',
   'DATA_DIR',
@@ -236,6 +239,7 @@ export function loadConfig(env: Env): Config {
   const config: Config = {
     port,
     mcpPort,
+    consoleDirectory: read.optionalString('CONSOLE_DIR'),
     host: read.string('HOST', '127.0.0.1'),
     databaseUrl,
     dataDir: read.string('DATA_DIR', '.steward-data'),

@@ -34,9 +34,9 @@ function repositoryRoot(): string {
   return folder
 }
 
-/** Where the built console is: CONSOLE_DIR, or dist/console in the repository. */
-export function consoleDirectory(): string {
-  return process.env.CONSOLE_DIR ?? join(repositoryRoot(), 'dist', 'console')
+/** Where the built console is unless configured otherwise (CONSOLE_DIR): dist/console in the repository. */
+export function defaultConsoleDirectory(): string {
+  return join(repositoryRoot(), 'dist', 'console')
 }
 
 const contentTypes: Record<string, string> = {
@@ -58,8 +58,8 @@ function secure(reply: FastifyReply): FastifyReply {
     .header('cross-origin-opener-policy', 'same-origin')
 }
 
-export async function consoleRoutes(app: FastifyInstance): Promise<void> {
-  const directory = consoleDirectory()
+export async function consoleRoutes(app: FastifyInstance, options: { readonly directory?: string | undefined }): Promise<void> {
+  const directory = options.directory ?? defaultConsoleDirectory()
   const config = { auth: { kind: 'public' as const } }
 
   const serve = (reply: FastifyReply, name: string) => {
