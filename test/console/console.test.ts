@@ -215,17 +215,25 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     const intentId = proposed.json().id as string
     expect(proposed.json()).toMatchObject({ status: 'pending_approval', approvals_required: 2 })
 
+    // An agent's payment is a proposal too (GET /v1/proposals): the inbox shows it once, as the proposal.
+    const listed = (await (await harness.test.request({ method: 'GET', url: '/v1/proposals?status=pending_approval&limit=100', token: b.owner.token })).json()) as {
+      proposals: Array<{ id: string; payment_intent_id: string | null; presentation: { headline: string } }>
+    }
+    const proposal = listed.proposals.find((candidate) => candidate.payment_intent_id === intentId)!
+    expect(proposal).toBeDefined()
+
     const { context, page } = await harness.newPage()
     await signIn(page, harness.baseUrl, approver.email, testPassword)
     await open(page, '#/approvals')
-    const card = page.locator(`[data-testid="inbox-item"][data-id="${intentId}"]`)
-    expect(await card.getByRole('heading').textContent()).toContain('Pay 700.00 EUR to Paper Supply Co')
-    expect(await card.textContent()).toContain('Awaiting approval (0 of 2)')
-    expect(await card.textContent()).toContain('Policy v3: confirm by rule dual')
+    expect(await page.locator(`[data-testid="inbox-item"][data-id="${intentId}"]`).count()).toBe(0)
+    const card = page.locator(`[data-testid="inbox-item"][data-id="${proposal.id}"]`)
+    expect(await card.getByRole('heading').textContent()).toBe(`Payment ${proposal.presentation.headline}`)
+    expect(await card.textContent()).toContain('Awaiting approval')
+    expect(await card.getByTestId('proposal-policy').textContent()).toContain('Policy v3: confirm by rule dual')
     await card.getByRole('button', { name: 'Approve' }).click()
-    await page.locator(`[data-testid="inbox-item"][data-id="${intentId}"]`).getByText('Awaiting a second approval (1 of 2)').waitFor()
-    await page.locator(`[data-testid="inbox-item"][data-id="${intentId}"]`).getByRole('button', { name: 'Approve' }).click()
-    await expect.poll(() => page.locator(`[data-testid="inbox-item"][data-id="${intentId}"]`).getByTestId('item-error').textContent()).toBe('You already approved it: a second, different member has to approve it too.')
+    await card.getByText('Awaiting a second approval: a different member has to approve it too').waitFor()
+    await card.getByRole('button', { name: 'Approve' }).click()
+    await expect.poll(() => card.getByTestId('item-error').textContent()).toBe('You already approved it: a second, different member has to approve it too.')
     const stored = (await (await harness.test.request({ method: 'GET', url: `/v1/payment-intents/${intentId}`, token: b.owner.token })).json()) as { status: string; approvals: unknown[] }
     expect(stored).toMatchObject({ status: 'awaiting_second_approval' })
     expect(stored.approvals).toHaveLength(1)
