@@ -12,8 +12,7 @@
  * on every event halves write throughput under load, while the sequencer needs only one wake-up to
  * sweep every tenant's backlog (and sweeps on a timer anyway).
  */
-import { sql } from 'drizzle-orm'
-import type { Tx } from '../../platform/db/database.ts'
+import { statement } from '../../platform/db/statements.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import { assertAuditFields, type AuditRecord } from '../../kernel/audit-record.ts'
@@ -21,10 +20,18 @@ import type { AuditRecorder } from '../../platform/commands/audit-sink.ts'
 
 export type { AuditRecorder, RecordedAuditEvent } from '../../platform/commands/audit-sink.ts'
 
-
-
 /** The notification channel the sequencer listens on; the payload is the tenant id. */
 export const auditAppendedChannel = 'steward_audit_appended'
+
+/** The event's INSERT: written once (platform/db/statements.ts), since every command of every module runs it. */
+const insertEventText = `insert into audit_inbox (id, tenant_id, layer, actor_type, actor_id, action, entity_type, entity_id,
+                                                  inputs, outputs, evidence_ids, request_id, created_at)
+                         values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11::text[], $12, $13)`
+const insertEvent = statement(insertEventText)
+/** One round trip: the insert, and a notification PostgreSQL delivers only if the transaction commits. */
+const insertEventAndNotify = statement(
+  `with inserted as (${insertEventText} returning tenant_id) select pg_notify('${auditAppendedChannel}', tenant_id::text) from inserted`,
+)
 /** At most one wake-up notification per process in this interval. */
 export const wakeIntervalMs = 100
 
@@ -45,20 +52,28 @@ export function createAuditRecorder(deps: { ids: IdSource; clock: Clock }): Audi
       const id = deps.ids.newId('auditEvent')
       // Millisecond precision: the chain hash covers the ISO string, and timestamptz keeps microseconds.
       const createdAt = new Date(Math.floor(deps.clock.now().getTime()))
-      const content = sql`
-        insert into audit_inbox (id, tenant_id, layer, actor_type, actor_id, action, entity_type, entity_id,
-                                  inputs, outputs, evidence_ids, request_id, created_at)
-        values (${id}, ${record.tenantId}, ${record.layer}, ${record.actor.type}, ${record.actor.id}, ${record.action},
-                ${record.entity.type}, ${record.entity.id}, ${JSON.stringify(inputs)}::jsonb, ${JSON.stringify(outputs)}::jsonb,
-                ${sql.param(record.evidenceIds ?? [])}::text[], ${record.requestId ?? null}, ${createdAt.toISOString()})`
+      const parameters = [
+        id,
+        record.tenantId,
+        record.layer,
+        record.actor.type,
+        record.actor.id,
+        record.action,
+        record.entity.type,
+        record.entity.id,
+        JSON.stringify(inputs),
+        JSON.stringify(outputs),
+        record.evidenceIds ?? [],
+        record.requestId ?? null,
+        createdAt.toISOString(),
+      ]
       const nowMs = performance.now()
-      let statement = content
+      let insert = insertEvent
       if (nowMs - lastWakeAtMs >= wakeIntervalMs) {
         lastWakeAtMs = nowMs
-        // One round trip: the insert, and a notification PostgreSQL delivers only if the transaction commits.
-        statement = sql`with inserted as (${content} returning tenant_id) select pg_notify(${auditAppendedChannel}, tenant_id::text) from inserted`
+        insert = insertEventAndNotify
       }
-      return { id, written: tx.execute(statement).then(() => undefined) }
+      return { id, written: insert.rows(tx, parameters).then(() => undefined) }
     },
   }
   return recorder

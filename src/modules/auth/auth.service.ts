@@ -253,20 +253,20 @@ export function createAuthService(deps: {
           ...(claims.scopeHash === undefined ? {} : { scopeHash: claims.scopeHash }),
         }
       }
-      const found = await deps.tenants.findUserPrincipal(db.orm, claims.tenantId, claims.sub)
-      if (found === undefined || found.user.status !== 'active') throw new AppError('auth_token_invalid')
-      if (found.tenant.status === 'suspended') throw new AppError('tenant_suspended')
-      if (found.member.status !== 'active') throw new AppError('tenant_access_denied', 'This membership is deactivated.')
-      const role = found.member.role as MemberRole
+      const found = await deps.tenants.findUserStanding(db.orm, claims.tenantId, claims.sub)
+      if (found === undefined || found.userStatus !== 'active') throw new AppError('auth_token_invalid')
+      if (found.tenantStatus === 'suspended') throw new AppError('tenant_suspended')
+      if (found.memberStatus !== 'active') throw new AppError('tenant_access_denied', 'This membership is deactivated.')
+      const role: MemberRole = found.memberRole
       return {
-        id: found.user.id,
+        id: found.userId,
         type: 'user',
-        tenantId: found.tenant.id,
+        tenantId: found.tenantId,
         // The token's scopes, narrowed to what the member's role allows today.
         scopes: intersectScopes(claims.scopes, roleScopes[role]),
         role,
-        credentialId: found.user.id,
-        rateLimit: tenantRule(found.tenant),
+        credentialId: found.userId,
+        rateLimit: tenantRule(found),
       }
     },
   }

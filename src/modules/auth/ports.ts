@@ -5,11 +5,13 @@
 import type { SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { Executor } from '../../platform/db/database.ts'
-import type { PrincipalRecord, TenantRow, TenantStanding } from '../tenants/index.ts'
+import type { PrincipalRecord, TenantRow, TenantStanding, UserStanding } from '../tenants/index.ts'
 
 /** Users, members and tenants, as the tenants module answers for them. */
 export interface AuthTenants {
   findTenant(executor: Executor, tenantId: string): Promise<TenantRow | undefined>
+  /** The standing of a user, their member record and tenant, by id (a JWT's subject, on every request). */
+  findUserStanding(executor: Executor, tenantId: string, userId: string): Promise<UserStanding | undefined>
   /** A user with their member record and tenant, by id (a JWT's subject). */
   findUserPrincipal(executor: Executor, tenantId: string, userId: string): Promise<PrincipalRecord | undefined>
   /** The same by the (service-wide unique) email given at login. */

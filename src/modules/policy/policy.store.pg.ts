@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, s
 import { queryRows } from '../../platform/db/database.ts'
 import { policies, policySignatures, policyVerdicts, tenantWallets, walletAddresses } from './policy.tables.ts'
 import type { PolicyStore } from './policy.store.ts'
+import { activePolicy, activePolicyForShare } from './policy.statements.ts'
 
 /** Advisory-lock class of a tenant's policy versions (the key is hashtext(tenant id)); distinct from the Ledger's. */
 const policyLockClass = 7_264_120
@@ -38,15 +39,7 @@ export function createPolicyStore(): PolicyStore {
         .limit(1)
       return row
     },
-    async findActivePolicy(executor, tenantId, options = {}) {
-      const query = executor
-        .select()
-        .from(policies)
-        .where(and(eq(policies.tenantId, tenantId), eq(policies.state, 'active')))
-        .limit(1)
-      const [row] = options.forShare === true ? await query.for('share') : await query
-      return row
-    },
+    findActivePolicy: (executor, tenantId, options = {}) => (options.forShare === true ? activePolicyForShare : activePolicy).first(executor, [tenantId]),
     async findPolicyByVersion(executor, tenantId, version) {
       const [row] = await executor
         .select()

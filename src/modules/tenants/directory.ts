@@ -12,6 +12,9 @@ import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { Executor } from '../../platform/db/database.ts'
 import { loginEmails, members, tenants, users } from './tenants.tables.ts'
 import type { MemberRow, TenantRow, UserRow } from './tenants.store.ts'
+import { tenantById, userStanding, type UserStanding } from './tenants.statements.ts'
+
+export type { UserStanding } from './tenants.statements.ts'
 
 /** What a credential check needs to know of its tenant. */
 export interface TenantStanding {
@@ -35,6 +38,11 @@ export interface TenantDirectory {
    * tables), in id order: a sweep over tenants in one statement.
    */
   listTenantIds(executor: Executor, options: { afterId?: string | undefined; limit: number; where?: (tenantId: PgColumn) => SQL }): Promise<string[]>
+  /**
+   * The standing of a user, their member record and tenant, by id: what a bearer token's holder is
+   * re-read for on every request (one fixed statement, no ORM building).
+   */
+  findUserStanding(executor: Executor, tenantId: string, userId: string): Promise<UserStanding | undefined>
   /** A user with their member record and tenant, by id. */
   findUserPrincipal(executor: Executor, tenantId: string, userId: string): Promise<PrincipalRecord | undefined>
   /** The same by the (service-wide unique) email given at login. */
@@ -58,10 +66,8 @@ export function createTenantDirectory(): TenantDirectory {
       .innerJoin(tenants, eq(tenants.id, users.tenantId))
 
   return {
-    async findTenant(executor, tenantId) {
-      const [row] = await executor.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1)
-      return row
-    },
+    findTenant: (executor, tenantId) => tenantById.first(executor, [tenantId]),
+    findUserStanding: (executor, tenantId, userId) => userStanding.first(executor, [tenantId, userId]),
     async tenantExists(executor, tenantId) {
       const [row] = await executor.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)
       return row !== undefined

@@ -23,7 +23,7 @@ import { createTenantsService, type TenantsService } from './tenants.service.ts'
 import { createTenantsStore } from './tenants.store.pg.ts'
 import { createTokenIssuer } from './verification-tokens.ts'
 
-export { createTenantDirectory, type PrincipalRecord, type TenantDirectory, type TenantStanding } from './directory.ts'
+export { createTenantDirectory, type PrincipalRecord, type TenantDirectory, type TenantStanding, type UserStanding } from './directory.ts'
 export { normalizeEmail } from './onboarding.service.ts'
 export { memberRoles, type MemberRole } from '../../kernel/principal.ts'
 export type { MemberRow, TenantRow, UserRow } from './tenants.store.ts'

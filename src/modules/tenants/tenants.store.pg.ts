@@ -3,6 +3,7 @@ import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
 import { loginEmails, members, tenants, users, verificationTokens } from './tenants.tables.ts'
 import type { MemberWithUser, TenantsStore } from './tenants.store.ts'
+import { tenantById } from './tenants.statements.ts'
 
 export function createTenantsStore(): TenantsStore {
   const memberQuery = (executor: Parameters<TenantsStore['findMember']>[0]) =>
@@ -15,10 +16,7 @@ export function createTenantsStore(): TenantsStore {
     async insertTenant(tx, tenant) {
       await tx.insert(tenants).values(tenant)
     },
-    async findTenant(executor, tenantId) {
-      const [row] = await executor.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1)
-      return row
-    },
+    findTenant: (executor, tenantId) => tenantById.first(executor, [tenantId]),
     async findTenantByIdentity(executor, issuer, subject) {
       const [row] = await executor
         .select()

@@ -1,0 +1,109 @@
+/**
+ * Hot statements (src/platform/db/statements.ts) on both engines: the same rows, with the same types, as
+ * the ORM answers, on the database and inside a transaction (where they see its uncommitted writes); and
+ * the modules' statements read exactly what the ORM's `select()` reads (jsonb and text[] included).
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { statement } from '../../src/platform/db/statements.ts'
+import { tenantById, userStanding } from '../../src/modules/tenants/tenants.statements.ts'
+import { members, tenants, users } from '../../src/modules/tenants/tenants.tables.ts'
+import { activePolicy, activePolicyForShare } from '../../src/modules/policy/policy.statements.ts'
+import { policies } from '../../src/modules/policy/policy.tables.ts'
+import { createTestApp, engineName, signupOwner, type TestApp } from '../support/harness.ts'
+
+let test: TestApp
+const table = `statements_${engineName()}_${Date.now()}`
+beforeAll(async () => {
+  test = await createTestApp()
+  await test.runtime.db.orm.execute(
+    sql.raw(`create table ${table} (id text primary key, count integer, flag boolean not null, at timestamptz not null, note text)`),
+  )
+})
+afterAll(async () => {
+  await test?.runtime.db.orm.execute(sql.raw(`drop table if exists ${table}`))
+  await test?.close()
+})
+
+interface Row {
+  id: string
+  count: number | null
+  flag: boolean
+  at: Date
+  note: string | null
+}
+
+describe(`hot statements (${engineName()})`, () => {
+  it('answers rows with the driver types both engines agree on, parameters bound by position', async () => {
+    const db = test.runtime.db
+    const at = new Date('2026-11-27T10:11:12.345Z')
+    await statement(`insert into ${table} (id, count, flag, at, note) values ($1, $2, $3, $4, $5)`).rows(db.orm, ['r1', 42, true, at, null])
+    const select = statement<Row>(`select id, count, flag, at, note from ${table} where id = $1`)
+    expect(await select.rows(db.orm, ['r1'])).toEqual([{ id: 'r1', count: 42, flag: true, at, note: null }])
+    expect((await select.first(db.orm, ['r1']))?.at).toBeInstanceOf(Date)
+    expect(await select.first(db.orm, ['missing'])).toBeUndefined()
+    // A hostile parameter is a value, never SQL.
+    expect(await select.rows(db.orm, ["r1' or '1'='1"])).toEqual([])
+  })
+
+  it('runs inside a transaction: it sees the transaction’s own writes, and they roll back with it', async () => {
+    const db = test.runtime.db
+    const insert = statement(`insert into ${table} (id, flag, at) values ($1, false, now())`)
+    const count = statement<{ n: number }>(`select count(*)::int as n from ${table} where id like $1`)
+    await expect(
+      db.transaction(async (tx) => {
+        await insert.rows(tx, ['t1'])
+        expect(await count.first(tx, ['t%'])).toEqual({ n: 1 })
+        throw new Error('roll back')
+      }),
+    ).rejects.toThrow('roll back')
+    expect(await count.first(db.orm, ['t%'])).toEqual({ n: 0 })
+    await db.transaction(async (tx) => {
+      await insert.rows(tx, ['t2'])
+    })
+    expect(await count.first(db.orm, ['t%'])).toEqual({ n: 1 })
+  })
+
+  it('fails a statement the database refuses with the database’s error', async () => {
+    await expect(statement(`select * from ${table}_missing`).rows(test.runtime.db.orm, [])).rejects.toThrow(/does not exist/)
+  })
+
+  it('reads a tenant and a user’s standing exactly as the ORM does', async () => {
+    const owner = await signupOwner(test)
+    const db = test.runtime.db
+    const [viaOrm] = await db.orm.select().from(tenants).where(eq(tenants.id, owner.tenantId))
+    expect(await tenantById.first(db.orm, [owner.tenantId])).toEqual(viaOrm)
+    const userId = owner.userId
+    const [principal] = await db.orm
+      .select({ user: users, member: members, tenant: tenants })
+      .from(users)
+      .innerJoin(members, and(eq(members.userId, users.id), eq(members.tenantId, users.tenantId)))
+      .innerJoin(tenants, eq(tenants.id, users.tenantId))
+      .where(and(eq(users.tenantId, owner.tenantId), eq(users.id, userId)))
+    expect(principal).toBeDefined()
+    expect(await userStanding.first(db.orm, [owner.tenantId, userId])).toEqual({
+      userId,
+      userStatus: principal!.user.status,
+      memberRole: principal!.member.role,
+      memberStatus: principal!.member.status,
+      tenantId: owner.tenantId,
+      tenantStatus: principal!.tenant.status,
+      rateLimitTier: principal!.tenant.rateLimitTier,
+      rateLimitPerMinute: principal!.tenant.rateLimitPerMinute,
+      rateLimitBurst: principal!.tenant.rateLimitBurst,
+    })
+    expect(await userStanding.first(db.orm, [owner.tenantId, 'usr_nobody'])).toBeUndefined()
+  })
+
+  it('reads the active policy (jsonb content, text[] signers) exactly as the ORM does, with and without a share lock', async () => {
+    const owner = await signupOwner(test)
+    const db = test.runtime.db
+    const [viaOrm] = await db.orm
+      .select()
+      .from(policies)
+      .where(and(eq(policies.tenantId, owner.tenantId), eq(policies.state, 'active')))
+    expect(viaOrm).toBeDefined()
+    expect(await activePolicy.first(db.orm, [owner.tenantId])).toEqual(viaOrm)
+    expect(await db.transaction((tx) => activePolicyForShare.first(tx, [owner.tenantId]))).toEqual(viaOrm)
+  })
+})
