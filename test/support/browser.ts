@@ -39,8 +39,9 @@ export async function startConsole(options: TestAppOptions = {}): Promise<Consol
   const buildDir = mkdtempSync(join(tmpdir(), 'steward-console-'))
   const outdir = join(buildDir, 'console')
   await buildConsole({ outdir, quiet: true })
-  process.env.CONSOLE_DIR = outdir
-  const test = await createTestApp(options)
+  // The app serves this build (CONSOLE_DIR, read by loadConfig), never the repository's dist/console,
+  // which a fresh checkout does not have.
+  const test = await createTestApp({ ...options, env: { ...options.env, CONSOLE_DIR: outdir } })
   const address = await test.app.listen({ port: 0, host: '127.0.0.1' })
   // launch() (not launchPersistentContext) gives Chromium a fresh, empty user-data dir of its own,
   // deleted when the browser closes.
