@@ -1,11 +1,13 @@
 /**
  * Hot statements (src/platform/db/statements.ts) on both engines: the same rows, with the same types, as
  * the ORM answers, on the database and inside a transaction (where they see its uncommitted writes); and
- * the modules' statements read exactly what the ORM's `select()` reads (jsonb and text[] included).
+ * the modules' statements read exactly what the ORM's `select()` reads (jsonb and text[] included); and
+ * `inserter` writes exactly the row the ORM's insert writes, for every column type we use.
  */
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { statement } from '../../src/platform/db/statements.ts'
+import { boolean, integer, jsonb, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { inserter, statement } from '../../src/platform/db/statements.ts'
 import { tenantById, userStanding } from '../../src/modules/tenants/tenants.statements.ts'
 import { members, tenants, users } from '../../src/modules/tenants/tenants.tables.ts'
 import { activePolicy, activePolicyForShare } from '../../src/modules/policy/policy.statements.ts'
@@ -105,5 +107,47 @@ describe(`hot statements (${engineName()})`, () => {
     expect(viaOrm).toBeDefined()
     expect(await activePolicy.first(db.orm, [owner.tenantId])).toEqual(viaOrm)
     expect(await db.transaction((tx) => activePolicyForShare.first(tx, [owner.tenantId]))).toEqual(viaOrm)
+  })
+
+  it('inserts the row the ORM inserts: jsonb, text[], numeric, timestamptz, booleans, nulls and defaults', async () => {
+    const db = test.runtime.db
+    const name = `${table}_rows`
+    await db.orm.execute(
+      sql.raw(`create table ${name} (id text primary key, doc jsonb not null, tags text[] not null, amount numeric not null,
+               at timestamptz not null, flag boolean not null, n integer, note text, state text not null default 'fresh')`),
+    )
+    const rows = pgTable(name, {
+      id: text('id').notNull(),
+      doc: jsonb('doc').notNull(),
+      tags: text('tags').array().notNull(),
+      amount: numeric('amount').notNull(),
+      at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+      flag: boolean('flag').notNull(),
+      n: integer('n'),
+      note: text('note'),
+      state: text('state').notNull().default('fresh'),
+    })
+    const value = {
+      doc: { nested: { list: [1, 'two', null], quote: `it's "quoted" \\ {braces}` } },
+      tags: ['a', 'b c', 'd,e', '{f}', 'g"h', ''],
+      amount: '1234567890.123456789',
+      at: new Date('2026-11-27T01:02:03.456Z'),
+      flag: false,
+      n: null,
+      note: "o'hara",
+    }
+    await db.orm.insert(rows).values({ id: 'orm', ...value })
+    const insert = inserter(rows)
+    await insert(db.orm, { id: 'ours', ...value })
+    await db.transaction(async (tx) => {
+      await insert(tx, { id: 'ours-tx', ...value, state: 'set' })
+    })
+    const read = await db.orm.select().from(rows).orderBy(rows.id)
+    const strip = ({ id: _id, ...rest }: (typeof read)[number]) => rest
+    expect(read.map((row) => row.id)).toEqual(['orm', 'ours', 'ours-tx'])
+    expect(strip(read[1]!)).toEqual(strip(read[0]!))
+    expect(read[0]!.state).toBe('fresh')
+    expect(strip(read[2]!)).toEqual({ ...strip(read[0]!), state: 'set' })
+    await db.orm.execute(sql.raw(`drop table ${name}`))
   })
 })

@@ -2,6 +2,7 @@
 import { and, desc, eq, gte, inArray, lt, or } from 'drizzle-orm'
 import type { Executor } from '../../platform/db/database.ts'
 import { agentProposals, agentRoutingDecisions, agentRuns } from './agents.runs.tables.ts'
+import { inserter } from '../../platform/db/statements.ts'
 
 export type RoutingDecisionRow = typeof agentRoutingDecisions.$inferSelect
 export type RunRow = typeof agentRuns.$inferSelect
@@ -15,6 +16,8 @@ export interface Position {
 const before = (table: typeof agentRuns | typeof agentProposals, position: Position | undefined) =>
   position === undefined ? undefined : or(lt(table.createdAt, position.createdAt), and(eq(table.createdAt, position.createdAt), lt(table.id, position.id)))
 
+const insertProposalRow = inserter(agentProposals)
+
 export function createRunsStore() {
   return {
     async insertRoutingDecision(executor: Executor, row: RoutingDecisionRow) {
@@ -24,7 +27,9 @@ export function createRunsStore() {
       await executor.insert(agentRuns).values(row)
     },
     async insertProposals(executor: Executor, rows: ProposalRow[]) {
-      if (rows.length > 0) await executor.insert(agentProposals).values(rows)
+      // One row (an agent's proposed payment, on the money path) through the prepared INSERT; several in one statement.
+      if (rows.length === 1) await insertProposalRow(executor, rows[0]!)
+      else if (rows.length > 1) await executor.insert(agentProposals).values(rows)
     },
     async routingDecision(executor: Executor, tenantId: string, id: string) {
       const [row] = await executor.select().from(agentRoutingDecisions).where(and(eq(agentRoutingDecisions.tenantId, tenantId), eq(agentRoutingDecisions.id, id))).limit(1)
