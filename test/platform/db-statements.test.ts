@@ -2,12 +2,13 @@
  * Hot statements (src/platform/db/statements.ts) on both engines: the same rows, with the same types, as
  * the ORM answers, on the database and inside a transaction (where they see its uncommitted writes); and
  * the modules' statements read exactly what the ORM's `select()` reads (jsonb and text[] included); and
- * `inserter` writes exactly the row the ORM's insert writes, for every column type we use.
+ * `inserter` writes, and `selector` reads, exactly the rows the ORM's insert and select do, for every column
+ * type we use.
  */
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { boolean, integer, jsonb, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
-import { inserter, statement } from '../../src/platform/db/statements.ts'
+import { inserter, selector, statement } from '../../src/platform/db/statements.ts'
 import { tenantById, userStanding } from '../../src/modules/tenants/tenants.statements.ts'
 import { members, tenants, users } from '../../src/modules/tenants/tenants.tables.ts'
 import { activePolicy, activePolicyForShare } from '../../src/modules/policy/policy.statements.ts'
@@ -148,6 +149,14 @@ describe(`hot statements (${engineName()})`, () => {
     expect(strip(read[1]!)).toEqual(strip(read[0]!))
     expect(read[0]!.state).toBe('fresh')
     expect(strip(read[2]!)).toEqual({ ...strip(read[0]!), state: 'set' })
+    // selector reads them back exactly as the ORM's select does, with or without a row lock.
+    const byId = selector(rows, ['id'])
+    expect(await byId(db.orm, ['ours'])).toEqual([read[1]])
+    expect(await byId(db.orm, ['missing'])).toEqual([])
+    const byFlagAndNote = selector(rows, ['flag', 'note'], { limit: 10 })
+    expect((await byFlagAndNote(db.orm, [false, "o'hara"])).map((row) => row.id).sort()).toEqual(['orm', 'ours', 'ours-tx'])
+    expect(await db.transaction((tx) => selector(rows, ['id'], { lock: 'update' })(tx, ['ours-tx']))).toEqual([read[2]])
+    expect(() => selector(rows, ['nope' as 'id'])).toThrow(/no column nope/)
     await db.orm.execute(sql.raw(`drop table ${name}`))
   })
 })

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gte, inArray, lt, lte, ne, notInArray, or, sql } fr
 import type { PaymentIntentRow } from './payments.store.ts'
 import { paymentApprovals, paymentGateRuns, paymentIntents, paymentOutbox, paymentPolicyDecisions, paymentReservations } from './payments.tables.ts'
 import type { PaymentsStore } from './payments.store.ts'
-import { inserter } from '../../platform/db/statements.ts'
+import { inserter, selector } from '../../platform/db/statements.ts'
 
 // The money path's INSERTs, each made once (platform/db/statements.ts): a proposal, a gate run and an
 // approval write these on every call, and building them with the ORM was a large share of Node's CPU.
@@ -13,6 +13,10 @@ const insertGateRunRow = inserter(paymentGateRuns)
 const insertOutboxRow = inserter(paymentOutbox)
 const insertReservationRow = inserter(paymentReservations)
 const insertApprovalRow = inserter(paymentApprovals)
+// And the reads every approval, gate run and dispatch makes, by key.
+const intentById = selector(paymentIntents, ['tenantId', 'id'])
+const intentForUpdate = selector(paymentIntents, ['tenantId', 'id'], { lock: 'update' })
+const decisionById = selector(paymentPolicyDecisions, ['tenantId', 'id'])
 
 export function createPaymentsStore(): PaymentsStore {
   const i = paymentIntents
@@ -26,8 +30,7 @@ export function createPaymentsStore(): PaymentsStore {
     },
 
     async findIntent(executor, tenantId, id, options = {}) {
-      const query = executor.select().from(i).where(and(eq(i.tenantId, tenantId), eq(i.id, id))).limit(1)
-      const [row] = options.forUpdate === true ? await query.for('update') : await query
+      const [row] = await (options.forUpdate === true ? intentForUpdate : intentById)(executor, [tenantId, id])
       return row
     },
 
@@ -38,8 +41,7 @@ export function createPaymentsStore(): PaymentsStore {
     },
 
     async findDecision(executor, tenantId, id) {
-      const d = paymentPolicyDecisions
-      const [row] = await executor.select().from(d).where(and(eq(d.tenantId, tenantId), eq(d.id, id))).limit(1)
+      const [row] = await decisionById(executor, [tenantId, id])
       return row
     },
 

@@ -31,20 +31,37 @@ export interface Statement<Row> {
   first(executor: Executor, parameters: readonly unknown[]): Promise<Row | undefined>
 }
 
+/**
+ * How a query's values come back. `plain`: as the driver parses them by default. `drizzle`: as arrays of
+ * values parsed the way Drizzle's own drivers ask (dates, timestamps, intervals and their arrays left as
+ * text), for the column's `mapFromDriverValue` to finish, exactly as in a Drizzle select.
+ */
+type Mode = 'plain' | 'drizzle'
+
 /** What both drivers answer a parameterized query with. */
-type RowsOf = (text: string, parameters: unknown[]) => Promise<{ rows: unknown[] }>
+type RowsOf = (text: string, parameters: unknown[], mode?: Mode) => Promise<{ rows: unknown[] }>
+
+/** Type ids Drizzle's drivers keep as text: timestamptz, timestamp, date, interval and their arrays, numeric[]. */
+const textTypeIds = new Set([1184, 1114, 1082, 1186, 1231, 1115, 1185, 1187, 1182])
+const asText = (value: string) => value
+const drizzleTypes = {
+  getTypeParser: (typeId: number, format?: 'text' | 'binary') =>
+    textTypeIds.has(typeId) ? asText : (pg.types.getTypeParser as (id: number, format?: string) => unknown)(typeId, format),
+}
+const drizzlePgliteParsers = Object.fromEntries([...textTypeIds].map((typeId) => [typeId, asText]))
 
 /** The driver under a Drizzle executor: a pg pool or connection, or a PGlite instance or transaction. */
 function driverOf(executor: Executor): RowsOf {
   const client = (executor as unknown as { session?: { client?: unknown } }).session?.client
   if (client instanceof pg.Pool || client instanceof pg.Client) {
     const pgClient = client as pg.Pool | pg.Client
-    return (text, values) => pgClient.query({ text, values })
+    return (text, values, mode = 'plain') =>
+      pgClient.query(mode === 'plain' ? { text, values } : ({ text, values, rowMode: 'array', types: drizzleTypes } as pg.QueryArrayConfig))
   }
   if (client !== null && typeof client === 'object' && typeof (client as { query?: unknown }).query === 'function') {
-    // PGlite (or its transaction): query(text, params) answers { rows } with the same default parsers.
-    const pglite = client as { query(text: string, parameters: unknown[]): Promise<{ rows: unknown[] }> }
-    return (text, values) => pglite.query(text, values)
+    // PGlite (or its transaction): query(text, params, options) answers { rows }.
+    const pglite = client as { query(text: string, parameters: unknown[], options?: object): Promise<{ rows: unknown[] }> }
+    return (text, values, mode = 'plain') => (mode === 'plain' ? pglite.query(text, values) : pglite.query(text, values, { rowMode: 'array', parsers: drizzlePgliteParsers }))
   }
   throw new TypeError('statement: not a Drizzle executor of a known driver')
 }
@@ -88,5 +105,47 @@ export function inserter<Table extends PgTable>(table: Table): Inserter<Table['$
       texts.set(signature, text)
     }
     await driverOf(executor)(text, parameters)
+  }
+}
+
+export interface SelectorOptions {
+  /** Row lock taken until the transaction ends. */
+  readonly lock?: 'update' | 'share'
+  /** At most this many rows (default 1). */
+  readonly limit?: number
+}
+
+/** Reads the rows of a table whose key columns equal the given values, in the order of `keys`. */
+export type Selector<Row> = (executor: Executor, values: readonly unknown[]) => Promise<Row[]>
+
+/**
+ * Every column of `table`'s rows where each of `keys` equals its value ($1, $2, … in order), as Drizzle's
+ * `select().from(table).where(and(eq(…), …)).limit(n)` answers them: the same row objects, each value
+ * through its column's `mapFromDriverValue`, without building the query on each call.
+ */
+export function selector<Table extends PgTable>(table: Table, keys: ReadonlyArray<keyof Table['$inferSelect'] & string>, options: SelectorOptions = {}): Selector<Table['$inferSelect']> {
+  const columns = Object.entries(getTableColumns(table)) as Array<[string, PgColumn]>
+  const byKey = new Map(columns)
+  const conditions = keys.map((key, index) => {
+    const column = byKey.get(key)
+    if (column === undefined) throw new TypeError(`selector: ${getTableName(table)} has no column ${key}`)
+    return `"${column.name}" = $${index + 1}`
+  })
+  const text =
+    `select ${columns.map(([, column]) => `"${column.name}"`).join(', ')} from "${getTableName(table)}" where ${conditions.join(' and ')} limit ${options.limit ?? 1}` +
+    (options.lock === undefined ? '' : ` for ${options.lock}`)
+  const keyColumns = keys.map((key) => byKey.get(key)!)
+  return async (executor, values) => {
+    const parameters = values.map((value, index) => (value === null || value === undefined ? null : keyColumns[index]!.mapToDriverValue(value)))
+    const { rows } = await driverOf(executor)(text, parameters, 'drizzle')
+    return (rows as unknown[][]).map((raw) => {
+      const row: Record<string, unknown> = {}
+      for (let index = 0; index < columns.length; index += 1) {
+        const [key, column] = columns[index]!
+        const value = raw[index]
+        row[key] = value === null ? null : column.mapFromDriverValue(value)
+      }
+      return row as Table['$inferSelect']
+    })
   }
 }
