@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gte, inArray, lt, lte, ne, notInArray, or, sql } fr
 import type { PaymentIntentRow } from './payments.store.ts'
 import { paymentApprovals, paymentGateRuns, paymentIntents, paymentOutbox, paymentPolicyDecisions, paymentReservations } from './payments.tables.ts'
 import type { PaymentsStore } from './payments.store.ts'
-import { inserter, selector } from '../../platform/db/statements.ts'
+import { inserter, selector, statement } from '../../platform/db/statements.ts'
 
 // The money path's INSERTs, each made once (platform/db/statements.ts): a proposal, a gate run and an
 // approval write these on every call, and building them with the ORM was a large share of Node's CPU.
@@ -13,6 +13,22 @@ const insertGateRunRow = inserter(paymentGateRuns)
 const insertOutboxRow = inserter(paymentOutbox)
 const insertReservationRow = inserter(paymentReservations)
 const insertApprovalRow = inserter(paymentApprovals)
+/**
+ * A proposal's two questions in one statement, over the tenant's open intents ($7: the statuses that do not
+ * count) that either could concern: the latest intent with the same proposal key ($2) since $3, and the
+ * agent's ($4) spend and count in the currency ($5) since the policy window's start ($6); $8 is the earlier
+ * of the two starts.
+ */
+const proposalFactsStatement = statement<{ duplicate: { id: string; status: PaymentIntentRow['status'] } | null; total: string; count: number }>(
+  `select (array_agg(jsonb_build_object('id', id, 'status', status) order by created_at desc)
+             filter (where proposal_key = $2 and created_at >= $3::timestamptz))[1] as duplicate,
+          coalesce(sum(amount) filter (where created_by_agent_id = $4 and currency = $5 and created_at >= $6::timestamptz), 0)::text as total,
+          (count(*) filter (where created_by_agent_id = $4 and currency = $5 and created_at >= $6::timestamptz))::int as count
+     from payment_intents
+    where tenant_id = $1 and status <> all($7::text[])
+      and (proposal_key = $2 or (created_by_agent_id = $4 and currency = $5))
+      and created_at >= $8::timestamptz`,
+)
 // And the reads every approval, gate run and dispatch makes, by key.
 const intentById = selector(paymentIntents, ['tenantId', 'id'])
 const intentForUpdate = selector(paymentIntents, ['tenantId', 'id'], { lock: 'update' })
@@ -65,25 +81,16 @@ export function createPaymentsStore(): PaymentsStore {
     },
 
     async proposalFacts(executor, tenantId, facts) {
-      const open = facts.ignoring.length === 0 ? sql`true` : sql`${i.status} not in (${sql.join(facts.ignoring.map((status) => sql`${status}`), sql`, `)})`
-      const agentSpend = sql`${i.createdByAgentId} = ${facts.agentId} and ${i.currency} = ${facts.currency} and ${i.createdAt} >= ${facts.windowSince.toISOString()}::timestamptz`
-      const [row] = await executor
-        .select({
-          duplicate: sql<{ id: string; status: PaymentIntentRow['status'] } | null>`(array_agg(jsonb_build_object('id', ${i.id}, 'status', ${i.status}) order by ${i.createdAt} desc)
-            filter (where ${i.proposalKey} = ${facts.proposalKey} and ${i.createdAt} >= ${facts.duplicateSince.toISOString()}::timestamptz))[1]`,
-          total: sql<string>`coalesce(sum(${i.amount}) filter (where ${agentSpend}), 0)::text`,
-          count: sql<number>`(count(*) filter (where ${agentSpend}))::int`,
-        })
-        .from(i)
-        .where(
-          and(
-            eq(i.tenantId, tenantId),
-            open,
-            // Either question's rows: the proposal key's, or the agent's in the currency.
-            or(eq(i.proposalKey, facts.proposalKey), and(eq(i.createdByAgentId, facts.agentId), eq(i.currency, facts.currency))),
-            gte(i.createdAt, new Date(Math.min(facts.duplicateSince.getTime(), facts.windowSince.getTime()))),
-          ),
-        )
+      const row = await proposalFactsStatement.first(executor, [
+        tenantId,
+        facts.proposalKey,
+        facts.duplicateSince.toISOString(),
+        facts.agentId,
+        facts.currency,
+        facts.windowSince.toISOString(),
+        [...facts.ignoring],
+        new Date(Math.min(facts.duplicateSince.getTime(), facts.windowSince.getTime())).toISOString(),
+      ])
       return { duplicate: row?.duplicate ?? undefined, spent: { total: row?.total ?? '0', count: Number(row?.count ?? 0) } }
     },
 
