@@ -5,6 +5,10 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import { agentRegistrations, agentStates, type AgentRegistrationRow, type AgentStateRow } from './agents.registry.tables.ts'
+import { selector } from '../../platform/db/statements.ts'
+
+const registrationByKey = selector(agentRegistrations, ['tenantId', 'agentId'])
+const stateByKey = selector(agentStates, ['tenantId', 'agentId'])
 
 export type AgentState = AgentStateRow['state']
 
@@ -24,13 +28,10 @@ export function createRegistryStore() {
     },
 
     async findRegistered(executor: Executor, tenantId: string, agentId: string): Promise<RegisteredAgent | undefined> {
-      const [row] = await executor
-        .select({ registration: agentRegistrations, state: agentStates })
-        .from(agentRegistrations)
-        .innerJoin(agentStates, and(eq(agentStates.tenantId, agentRegistrations.tenantId), eq(agentStates.agentId, agentRegistrations.agentId)))
-        .where(and(eq(agentRegistrations.tenantId, tenantId), eq(agentRegistrations.agentId, agentId)))
-        .limit(1)
-      return row
+      // Both rows by key, issued together (one round trip on a pipelined connection): every proposal and
+      // gate run of an agent reads them.
+      const [[registration], [state]] = await Promise.all([registrationByKey(executor, [tenantId, agentId]), stateByKey(executor, [tenantId, agentId])])
+      return registration === undefined || state === undefined ? undefined : { registration, state }
     },
 
     /** The tenant's registered agent whose wallet is `address` (lower-cased), if any. */
@@ -78,7 +79,7 @@ export function createRegistryStore() {
     },
 
     async findState(executor: Executor, tenantId: string, agentId: string): Promise<AgentStateRow | undefined> {
-      const [row] = await executor.select().from(agentStates).where(and(eq(agentStates.tenantId, tenantId), eq(agentStates.agentId, agentId))).limit(1)
+      const [row] = await stateByKey(executor, [tenantId, agentId])
       return row
     },
 
