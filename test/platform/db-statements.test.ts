@@ -11,7 +11,7 @@ import { boolean, integer, jsonb, numeric, pgTable, text, timestamp } from 'driz
 import { inserter, selector, statement } from '../../src/platform/db/statements.ts'
 import { tenantById, userStanding } from '../../src/modules/tenants/tenants.statements.ts'
 import { members, tenants, users } from '../../src/modules/tenants/tenants.tables.ts'
-import { activePolicy, activePolicyForShare } from '../../src/modules/policy/policy.statements.ts'
+import { activePolicyRows, activePolicyRowsForShare } from '../../src/modules/policy/policy.store.pg.ts'
 import { policies } from '../../src/modules/policy/policy.tables.ts'
 import { createTestApp, engineName, signupOwner, type TestApp } from '../support/harness.ts'
 
@@ -75,7 +75,7 @@ describe(`hot statements (${engineName()})`, () => {
     const owner = await signupOwner(test)
     const db = test.runtime.db
     const [viaOrm] = await db.orm.select().from(tenants).where(eq(tenants.id, owner.tenantId))
-    expect(await tenantById.first(db.orm, [owner.tenantId])).toEqual(viaOrm)
+    expect(await tenantById(db.orm, owner.tenantId)).toEqual(viaOrm)
     const userId = owner.userId
     const [principal] = await db.orm
       .select({ user: users, member: members, tenant: tenants })
@@ -106,8 +106,8 @@ describe(`hot statements (${engineName()})`, () => {
       .from(policies)
       .where(and(eq(policies.tenantId, owner.tenantId), eq(policies.state, 'active')))
     expect(viaOrm).toBeDefined()
-    expect(await activePolicy.first(db.orm, [owner.tenantId])).toEqual(viaOrm)
-    expect(await db.transaction((tx) => activePolicyForShare.first(tx, [owner.tenantId]))).toEqual(viaOrm)
+    expect(await activePolicyRows(db.orm, [owner.tenantId, 'active'])).toEqual([viaOrm])
+    expect(await db.transaction((tx) => activePolicyRowsForShare(tx, [owner.tenantId, 'active']))).toEqual([viaOrm])
   })
 
   it('inserts the row the ORM inserts: jsonb, text[], numeric, timestamptz, booleans, nulls and defaults', async () => {

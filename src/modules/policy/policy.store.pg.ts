@@ -3,10 +3,17 @@ import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, s
 import { queryRows } from '../../platform/db/database.ts'
 import { policies, policySignatures, policyVerdicts, tenantWallets, walletAddresses } from './policy.tables.ts'
 import type { PolicyStore } from './policy.store.ts'
-import { activePolicy, activePolicyForShare } from './policy.statements.ts'
+import { selector } from '../../platform/db/statements.ts'
 
 /** Advisory-lock class of a tenant's policy versions (the key is hashtext(tenant id)); distinct from the Ledger's. */
 const policyLockClass = 7_264_120
+
+/**
+ * The tenant's active version, plain and FOR SHARE (a proposal or gate binding to it): every evaluation,
+ * proposal and gate run reads it, so it is made once (platform/db/statements.ts) rather than built per call.
+ */
+export const activePolicyRows = selector(policies, ['tenantId', 'state'])
+export const activePolicyRowsForShare = selector(policies, ['tenantId', 'state'], { lock: 'share' })
 
 export function createPolicyStore(): PolicyStore {
   return {
@@ -39,7 +46,10 @@ export function createPolicyStore(): PolicyStore {
         .limit(1)
       return row
     },
-    findActivePolicy: (executor, tenantId, options = {}) => (options.forShare === true ? activePolicyForShare : activePolicy).first(executor, [tenantId]),
+    async findActivePolicy(executor, tenantId, options = {}) {
+      const [row] = await (options.forShare === true ? activePolicyRowsForShare : activePolicyRows)(executor, [tenantId, 'active'])
+      return row
+    },
     async findPolicyByVersion(executor, tenantId, version) {
       const [row] = await executor
         .select()

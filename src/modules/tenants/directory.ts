@@ -66,7 +66,7 @@ export function createTenantDirectory(): TenantDirectory {
       .innerJoin(tenants, eq(tenants.id, users.tenantId))
 
   return {
-    findTenant: (executor, tenantId) => tenantById.first(executor, [tenantId]),
+    findTenant: tenantById,
     findUserStanding: (executor, tenantId, userId) => userStanding.first(executor, [tenantId, userId]),
     async tenantExists(executor, tenantId) {
       const [row] = await executor.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId)).limit(1)

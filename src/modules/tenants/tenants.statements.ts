@@ -1,18 +1,15 @@
 /**
  * The tenants module's hot statements (platform/db/statements.ts): the reads every authenticated request
- * makes, written once as SQL instead of built by the ORM on each call. Column lists follow
- * tenants.tables.ts; the tenants tests read the same rows both ways.
+ * makes, made once instead of built by the ORM on each call. test/platform/db-statements.test.ts reads the
+ * same rows through the ORM and through these.
  */
-import { statement } from '../../platform/db/statements.ts'
+import { selector, statement } from '../../platform/db/statements.ts'
 import type { TenantRow } from './tenants.store.ts'
+import { tenants } from './tenants.tables.ts'
 
-/** A tenant by id ($1), every column, as the ORM's `select().from(tenants)` answers it. */
-export const tenantById = statement<TenantRow>(
-  `select id, name, status, environment, org_id as "orgId", identity_issuer as "identityIssuer", identity_subject as "identitySubject",
-          rate_limit_tier as "rateLimitTier", rate_limit_per_minute as "rateLimitPerMinute", rate_limit_burst as "rateLimitBurst",
-          created_at as "createdAt", updated_at as "updatedAt"
-     from tenants where id = $1 limit 1`,
-)
+/** A tenant by id: every column, as the ORM's `select().from(tenants)` answers it. */
+const tenantRows = selector(tenants, ['id'])
+export const tenantById = async (executor: Parameters<typeof tenantRows>[0], tenantId: string): Promise<TenantRow | undefined> => (await tenantRows(executor, [tenantId]))[0]
 
 /** What a user's bearer token needs re-read on every request: the user's, member's and tenant's standing. */
 export interface UserStanding {

@@ -16,7 +16,7 @@ export function createTenantsStore(): TenantsStore {
     async insertTenant(tx, tenant) {
       await tx.insert(tenants).values(tenant)
     },
-    findTenant: (executor, tenantId) => tenantById.first(executor, [tenantId]),
+    findTenant: tenantById,
     async findTenantByIdentity(executor, issuer, subject) {
       const [row] = await executor
         .select()
