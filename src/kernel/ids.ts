@@ -60,6 +60,11 @@ export const idPrefixes = {
 
 export type IdKind = keyof typeof idPrefixes
 
+/** Whether `id` carries `kind`'s prefix (`svt_…` for a service token). */
+export function hasIdPrefix(id: string, kind: IdKind): boolean {
+  return id.startsWith(`${idPrefixes[kind]}_`)
+}
+
 export interface IdSource {
   /** A prefixed, time-ordered id such as `usr_01JDZ4…` (26 Crockford base32 characters after the prefix). */
   newId(kind: IdKind): string

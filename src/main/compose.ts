@@ -15,7 +15,7 @@ import { systemClock, type Clock } from '../kernel/clock.ts'
 import { createCursorCodec } from '../kernel/cursor.ts'
 import { AppError } from '../kernel/errors.ts'
 import { hmacSha256Hex } from '../kernel/hashing.ts'
-import { createIdSource, type IdSource } from '../kernel/ids.ts'
+import { createIdSource, hasIdPrefix, type IdSource } from '../kernel/ids.ts'
 import { createReplayableSecrets } from '../kernel/secrets.ts'
 import { createMailHandler, mailSendQueue } from '../platform/mail/mail.job.ts'
 import { createLogMailer, createSmtpMailer, type Mailer } from '../platform/mail/mailer.ts'
@@ -325,12 +325,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // The agents that propose: the first-party catalog's (by agent key, with the behaviour hash gate check 1.5
   // pins), and service tokens (Steward's internal agents) until the agent registry (issue 18) names others.
   // A halted (quarantined) agent, and a registered one that is not active, is inactive: the gate refuses it.
+  // Whose id it is decides what is read: a first-party agent's state, a service token's standing (its
+  // prefix is reserved: no agent registers with it), or else an external agent's registration and state.
   const agentStanding = async (executor: Executor, tenantId: string, agentId: string, now: Date) => {
-    const state = await agents.stateOf(tenantId, agentId, executor)
     const firstParty = catalog.find((entry) => entry.agent_key === agentId)
-    if (firstParty !== undefined) return { active: state === undefined || state === 'active', mayPropose: true, behaviorHash: firstParty.behavior_hash }
-    const registered = await agents.registry.agentById(tenantId, agentId, executor)
+    if (firstParty !== undefined) {
+      const state = await agents.stateOf(tenantId, agentId, executor)
+      return { active: state === undefined || state === 'active', mayPropose: true, behaviorHash: firstParty.behavior_hash }
+    }
+    const registered = hasIdPrefix(agentId, 'serviceToken') ? undefined : await agents.registry.agentById(tenantId, agentId, executor)
     if (registered !== undefined) return { active: registered.state === 'active', mayPropose: registered.scopes.includes('payment_intent:propose'), behaviorHash: null }
+    if (!hasIdPrefix(agentId, 'serviceToken')) return undefined
     const token = await serviceTokenStanding(executor, tenantId, agentId, now)
     return token === undefined ? undefined : { active: token.active, mayPropose: token.scopes.includes('payment_intent:propose'), behaviorHash: null }
   }
@@ -367,8 +372,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     policy: {
       evaluateActive: (tx, tenantId, action) => policy.verdicts.evaluateActive(tx, tenantId, action),
       evaluateActiveWith: (tx, tenantId, build) => policy.verdicts.evaluateActiveWith(tx, tenantId, build),
-      issueVerdict: (tx, tenantId, decision, action) => policy.verdicts.issueVerdict(tx, tenantId, decision, action),
-      consumeVerdict: (tx, tenantId, token, action) => policy.verdicts.consumeVerdict(tx, tenantId, token, action),
+      bindVerdict: (tx, tenantId, decision, action) => policy.verdicts.bindVerdict(tx, tenantId, decision, action),
       activePolicyIntegrity: (executor, tenantId) => policy.integrity.activePolicyIntegrity(executor, tenantId),
     },
     agents: {

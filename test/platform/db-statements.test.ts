@@ -157,6 +157,12 @@ describe(`hot statements (${engineName()})`, () => {
     expect((await byFlagAndNote(db.orm, [false, "o'hara"])).map((row) => row.id).sort()).toEqual(['orm', 'ours', 'ours-tx'])
     expect(await db.transaction((tx) => selector(rows, ['id'], { lock: 'update' })(tx, ['ours-tx']))).toEqual([read[2]])
     expect(() => selector(rows, ['nope' as 'id'])).toThrow(/no column nope/)
+    // A subset of the columns, and a further fixed condition, read as the ORM's select of those fields.
+    const fields = { tags: rows.tags, amount: rows.amount, at: rows.at }
+    const someColumns = selector(rows, ['flag'], { columns: ['tags', 'amount', 'at'], where: `"state" <> 'fresh'`, limit: 10 })
+    expect(await someColumns(db.orm, [false])).toEqual(await db.orm.select(fields).from(rows).where(and(eq(rows.flag, false), sql`${rows.state} <> 'fresh'`)))
+    expect(await someColumns(db.orm, [false])).toEqual([{ tags: value.tags, amount: value.amount, at: value.at }])
+    expect(() => selector(rows, ['id'], { columns: ['nope' as 'id'] })).toThrow(/no column nope/)
     await db.orm.execute(sql.raw(`drop table ${name}`))
   })
 })

@@ -14,7 +14,7 @@
 import type { Clock } from '../../kernel/clock.ts'
 import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
 import { AppError } from '../../kernel/errors.ts'
-import type { IdSource } from '../../kernel/ids.ts'
+import { hasIdPrefix, type IdSource } from '../../kernel/ids.ts'
 import type { Principal } from '../../kernel/principal.ts'
 import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
 import type { Database, Executor, Tx } from '../../platform/db/database.ts'
@@ -134,9 +134,11 @@ export function createActionsService(deps: { db: Database; commands: CommandRunn
   async function agentOf(executor: Executor, tenantId: string, agentId: string): Promise<ProposingAgent> {
     const entry = catalog.find((candidate) => candidate.agent_key === agentId)
     if (entry !== undefined) return { id: agentId, kind: 'internal', display_name: entry.display_name, role: entry.role }
-    const registered = await registry.findRegistered(executor, tenantId, agentId)
+    // A service token's id is never an agent's registration (registration refuses the prefix): nothing to read.
+    const serviceToken = hasIdPrefix(agentId, 'serviceToken')
+    const registered = serviceToken ? undefined : await registry.findRegistered(executor, tenantId, agentId)
     if (registered !== undefined) return { id: agentId, kind: 'external', display_name: registered.registration.displayName, role: registered.registration.role }
-    return { id: agentId, kind: 'internal', display_name: agentId.startsWith('svt_') ? 'Steward internal agent (service token)' : agentId, role: null }
+    return { id: agentId, kind: 'internal', display_name: serviceToken ? 'Steward internal agent (service token)' : agentId, role: null }
   }
 
   async function recordsOf(executor: Executor, tenantId: string, rows: readonly ProposalRow[]): Promise<AgentProposalRecord[]> {

@@ -56,7 +56,7 @@ export const AgentDetail = named(
 )
 
 export const RegisterAgentBody = Strict({
-  agent_id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.:-]+$' }),
+  agent_id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.:-]+$', description: 'A first-party agent\'s key is 409 agent_already_registered; an id beginning svt_ (service tokens\' ids) is 400 validation_failed.' }),
   role: Type.Enum(['reader', 'contributor', 'proposer'], { description: 'reader: ledger:read, wiki:read; contributor: adds raw:write; proposer: adds payment_intent:propose.' }),
   display_name: Type.String({ minLength: 1, maxLength: 200 }),
   scope_hash: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'Must equal the role\'s scope hash when given.' })),

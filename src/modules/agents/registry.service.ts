@@ -8,6 +8,7 @@ import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/c
 import type { AuditActor } from '../../kernel/audit-record.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import { AppError } from '../../kernel/errors.ts'
+import { hasIdPrefix } from '../../kernel/ids.ts'
 import type { Scope } from '../../kernel/principal.ts'
 import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
 import type { Database, Executor } from '../../platform/db/database.ts'
@@ -149,6 +150,9 @@ export function createRegistryService(deps: {
       if (input.onchain_address !== undefined && !addressPattern.test(input.onchain_address)) throw new AppError('validation_failed', 'onchain_address must be 0x and 40 hex digits.', { field: '/onchain_address' })
       if (input.registered_tx !== undefined && !hashPattern.test(input.registered_tx)) throw new AppError('validation_failed', 'registered_tx must be 0x and 64 hex digits.', { field: '/registered_tx' })
       if (catalog.some((entry) => entry.agent_key === input.agent_id)) throw new AppError('agent_already_registered', 'A first-party agent has this id.', { agent_id: input.agent_id })
+      if (hasIdPrefix(input.agent_id, 'serviceToken')) {
+        throw new AppError('validation_failed', 'An agent id may not begin with svt_: those are service tokens\' ids.', { field: '/agent_id', reserved_prefix: 'svt_' })
+      }
 
       return commands.run(context, { name: 'agents.register', tenantId, input }, async (tx) => {
         const now = clock.now()

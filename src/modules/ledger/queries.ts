@@ -5,6 +5,7 @@
  */
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Executor } from '../../platform/db/database.ts'
+import { selector, statement } from '../../platform/db/statements.ts'
 import { entityIdOf } from './domain/keys.ts'
 import { ledgerAccounts, ledgerBalances, ledgerCounterparties, ledgerEntityKeys, ledgerInvoices, ledgerObligations, ledgerReconciliationMatches, ledgerTransactions } from './ledger.tables.ts'
 import { accountView, balanceView, counterpartyView, invoiceView, matchView, obligationView, transactionView } from './ledger.views.ts'
@@ -259,10 +260,10 @@ export interface LedgerQueries {
   findInvoice(executor: Executor, tenantId: string, invoiceId: string): Promise<PaymentInvoice | undefined>
   findObligation(executor: Executor, tenantId: string, obligationId: string): Promise<PaymentObligation | undefined>
   /**
-   * The counterparties these identity keys name (`email:<address>`, `wallet:<address>`, `iban:<IBAN>`, as
-   * normalization keys them): a stored key, or the counterparty whose id derives from the key.
+   * Whether one of these identity keys (`email:<address>`, `wallet:<address>`, `iban:<IBAN>`, as
+   * normalization keys them) names this counterparty: a stored key of it, or the key its id derives from.
    */
-  counterpartiesNamedBy(executor: Executor, tenantId: string, keys: readonly string[]): Promise<Set<string>>
+  counterpartyNamedBy(executor: Executor, tenantId: string, counterpartyId: string, keys: readonly string[]): Promise<boolean>
   /** The account's latest recorded balance: the newest day's available, current or closing balance (in that preference). */
   latestBalance(executor: Executor, tenantId: string, accountId: string): Promise<{ amount: string; asOf: string } | undefined>
   /**
@@ -316,6 +317,27 @@ function obligationsWhere(tenantId: string, s: ObligationSelection, asOf: Date |
 }
 
 const accountFields = { id: ledgerAccounts.id, status: ledgerAccounts.status, currency: ledgerAccounts.currency, accountType: ledgerAccounts.accountType }
+
+// The money path's reads, by key with fixed text (platform/db/statements.ts): the gate asks each of them on every execute.
+const currentAccount = selector(ledgerAccounts, ['tenantId', 'id'], { columns: ['id', 'status', 'currency', 'accountType'], where: '"superseded_at" is null' })
+const currentCounterparty = selector(ledgerCounterparties, ['tenantId', 'id'], {
+  columns: ['id', 'name', 'verifiedStatus', 'riskLevel', 'trustState', 'linkedAccounts'],
+  where: '"superseded_at" is null',
+})
+const latestBalanceOf = statement<{ amount: string; asOf: string }>(
+  `select amount::text as "amount", as_of::text as "asOf" from ledger_balances
+    where tenant_id = $1 and account_id = $2 and superseded_at is null and balance_type in ('available', 'current', 'closing')
+    order by as_of desc, case balance_type when 'available' then 0 when 'current' then 1 else 2 end limit 1`,
+)
+const detailsChangedOf = statement<{ first: Date | null; details: Date | null }>(
+  `select (select min(created_at) from ledger_counterparties where tenant_id = $1 and id = $2) as "first",
+          (select max(created_at) from ledger_entity_keys
+            where tenant_id = $1 and kind = 'counterparty' and entity_id = $2 and (key like 'iban:%' or key like 'wallet:%')) as "details"`,
+)
+const namedByOf = statement<{ named: boolean }>(
+  `select exists (select 1 from ledger_entity_keys where tenant_id = $1 and kind = 'counterparty' and key = any($3::text[]) and entity_id = $2)
+       or ($4::boolean and exists (select 1 from ledger_counterparties where tenant_id = $1 and id = $2 and superseded_at is null)) as "named"`,
+)
 
 export function createLedgerQueries(): LedgerQueries {
   return {
@@ -554,8 +576,7 @@ export function createLedgerQueries(): LedgerQueries {
     },
 
     async findAccount(executor, tenantId, accountId) {
-      const a = ledgerAccounts
-      const [row] = await executor.select(accountFields).from(a).where(and(eq(a.tenantId, tenantId), eq(a.id, accountId), isNull(a.supersededAt))).limit(1)
+      const [row] = await currentAccount(executor, [tenantId, accountId])
       return row
     },
 
@@ -570,12 +591,7 @@ export function createLedgerQueries(): LedgerQueries {
     },
 
     async findCounterparty(executor, tenantId, counterpartyId) {
-      const c = ledgerCounterparties
-      const [row] = await executor
-        .select({ id: c.id, name: c.name, verifiedStatus: c.verifiedStatus, riskLevel: c.riskLevel, trustState: c.trustState, linkedAccounts: c.linkedAccounts })
-        .from(c)
-        .where(and(eq(c.tenantId, tenantId), eq(c.id, counterpartyId), isNull(c.supersededAt)))
-        .limit(1)
+      const [row] = await currentCounterparty(executor, [tenantId, counterpartyId])
       if (row === undefined) return undefined
       const { linkedAccounts, ...counterparty } = row
       const walletAddresses = linkedAccounts.filter((account) => account.startsWith('wallet:')).map((account) => account.slice('wallet:'.length).toLowerCase())
@@ -613,45 +629,22 @@ export function createLedgerQueries(): LedgerQueries {
     },
 
     async latestBalance(executor, tenantId, accountId) {
-      const b = ledgerBalances
-      const [row] = await executor
-        .select({ amount: b.amount, asOf: b.asOf })
-        .from(b)
-        .where(and(eq(b.tenantId, tenantId), eq(b.accountId, accountId), isNull(b.supersededAt), inArray(b.balanceType, ['available', 'current', 'closing'])))
-        .orderBy(desc(b.asOf), sql`case ${b.balanceType} when 'available' then 0 when 'current' then 1 else 2 end`)
-        .limit(1)
-      return row
+      return latestBalanceOf.first(executor, [tenantId, accountId])
     },
 
     async counterpartyDetailsChangedAt(executor, tenantId, counterpartyId) {
-      const k = ledgerEntityKeys
-      const c = ledgerCounterparties
-      const [first] = await executor.select({ at: sql<Date | string | null>`min(${c.createdAt})` }).from(c).where(and(eq(c.tenantId, tenantId), eq(c.id, counterpartyId)))
-      const [details] = await executor
-        .select({ at: sql<Date | string | null>`max(${k.createdAt})` })
-        .from(k)
-        .where(and(eq(k.tenantId, tenantId), eq(k.kind, 'counterparty'), eq(k.entityId, counterpartyId), or(sql`${k.key} like 'iban:%'`, sql`${k.key} like 'wallet:%'`)))
-      if (first?.at == null || details?.at == null) return null
+      const row = await detailsChangedOf.first(executor, [tenantId, counterpartyId])
+      if (row?.first == null || row.details == null) return null
       // Keys recorded with the counterparty's first version came with it; a later one is a change of details.
-      const changed = new Date(details.at)
-      return changed.getTime() > new Date(first.at).getTime() ? changed : null
+      return row.details.getTime() > row.first.getTime() ? row.details : null
     },
 
-    async counterpartiesNamedBy(executor, tenantId, keys) {
-      if (keys.length === 0) return new Set()
-      const k = ledgerEntityKeys
-      const stored = await executor
-        .select({ entityId: k.entityId })
-        .from(k)
-        .where(and(eq(k.tenantId, tenantId), eq(k.kind, 'counterparty'), inArray(k.key, [...keys])))
-      // A counterparty's first key needs no row: its id derives from it.
-      const derived = keys.map((key) => entityIdOf('counterparty', tenantId, key))
-      const c = ledgerCounterparties
-      const existing = await executor
-        .select({ id: c.id })
-        .from(c)
-        .where(and(eq(c.tenantId, tenantId), inArray(c.id, derived), isNull(c.supersededAt)))
-      return new Set([...stored.map((row) => row.entityId), ...existing.map((row) => row.id)])
+    async counterpartyNamedBy(executor, tenantId, counterpartyId, keys) {
+      if (keys.length === 0) return false
+      // A counterparty's first key needs no row: its id derives from it (and then the counterparty must be current).
+      const derived = keys.some((key) => entityIdOf('counterparty', tenantId, key) === counterpartyId)
+      const row = await namedByOf.first(executor, [tenantId, counterpartyId, [...keys], derived])
+      return row?.named === true
     },
 
     async outflowsInPeriod(executor, tenantId, options) {

@@ -18,7 +18,7 @@ import { actionHash, type PolicyAction } from '../policy/index.ts'
 import { checkMemberAuthority } from './domain/approvals.ts'
 import { canMove, type PaymentIntentStatus } from './domain/intents.ts'
 import { isShadowRun, ledgerSnapshotOf, railOf, reservationAmount, runGate, type GateCheckResult, type GateSettings, type GateSnapshot, type Rail } from './domain/gate.ts'
-import { memberIsPayee } from './payee.ts'
+import { payeeKeysOf } from './payee.ts'
 import type { PaymentIntentRow, PaymentsStore } from './payments.store.ts'
 import { intentEventPayload } from './payments.views.ts'
 import type { PaymentsAgents, PaymentsAuditChain, PaymentsExecution, PaymentsLedger, PaymentsMembers, PaymentsPolicy } from './ports.ts'
@@ -121,14 +121,15 @@ export function createGateService(deps: GateDeps) {
         approvalRows
           .filter((row) => row.decision === 'approve')
           .map(async (approval) => {
-            const member = await members.findMemberOfUser(tx, tenantId, approval.userId)
+            // The approver as they stand now, and their wallets, together; then whether the payee is them.
+            const [member, wallets] = await Promise.all([members.findMemberOfUser(tx, tenantId, approval.userId), members.humanWalletsOf(tx, tenantId, approval.userId)])
             const authority = checkMemberAuthority(member, intent.actionType)
             return {
               memberId: approval.memberId,
               memberActive: authority.ok,
               approvalDomains: member?.approvalDomains ?? [],
               approvalLimit: member?.approvalLimit ?? null,
-              isPayee: member === undefined ? false : await memberIsPayee({ ledger, members }, tx, tenantId, member, intent.destinationCounterpartyId),
+              isPayee: member === undefined ? false : await ledger.counterpartyNamedBy(tx, tenantId, intent.destinationCounterpartyId, payeeKeysOf(member.email, wallets)),
             }
           }),
       ),
@@ -141,8 +142,7 @@ export function createGateService(deps: GateDeps) {
       if (decision === undefined || action === undefined) return { ok: false, reason: 'no decision to bind a verdict to' }
       if (live === undefined) return { ok: false, reason: 'no active policy' }
       if (actionHash(action) !== decision.actionHash) return { ok: false, reason: 'the stored action does not match its hash' }
-      const issued = await policy.issueVerdict(tx, tenantId, live, action)
-      const consumed = await policy.consumeVerdict(tx, tenantId, issued.token, action)
+      const consumed = await policy.bindVerdict(tx, tenantId, live, action)
       return consumed.ok ? { ok: true } : { ok: false, reason: consumed.reason }
     }
     const [integrity, verdict, sessionKey] = await Promise.all([policy.activePolicyIntegrity(tx, tenantId), bindVerdict(), sessionKeyRead])

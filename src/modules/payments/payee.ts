@@ -2,14 +2,18 @@
 import type { Executor } from '../../platform/db/database.ts'
 import type { MemberIdentity, PaymentsLedger, PaymentsMembers } from './ports.ts'
 
+/** The identity keys a member is known by to the Ledger: their login email, and each human wallet. */
+export function payeeKeysOf(email: string, wallets: readonly string[]): string[] {
+  return [`email:${email.trim().toLowerCase()}`, ...wallets.map((address) => `wallet:${address.toLowerCase()}`)]
+}
+
 export async function memberIsPayee(
-  deps: { ledger: Pick<PaymentsLedger, 'counterpartiesNamedBy'>; members: Pick<PaymentsMembers, 'humanWalletsOf'> },
+  deps: { ledger: Pick<PaymentsLedger, 'counterpartyNamedBy'>; members: Pick<PaymentsMembers, 'humanWalletsOf'> },
   executor: Executor,
   tenantId: string,
   member: Pick<MemberIdentity, 'userId' | 'email'>,
   counterpartyId: string,
 ): Promise<boolean> {
   const wallets = await deps.members.humanWalletsOf(executor, tenantId, member.userId)
-  const keys = [`email:${member.email.trim().toLowerCase()}`, ...wallets.map((address) => `wallet:${address.toLowerCase()}`)]
-  return (await deps.ledger.counterpartiesNamedBy(executor, tenantId, keys)).has(counterpartyId)
+  return deps.ledger.counterpartyNamedBy(executor, tenantId, counterpartyId, payeeKeysOf(member.email, wallets))
 }

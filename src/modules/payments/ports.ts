@@ -19,7 +19,7 @@ export type { PaymentAccount, PaymentCounterparty, PaymentInvoice, PaymentObliga
 /** The Ledger, as a payment reads it: the accounts, counterparties, invoices and obligations an intent names. */
 export type PaymentsLedger = Pick<
   LedgerQueries,
-  'findAccount' | 'activeAccountsIn' | 'findCounterparty' | 'findInvoice' | 'findObligation' | 'counterpartiesNamedBy' | 'latestBalance' | 'counterpartyDetailsChangedAt'
+  'findAccount' | 'activeAccountsIn' | 'findCounterparty' | 'findInvoice' | 'findObligation' | 'counterpartyNamedBy' | 'latestBalance' | 'counterpartyDetailsChangedAt'
 >
 
 /** Raw's parsed rows: which of these ids are the tenant's, the artifact and parser each came from, and how confident its extraction was. */
@@ -54,9 +54,8 @@ export interface PaymentsPolicy {
   evaluateActive(tx: Tx, tenantId: string, action: PolicyAction): Promise<EvaluatedDecision | undefined>
   /** One read of the active policy: `build` the action given its spend window in hours, then the decision; undefined when none is active. */
   evaluateActiveWith: PolicyVerdicts['evaluateActiveWith']
-  /** Single-use verdicts: the gate issues one for the action under the active policy and consumes it. */
-  issueVerdict: PolicyVerdicts['issueVerdict']
-  consumeVerdict: PolicyVerdicts['consumeVerdict']
+  /** Single-use verdicts: the gate issues one for the action under the active policy and consumes it, in one round trip. */
+  bindVerdict: PolicyVerdicts['bindVerdict']
   /** The active policy's signatures verified again. */
   activePolicyIntegrity(executor: Executor, tenantId: string): Promise<PolicyIntegrity | undefined>
 }

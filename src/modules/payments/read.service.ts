@@ -5,6 +5,7 @@
  */
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'
+import { hasIdPrefix } from '../../kernel/ids.ts'
 import { canonicalJson } from '../../kernel/hashing.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { PaymentActionType, PaymentIntentStatus } from './domain/intents.ts'
@@ -38,7 +39,7 @@ export interface ReplayInvestigation {
 function agentOf(row: PaymentIntentRow): PaymentIntentView['agent'] {
   if (row.createdByAgentId === null) return null
   // A service token stands for Steward's internal agents (propose.service.ts, proposingAgentOf).
-  return { id: row.createdByAgentId, kind: 'internal', display_name: row.createdByAgentId.startsWith('svt_') ? 'Steward internal agent (service token)' : row.createdByAgentId }
+  return { id: row.createdByAgentId, kind: 'internal', display_name: hasIdPrefix(row.createdByAgentId, 'serviceToken') ? 'Steward internal agent (service token)' : row.createdByAgentId }
 }
 
 /** What a proof of an intent needs from this module (modules/proofs): its gate runs' checks and the evidence it cites. */

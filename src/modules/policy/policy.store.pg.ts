@@ -2,8 +2,8 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
 import { policies, policySignatures, policyVerdicts, tenantWallets, walletAddresses } from './policy.tables.ts'
-import type { PolicyStore } from './policy.store.ts'
-import { selector } from '../../platform/db/statements.ts'
+import type { PolicyStore, VerdictRow } from './policy.store.ts'
+import { inserter, selector, statement } from '../../platform/db/statements.ts'
 
 /** Advisory-lock class of a tenant's policy versions (the key is hashtext(tenant id)); distinct from the Ledger's. */
 const policyLockClass = 7_264_120
@@ -14,6 +14,20 @@ const policyLockClass = 7_264_120
  */
 export const activePolicyRows = selector(policies, ['tenantId', 'state'])
 export const activePolicyRowsForShare = selector(policies, ['tenantId', 'state'], { lock: 'share' })
+const policyById = selector(policies, ['tenantId', 'id'])
+/**
+ * A verdict's two steps, each one fixed statement sent straight to the driver when called: the gate
+ * issues and consumes in one round trip (verdicts.ts, bindVerdict), which needs the two to reach the
+ * connection in the order they are called.
+ */
+const insertVerdictRow = inserter(policyVerdicts)
+const consumeVerdictRow = statement<Omit<VerdictRow, 'decision'> & { decision: string }>(
+  `update policy_verdicts v set consumed_at = $4::timestamptz
+    where v.tenant_id = $1 and v.token_digest = $2 and v.consumed_at is null and v.expires_at > $4::timestamptz and v.action_hash = $3
+      and exists (select 1 from policies p where p.tenant_id = $1 and p.id = v.policy_id and p.state = 'active')
+    returning v.id, v.tenant_id as "tenantId", v.token_digest as "tokenDigest", v.decision::text as "decision", v.action_hash as "actionHash",
+              v.policy_id as "policyId", v.policy_version as "policyVersion", v.expires_at as "expiresAt", v.consumed_at as "consumedAt", v.created_at as "createdAt"`,
+)
 
 export function createPolicyStore(): PolicyStore {
   return {
@@ -39,11 +53,7 @@ export function createPolicyStore(): PolicyStore {
       return inserted.length > 0
     },
     async findPolicy(executor, tenantId, policyId) {
-      const [row] = await executor
-        .select()
-        .from(policies)
-        .where(and(eq(policies.tenantId, tenantId), eq(policies.id, policyId)))
-        .limit(1)
+      const [row] = await policyById(executor, [tenantId, policyId])
       return row
     },
     async findActivePolicy(executor, tenantId, options = {}) {
@@ -146,24 +156,11 @@ export function createPolicyStore(): PolicyStore {
     },
 
     async insertVerdict(tx, row) {
-      await tx.insert(policyVerdicts).values(row)
+      await insertVerdictRow(tx, row)
     },
     async consumeVerdict(tx, tenantId, tokenDigest, actionHash, at) {
-      const [row] = await tx
-        .update(policyVerdicts)
-        .set({ consumedAt: at })
-        .where(
-          and(
-            eq(policyVerdicts.tenantId, tenantId),
-            eq(policyVerdicts.tokenDigest, tokenDigest),
-            isNull(policyVerdicts.consumedAt),
-            gt(policyVerdicts.expiresAt, at),
-            eq(policyVerdicts.actionHash, actionHash),
-            sql`exists (select 1 from ${policies} where ${policies.tenantId} = ${tenantId} and ${policies.id} = ${policyVerdicts.policyId} and ${policies.state} = 'active')`,
-          ),
-        )
-        .returning()
-      return row
+      const row = await consumeVerdictRow.first(tx, [tenantId, tokenDigest, actionHash, at])
+      return row === undefined ? undefined : { ...row, decision: JSON.parse(row.decision) as unknown }
     },
     async findVerdict(executor, tenantId, tokenDigest) {
       const [row] = await executor

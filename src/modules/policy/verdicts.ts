@@ -62,6 +62,13 @@ export interface PolicyVerdicts {
    * action_mismatch, policy_stale.
    */
   consumeVerdict(tx: Tx, tenantId: string, token: string, action: PolicyAction): Promise<VerdictConsumption>
+  /**
+   * The gate's binding (check 2.5): issues a verdict for the decision and consumes it at once, as
+   * `issueVerdict` then `consumeVerdict` do, with the policy's lookup, the verdict's INSERT and the
+   * consuming UPDATE sent together (one round trip on PostgreSQL's pipelined connection; the connection
+   * runs them in that order). The token never leaves this call.
+   */
+  bindVerdict(tx: Tx, tenantId: string, decision: EvaluatedDecision, action: PolicyAction): Promise<VerdictConsumption>
 }
 
 /** The action without absent fields (undefined and null mean "not populated" alike). */
@@ -108,46 +115,82 @@ export function createPolicyVerdicts(deps: { store: PolicyStore; ids: IdSource; 
     },
 
     async issueVerdict(tx, tenantId, decision, action) {
-      const policy = await store.findPolicy(tx, tenantId, decision.policy_id)
+      const issuing = issue(tx, tenantId, decision, action)
+      await settled(issuing.policyChecked, issuing.written)
+      return issuing.issued
+    },
+
+    async consumeVerdict(tx, tenantId, token, action) {
+      return consume(tx, tenantId, token, action)
+    },
+
+    async bindVerdict(tx, tenantId, decision, action) {
+      const issuing = issue(tx, tenantId, decision, action)
+      // Called without awaiting the INSERT: the UPDATE is queued behind it on the same connection.
+      const consuming = consume(tx, tenantId, issuing.issued.token, action)
+      const [, , consumption] = await settled(issuing.policyChecked, issuing.written, consuming)
+      return consumption
+    },
+  }
+
+  /**
+   * Waits for every step and throws the first failure in the order given, not in the order they failed:
+   * a policy that is not the tenant's is that assertion, not the INSERT's foreign-key error behind it.
+   */
+  async function settled<T extends readonly unknown[]>(...steps: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+    const outcomes = await Promise.allSettled(steps)
+    for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason
+    return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T
+  }
+
+  /**
+   * Sends a verdict's INSERT at once (the store's statement reaches the driver when called), with the
+   * lookup asserting that the decision's policy version is this tenant's.
+   */
+  function issue(tx: Tx, tenantId: string, decision: EvaluatedDecision, action: PolicyAction) {
+    const now = clock.now()
+    const token = newSecret(verdictTokenPrefix)
+    const expiresAt = new Date(now.getTime() + verdictLifetimeSeconds * 1000)
+    const id = ids.newId('policyVerdict')
+    const { policy_id: _policyId, policy_version: _policyVersion, policy_hash: _policyHash, ...plain } = decision
+    const policyChecked = store.findPolicy(tx, tenantId, decision.policy_id).then((policy) => {
       // The gate passes a decision it evaluated in this tenant under that version: anything else is a bug.
       assert(
         policy !== undefined && policy.version === decision.policy_version,
         `issueVerdict: policy ${decision.policy_id} version ${decision.policy_version} is not this tenant's`,
       )
-      const now = clock.now()
-      const token = newSecret(verdictTokenPrefix)
-      const expiresAt = new Date(now.getTime() + verdictLifetimeSeconds * 1000)
-      const id = ids.newId('policyVerdict')
-      const { policy_id: _policyId, policy_version: _policyVersion, policy_hash: _policyHash, ...plain } = decision
-      await store.insertVerdict(tx, {
-        id,
-        tenantId,
-        tokenDigest: tokenDigest(token),
-        decision: plain,
-        actionHash: actionHash(action),
-        policyId: policy.id,
-        policyVersion: policy.version,
-        expiresAt,
-        consumedAt: null,
-        createdAt: now,
-      })
-      return { verdict_id: id, token, expires_at: expiresAt }
-    },
+    })
+    const written = store.insertVerdict(tx, {
+      id,
+      tenantId,
+      tokenDigest: tokenDigest(token),
+      decision: plain,
+      actionHash: actionHash(action),
+      policyId: decision.policy_id,
+      policyVersion: decision.policy_version,
+      expiresAt,
+      consumedAt: null,
+      createdAt: now,
+    })
+    // Observed by the caller's Promise.all; never an unhandled rejection before it is.
+    policyChecked.catch(() => {})
+    written.catch(() => {})
+    return { issued: { verdict_id: id, token, expires_at: expiresAt } satisfies IssuedVerdict, written, policyChecked }
+  }
 
-    async consumeVerdict(tx, tenantId, token, action) {
-      const now = clock.now()
-      const digest = tokenDigest(token)
-      const hash = actionHash(action)
-      const consumed = await store.consumeVerdict(tx, tenantId, digest, hash, now)
-      if (consumed !== undefined) {
-        return {
-          ok: true,
-          verdict: { id: consumed.id, decision: consumed.decision as PolicyDecision, policyId: consumed.policyId, policyVersion: consumed.policyVersion },
-        }
+  async function consume(tx: Tx, tenantId: string, token: string, action: PolicyAction): Promise<VerdictConsumption> {
+    const now = clock.now()
+    const digest = tokenDigest(token)
+    const hash = actionHash(action)
+    const consumed = await store.consumeVerdict(tx, tenantId, digest, hash, now)
+    if (consumed !== undefined) {
+      return {
+        ok: true,
+        verdict: { id: consumed.id, decision: consumed.decision as PolicyDecision, policyId: consumed.policyId, policyVersion: consumed.policyVersion },
       }
-      const row = await store.findVerdict(tx, tenantId, digest)
-      const active = row === undefined ? undefined : await store.findActivePolicy(tx, tenantId)
-      return { ok: false, reason: classify(row, hash, now, active?.id) }
-    },
+    }
+    const row = await store.findVerdict(tx, tenantId, digest)
+    const active = row === undefined ? undefined : await store.findActivePolicy(tx, tenantId)
+    return { ok: false, reason: classify(row, hash, now, active?.id) }
   }
 }

@@ -108,33 +108,45 @@ export function inserter<Table extends PgTable>(table: Table): Inserter<Table['$
   }
 }
 
-export interface SelectorOptions {
+export interface SelectorOptions<Column extends string = string> {
   /** Row lock taken until the transaction ends. */
   readonly lock?: 'update' | 'share'
   /** At most this many rows (default 1). */
   readonly limit?: number
+  /** Only these columns (default every column of the table). */
+  readonly columns?: readonly Column[]
+  /** A further condition, fixed SQL over the table's own column names (`"superseded_at" is null`). */
+  readonly where?: string
 }
 
 /** Reads the rows of a table whose key columns equal the given values, in the order of `keys`. */
 export type Selector<Row> = (executor: Executor, values: readonly unknown[]) => Promise<Row[]>
 
 /**
- * Every column of `table`'s rows where each of `keys` equals its value ($1, $2, … in order), as Drizzle's
- * `select().from(table).where(and(eq(…), …)).limit(n)` answers them: the same row objects, each value
- * through its column's `mapFromDriverValue`, without building the query on each call.
+ * The columns of `table`'s rows (every one, or `options.columns`) where each of `keys` equals its value
+ * ($1, $2, … in order), and `options.where` holds, as Drizzle's `select().from(table).where(and(eq(…), …))
+ * .limit(n)` answers them: the same row objects, each value through its column's `mapFromDriverValue`,
+ * without building the query on each call.
  */
-export function selector<Table extends PgTable>(table: Table, keys: ReadonlyArray<keyof Table['$inferSelect'] & string>, options: SelectorOptions = {}): Selector<Table['$inferSelect']> {
-  const columns = Object.entries(getTableColumns(table)) as Array<[string, PgColumn]>
-  const byKey = new Map(columns)
-  const conditions = keys.map((key, index) => {
+export function selector<Table extends PgTable, Column extends keyof Table['$inferSelect'] & string = keyof Table['$inferSelect'] & string>(
+  table: Table,
+  keys: ReadonlyArray<keyof Table['$inferSelect'] & string>,
+  options: SelectorOptions<Column> = {},
+): Selector<Pick<Table['$inferSelect'], Column>> {
+  const all = Object.entries(getTableColumns(table)) as Array<[string, PgColumn]>
+  const byKey = new Map(all)
+  const columnOf = (key: string): PgColumn => {
     const column = byKey.get(key)
     if (column === undefined) throw new TypeError(`selector: ${getTableName(table)} has no column ${key}`)
-    return `"${column.name}" = $${index + 1}`
-  })
+    return column
+  }
+  const columns: Array<[string, PgColumn]> = options.columns === undefined ? all : options.columns.map((key) => [key, columnOf(key)])
+  const conditions = keys.map((key, index) => `"${columnOf(key).name}" = $${index + 1}`)
+  if (options.where !== undefined) conditions.push(`(${options.where})`)
   const text =
     `select ${columns.map(([, column]) => `"${column.name}"`).join(', ')} from "${getTableName(table)}" where ${conditions.join(' and ')} limit ${options.limit ?? 1}` +
     (options.lock === undefined ? '' : ` for ${options.lock}`)
-  const keyColumns = keys.map((key) => byKey.get(key)!)
+  const keyColumns = keys.map(columnOf)
   return async (executor, values) => {
     const parameters = values.map((value, index) => (value === null || value === undefined ? null : keyColumns[index]!.mapToDriverValue(value)))
     const { rows } = await driverOf(executor)(text, parameters, 'drizzle')
@@ -145,7 +157,7 @@ export function selector<Table extends PgTable>(table: Table, keys: ReadonlyArra
         const value = raw[index]
         row[key] = value === null ? null : column.mapFromDriverValue(value)
       }
-      return row as Table['$inferSelect']
+      return row as Pick<Table['$inferSelect'], Column>
     })
   }
 }

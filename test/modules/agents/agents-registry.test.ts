@@ -80,9 +80,13 @@ describe('POST /v1/execution/agents/register', () => {
     expect(await auditEvents(test, b.owner.tenantId, { action: 'agent.registered', entityId: agentId })).toHaveLength(1)
   })
 
-  it('refuses a scope hash that is not the role\'s, a catalog agent\'s id, and a caller without execution:admin', async () => {
+  it('refuses a scope hash that is not the role\'s, a catalog agent\'s id, a service token\'s prefix, and a caller without execution:admin', async () => {
     expectError(await register(b.admin.token, { agent_id: newAgentId(), role: 'reader', display_name: 'x', scope_hash: scopeHashOfRole('proposer') }), 'validation_failed')
     expectError(await register(b.admin.token, { agent_id: 'bill_payment', role: 'reader', display_name: 'x' }), 'agent_already_registered')
+    // svt_… names service tokens (Steward's internal agents): an agent registered so would be two agents under one id.
+    const reserved = await register(b.admin.token, { agent_id: 'svt_01JDZ4EXAMPLE', role: 'proposer', display_name: 'x' })
+    expectError(reserved, 'validation_failed')
+    expect(reserved.json().error.details).toMatchObject({ field: '/agent_id', reserved_prefix: 'svt_' })
     expectError(await register(b.owner.token, { agent_id: newAgentId(), role: 'reader', display_name: 'x' }), 'auth_scope_insufficient')
     expectError(await register(b.admin.token, { agent_id: newAgentId(), role: 'executor', display_name: 'x' }), 'request_body_invalid')
   })

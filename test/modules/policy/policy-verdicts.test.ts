@@ -113,5 +113,29 @@ describe('policy verdicts', () => {
     const other = await signupOwner(test)
     const { decision } = await issue(owner)
     await expect(inTx((tx) => verdicts().issueVerdict(tx, other.tenantId, decision, payment))).rejects.toThrow(/not this tenant's/)
+    await expect(inTx((tx) => verdicts().bindVerdict(tx, other.tenantId, decision, payment))).rejects.toThrow(/not this tenant's/)
+  })
+
+  it('bind a decision as the gate does: issued and consumed in one call, the row stored consumed', async () => {
+    const owner = await signupOwner(test)
+    const bound = await inTx(async (tx) => {
+      const decision = (await verdicts().evaluateActive(tx, owner.tenantId, payment)) as EvaluatedDecision
+      return verdicts().bindVerdict(tx, owner.tenantId, decision, payment)
+    })
+    expect(bound).toMatchObject({ ok: true, verdict: { policyVersion: 1, decision: { outcome: 'confirm', matched_rule_id: 'money_needs_signer' } } })
+    const rows = await queryRows<{ id: string; action_hash: string; consumed_at: unknown }>(
+      test.runtime.db.orm,
+      sql`select id, action_hash, consumed_at from policy_verdicts where tenant_id = ${owner.tenantId}`,
+    )
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({ id: bound.ok ? bound.verdict.id : '', action_hash: actionHash(payment) })
+    expect(rows[0]!.consumed_at).not.toBeNull()
+    // A decision whose policy is no longer active binds nothing: the verdict is written, and its consumption refused as stale.
+    const stale = await inTx(async (tx) => {
+      const decision = (await verdicts().evaluateActive(tx, owner.tenantId, payment)) as EvaluatedDecision
+      await tx.execute(sql`update policies set state = 'superseded', deactivated_at = now() where tenant_id = ${owner.tenantId} and id = ${decision.policy_id}`)
+      return verdicts().bindVerdict(tx, owner.tenantId, decision, payment)
+    })
+    expect(stale).toEqual({ ok: false, reason: 'policy_stale' })
   })
 })
