@@ -52,6 +52,16 @@ describe(`the transaction runner (${engineName()})`, () => {
     expect(await ids('b')).toEqual(['b0'])
   })
 
+  it('rejects with a failed deferred write, not with the abort a statement awaited after it reports', async () => {
+    await db().orm.execute(insert('x0'))
+    const attempt = db().transaction(async (tx) => {
+      commitWith(tx, tx.execute(insert('x0'))) // a duplicate key: aborts the transaction
+      await tx.execute(insert('x1')) // answered "current transaction is aborted"
+    })
+    await expect(attempt.catch(causeOf)).resolves.toMatch(/duplicate key/)
+    expect(await ids('x')).toEqual(['x0'])
+  })
+
   it('runs the statements issued at once with BEGIN inside the transaction', async () => {
     // The first statement is queued in the same tick as BEGIN (PostgreSQL: the same round trip).
     const attempt = db().transaction(async (tx) => {

@@ -4,16 +4,14 @@
  * within moments; an event waiting long means the chain is not keeping up, and nothing should move money
  * whose record cannot be chained.
  */
-import { and, eq, sql } from 'drizzle-orm'
 import type { Executor } from '../../platform/db/database.ts'
-import { auditInbox } from './audit.tables.ts'
+import { statement } from '../../platform/db/statements.ts'
+
+/** Fixed text (platform/db/statements.ts): the gate asks it on every execute. */
+const oldestUnlinked = statement<{ oldest: Date | null }>(`select min(created_at) as "oldest" from audit_inbox where tenant_id = $1`)
 
 export async function oldestUnlinkedSeconds(executor: Executor, tenantId: string, now: Date): Promise<number | null> {
-  const [row] = await executor
-    .select({ oldest: sql<Date | string | null>`min(${auditInbox.createdAt})` })
-    .from(auditInbox)
-    .where(and(eq(auditInbox.tenantId, tenantId)))
-  const oldest = row?.oldest ?? null
+  const oldest = (await oldestUnlinked.first(executor, [tenantId]))?.oldest ?? null
   if (oldest === null) return null
-  return Math.max(0, (now.getTime() - new Date(oldest).getTime()) / 1000)
+  return Math.max(0, (now.getTime() - oldest.getTime()) / 1000)
 }

@@ -1,7 +1,13 @@
 /** The execution store on Drizzle: this module's tables only. */
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import { selector } from '../../platform/db/statements.ts'
 import type { ExecutionStore } from './execution.store.ts'
 import { agentPromotions, executionReceipts, executions, sandboxAchTransfers } from './execution.tables.ts'
+
+// Read on every gate run (the agent's promotion) and every dispatch (its execution), by key: made once (platform/db/statements.ts).
+const openPromotion = selector(agentPromotions, ['tenantId', 'agentId'], { where: '"demoted_at" is null' })
+const executionByOutbox = selector(executions, ['tenantId', 'outboxId'])
+const executionByOutboxForUpdate = selector(executions, ['tenantId', 'outboxId'], { lock: 'update' })
 
 export function createExecutionStore(): ExecutionStore {
   const e = executions
@@ -9,8 +15,7 @@ export function createExecutionStore(): ExecutionStore {
   const a = sandboxAchTransfers
   return {
     async findByOutbox(executor, tenantId, outboxId, options = {}) {
-      const query = executor.select().from(e).where(and(eq(e.tenantId, tenantId), eq(e.outboxId, outboxId))).limit(1)
-      const [row] = options.forUpdate === true ? await query.for('update') : await query
+      const [row] = await (options.forUpdate === true ? executionByOutboxForUpdate : executionByOutbox)(executor, [tenantId, outboxId])
       return row
     },
 
@@ -84,12 +89,7 @@ export function createExecutionStore(): ExecutionStore {
       },
 
       async findOpen(executor, tenantId, agentId) {
-        const p = agentPromotions
-        const [row] = await executor
-          .select()
-          .from(p)
-          .where(and(eq(p.tenantId, tenantId), eq(p.agentId, agentId), isNull(p.demotedAt)))
-          .limit(1)
+        const [row] = await openPromotion(executor, [tenantId, agentId])
         return row
       },
 

@@ -96,7 +96,7 @@ export function createDispatchPort(deps: { store: PaymentsStore; clock: Clock })
       if (!canMove(intent.status, move)) return { audit: [], events: [] }
       const status = statusAfter(move)!
       const now = clock.now()
-      const writes: Array<Promise<unknown>> = [store.updateIntent(tx, tenantId, intent.id, { status, updatedAt: now })]
+      const writes: Array<Promise<unknown>> = [store.moveIntent(tx, tenantId, intent.id, status, now)]
       let reservation: 'consumed' | 'released' | 'kept' = 'kept'
       if (outcome.kind !== 'reconciling') {
         reservation = outcome.kind === 'executed' ? 'consumed' : 'released'

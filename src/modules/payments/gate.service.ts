@@ -88,35 +88,33 @@ export function createGateService(deps: GateDeps) {
         : Promise.resolve(undefined)
     // Awaited in the last wave; should an earlier wave fail first, its failure must not go unhandled.
     sessionKeyRead.catch(() => undefined)
-    const [decision, counterparty, approvalRows, account, agent, balance, reservedByOthers, changedAt, recentSamePayments, alreadyDispatched, oldestUnlinkedSeconds, promotion, agentSpentLastDay] =
-      await Promise.all([
-        store.findDecision(tx, tenantId, intent.policyDecisionId),
-        ledger.findCounterparty(tx, tenantId, intent.destinationCounterpartyId),
-        store.approvalsOf(tx, tenantId, intent.id),
-        ledger.findAccount(tx, tenantId, intent.sourceAccountId),
-        intent.createdByAgentId === null ? undefined : agents.standing(tx, tenantId, intent.createdByAgentId, now),
-        ledger.latestBalance(tx, tenantId, intent.sourceAccountId),
-        store.reservedOnAccount(tx, tenantId, intent.sourceAccountId, intent.currency, intent.id),
-        ledger.counterpartyDetailsChangedAt(tx, tenantId, intent.destinationCounterpartyId),
-        store.countRecentSamePayments(
-          tx,
-          tenantId,
-          { destinationCounterpartyId: intent.destinationCounterpartyId, amount: intent.amount, currency: intent.currency, exceptIntentId: intent.id },
-          new Date(now.getTime() - settings.duplicatePaymentHours * 3_600_000),
-        ),
-        store.hasOutbox(tx, tenantId, intent.id),
-        auditChain.oldestUnlinkedSeconds(tx, tenantId, now),
-        agentId === null ? undefined : agents.promotionOf(tx, tenantId, agentId, now),
-        agentId === null ? '0' : store.agentSpentSince(tx, tenantId, agentId, intent.currency, new Date(now.getTime() - 86_400_000), intent.id),
-      ])
+    const [decision, counterparty, approvalRows, account, agent, balance, facts, changedAt, oldestUnlinkedSeconds, promotion] = await Promise.all([
+      store.findDecision(tx, tenantId, intent.policyDecisionId),
+      ledger.findCounterparty(tx, tenantId, intent.destinationCounterpartyId),
+      store.approvalsOf(tx, tenantId, intent.id),
+      ledger.findAccount(tx, tenantId, intent.sourceAccountId),
+      intent.createdByAgentId === null ? undefined : agents.standing(tx, tenantId, intent.createdByAgentId, now),
+      ledger.latestBalance(tx, tenantId, intent.sourceAccountId),
+      store.gateFacts(tx, tenantId, intent, {
+        samePayments: new Date(now.getTime() - settings.duplicatePaymentHours * 3_600_000),
+        agent: new Date(now.getTime() - 86_400_000),
+      }),
+      ledger.counterpartyDetailsChangedAt(tx, tenantId, intent.destinationCounterpartyId),
+      auditChain.oldestUnlinkedSeconds(tx, tenantId, now),
+      agentId === null ? undefined : agents.promotionOf(tx, tenantId, agentId, now),
+    ])
+    const { reservedByOthers, recentSamePayments, alreadyDispatched, agentSpent: agentSpentLastDay } = facts
     const action = decision?.action as PolicyAction | undefined
 
     // The live policy on the stored action (read FOR SHARE), evaluated again with today's Ledger facts (the
     // counterparty's risk now) only when they differ, for check 7.5; and each approver as they stand now.
+    // The active policy's signatures are verified again (check 3.5) by reads queued behind the FOR SHARE
+    // read: the connection runs them in order, so they see the version this transaction holds.
     const riskNow = counterparty?.riskLevel ?? action?.risk_level
-    const [live, liveWithFactsNow, approvals] = await Promise.all([
+    const [live, liveWithFactsNow, integrity, approvals] = await Promise.all([
       action === undefined ? undefined : policy.evaluateActive(tx, tenantId, action),
       action === undefined || riskNow === action.risk_level ? undefined : policy.evaluateActive(tx, tenantId, { ...action, risk_level: riskNow }),
+      policy.activePolicyIntegrity(tx, tenantId),
       Promise.all(
         approvalRows
           .filter((row) => row.decision === 'approve')
@@ -136,8 +134,7 @@ export function createGateService(deps: GateDeps) {
     ])
     const liveOutcome: GateSnapshot['liveOutcome'] = action === undefined ? undefined : (liveWithFactsNow ?? live)?.outcome
 
-    // After the live policy is held FOR SHARE (it cannot be superseded before this transaction ends): its
-    // signatures verified again (check 3.5), beside a single-use verdict bound to the stored action (check 2.5).
+    // A single-use verdict bound to the stored action (check 2.5), under the version held FOR SHARE.
     const bindVerdict = async (): Promise<GateSnapshot['verdict']> => {
       if (decision === undefined || action === undefined) return { ok: false, reason: 'no decision to bind a verdict to' }
       if (live === undefined) return { ok: false, reason: 'no active policy' }
@@ -145,7 +142,7 @@ export function createGateService(deps: GateDeps) {
       const consumed = await policy.bindVerdict(tx, tenantId, live, action)
       return consumed.ok ? { ok: true } : { ok: false, reason: consumed.reason }
     }
-    const [integrity, verdict, sessionKey] = await Promise.all([policy.activePolicyIntegrity(tx, tenantId), bindVerdict(), sessionKeyRead])
+    const [verdict, sessionKey] = await Promise.all([bindVerdict(), sessionKeyRead])
     return {
       mode,
       now,
@@ -226,15 +223,16 @@ export function createGateService(deps: GateDeps) {
         if (!authority.ok) throw new AppError('payment_intent_approval_invalid', authority.message, { reason: authority.reason })
       }
       // Reservations on one account are decided one at a time: two intents cannot both take the same balance.
-      if (mode === 'execute') await store.lockAccount(tx, tenantId, intent.sourceAccountId)
-      const snapshot = await snapshotOf(tx, intent, mode)
+      // The lock is queued ahead of the snapshot's first reads (one round trip): the connection runs them in
+      // order, so they read once it is held.
+      const [, snapshot] = await Promise.all([mode === 'execute' ? store.lockAccount(tx, tenantId, intent.sourceAccountId) : undefined, snapshotOf(tx, intent, mode)])
       // Check 11: a rail is available when the execution module registered it and the gate's settings allowlist it.
       const registered = execution.railsRegistered()
       const checks = runGate(snapshot, { ...settings, railsAvailable: new Set([...settings.railsAvailable].filter((rail) => registered.has(rail))) })
       const passed = checks.every((check) => check.passed)
       const gateRunId = ids.newId('gateRun')
-      const [auditEventId] = await commands.commit(tx, tenantId, {
-        audit: [
+      // Sent with the writes below and the commit, its id at once for the gate run row that cites it.
+      const [auditEventId] = commands.sendAudit(tx, tenantId, [
           auditedBy(context, {
             layer: 'execution',
             action: mode === 'execute' ? 'payment_intent.execute.before' : 'payment_intent.resume.before',
@@ -243,14 +241,13 @@ export function createGateService(deps: GateDeps) {
             // Every check's result is in the gate run row; the event carries which failed and a digest of all 23.
             outputs: { passed, checks_run: checks.length, failed_checks: checks.filter((check) => !check.passed).map((check) => `${check.index}:${check.name}`), checks_digest: digestOf(checks), ledger_snapshot_hash: digestOf(ledgerSnapshotOf(snapshot)) },
           }),
-        ],
-      })
+      ])
       const gateRun = store.insertGateRun(tx, { id: gateRunId, tenantId, paymentIntentId: intent.id, mode, passed, checks, auditEventId: auditEventId ?? null, createdAt: snapshot.now })
       const rail = railOf[intent.actionType]
       if (isShadowRun(snapshot)) {
         // Governing rule 7: the whole pipeline ran and is recorded; nothing is sent, nothing is reserved.
         const failedChecks = checks.filter((check) => !check.passed).map((check) => `${check.index}:${check.name}`)
-        await Promise.all([gateRun, store.updateIntent(tx, tenantId, intent.id, { status: 'shadow_completed', updatedAt: snapshot.now })])
+        commands.writeWithCommit(tx, [gateRun, store.moveIntent(tx, tenantId, intent.id, 'shadow_completed', snapshot.now)])
         return {
           outcome: { passed: true, payment_intent_id: intent.id, status: 'shadow_completed', outbox_id: null, execution_id: null, rail, gate_run_id: gateRunId, shadow: { gate_passed: passed, failed_checks: failedChecks } },
           audit: [
@@ -265,12 +262,12 @@ export function createGateService(deps: GateDeps) {
         }
       }
       if (!passed) {
-        await gateRun
+        commands.writeWithCommit(tx, [gateRun])
         return { outcome: { passed: false, payment_intent_id: intent.id, gate_run_id: gateRunId, checks } }
       }
 
       if (mode === 'resume') {
-        await Promise.all([gateRun, store.updateIntent(tx, tenantId, intent.id, { status: 'approved', updatedAt: snapshot.now })])
+        commands.writeWithCommit(tx, [gateRun, store.moveIntent(tx, tenantId, intent.id, 'approved', snapshot.now)])
         return {
           outcome: { passed: true, payment_intent_id: intent.id, status: 'approved', outbox_id: null, execution_id: null, rail, gate_run_id: gateRunId },
           audit: [auditedBy(context, { layer: 'execution', action: 'payment_intent.resumed', entity: { type: 'payment_intent', id: intent.id }, inputs: { gate_run_id: gateRunId }, outputs: { status_before: 'paused', status: 'approved' } })],
@@ -280,10 +277,10 @@ export function createGateService(deps: GateDeps) {
       const outboxId = ids.newId('outboxRow')
       const reserved = reservationAmount(intent.actionType, intent.amount)
       const reservationId = reserved === undefined ? null : ids.newId('reservation')
-      // Independent writes, sent together.
-      await Promise.all([
+      // Independent writes, sent together; the commit goes out with them.
+      commands.writeWithCommit(tx, [
         gateRun,
-        store.updateIntent(tx, tenantId, intent.id, { status: 'dispatching', updatedAt: snapshot.now }),
+        store.moveIntent(tx, tenantId, intent.id, 'dispatching', snapshot.now),
         store.insertOutbox(tx, { id: outboxId, tenantId, paymentIntentId: intent.id, rail, idempotencyKey: `sha256:${sha256Hex(`${tenantId}:${intent.id}:${outboxId}`)}`, status: 'pending', createdAt: snapshot.now }),
         reservationId === null
           ? undefined

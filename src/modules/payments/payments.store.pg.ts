@@ -29,6 +29,30 @@ const proposalFactsStatement = statement<{ duplicate: { id: string; status: Paym
       and (proposal_key = $2 or (created_by_agent_id = $4 and currency = $5))
       and created_at >= $8::timestamptz`,
 )
+/** A transaction-scoped advisory lock on a text key (a proposal key, an account's reservations). */
+const advisoryLock = statement(`select pg_advisory_xact_lock(hashtextextended($1, 0))`)
+/**
+ * The gate's questions of this module's tables in one statement: $1 tenant, $2 the intent, $3 its source
+ * account, $4 currency, $5 destination, $6 amount, $7 since when a same payment counts, $8 the proposing
+ * agent (null: none), $9 since when its spend counts.
+ */
+const gateFactsStatement = statement<{ reservedByOthers: string; recentSamePayments: number; alreadyDispatched: boolean; agentSpent: string }>(
+  `select (select coalesce(sum(amount), 0)::text from payment_reservations
+            where tenant_id = $1 and account_id = $3 and currency = $4 and status = 'active' and payment_intent_id <> $2) as "reservedByOthers",
+          (select count(*)::int from payment_intents
+            where tenant_id = $1 and destination_counterparty_id = $5 and amount = $6::numeric and currency = $4 and id <> $2
+              and status in ('dispatching', 'reconciling', 'executed') and updated_at >= $7::timestamptz) as "recentSamePayments",
+          exists (select 1 from payment_outbox where tenant_id = $1 and payment_intent_id = $2) as "alreadyDispatched",
+          (select coalesce(sum(amount), 0)::text from payment_intents
+            where tenant_id = $1 and created_by_agent_id = $8 and currency = $4 and id <> $2
+              and status in ('dispatching', 'executed', 'reconciling') and updated_at >= $9::timestamptz) as "agentSpent"`,
+)
+const moveIntentStatement = statement(`update payment_intents set status = $1, updated_at = $2::timestamptz where tenant_id = $3 and id = $4`)
+const approvalsOfStatement = statement<typeof paymentApprovals.$inferSelect>(
+  `select id, tenant_id as "tenantId", payment_intent_id as "paymentIntentId", decision, member_id as "memberId", user_id as "userId", reason,
+          audit_event_id as "auditEventId", created_at as "createdAt"
+     from payment_approvals where tenant_id = $1 and payment_intent_id = $2 order by created_at, id`,
+)
 // And the reads every approval, gate run and dispatch makes, by key.
 const intentById = selector(paymentIntents, ['tenantId', 'id'])
 const intentForUpdate = selector(paymentIntents, ['tenantId', 'id'], { lock: 'update' })
@@ -95,11 +119,15 @@ export function createPaymentsStore(): PaymentsStore {
     },
 
     async lockProposalKey(tx, tenantId, proposalKey) {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`payment-proposal:${tenantId}:${proposalKey}`}, 0))`)
+      await advisoryLock.rows(tx, [`payment-proposal:${tenantId}:${proposalKey}`])
     },
 
     async updateIntent(tx, tenantId, id, values) {
       await tx.update(i).set(values).where(and(eq(i.tenantId, tenantId), eq(i.id, id)))
+    },
+
+    async moveIntent(tx, tenantId, id, status, at) {
+      await moveIntentStatement.rows(tx, [status, at, tenantId, id])
     },
 
     async lockIntentsOfAgent(tx, tenantId, agentId, statuses) {
@@ -167,23 +195,6 @@ export function createPaymentsStore(): PaymentsStore {
         .where(and(eq(i.tenantId, tenantId), eq(i.id, paymentIntentId), sql`not (${receiptId}::text = any(${i.executionReceiptIds}))`))
     },
 
-    async agentSpentSince(executor, tenantId, agentId, currency, since, exceptIntentId) {
-      const [row] = await executor
-        .select({ total: sql<string>`coalesce(sum(${i.amount}), 0)::text` })
-        .from(i)
-        .where(
-          and(
-            eq(i.tenantId, tenantId),
-            eq(i.createdByAgentId, agentId),
-            eq(i.currency, currency),
-            inArray(i.status, ['dispatching', 'executed', 'reconciling']),
-            gte(i.updatedAt, since),
-            ne(i.id, exceptIntentId),
-          ),
-        )
-      return row?.total ?? '0'
-    },
-
     async shadowCounts(executor, tenantId, agentId) {
       const approvedAtSomePoint = ['approved', 'paused', 'dispatching', 'executed', 'failed', 'reconciling', 'shadow_completed'] as const
       const [row] = await executor
@@ -201,45 +212,32 @@ export function createPaymentsStore(): PaymentsStore {
       return row ?? { shadowRuns: 0, approved: 0, rejected: 0, gateWouldFail: 0 }
     },
 
-    async hasOutbox(executor, tenantId, paymentIntentId) {
-      const o = paymentOutbox
-      const rows = await executor.select({ id: o.id }).from(o).where(and(eq(o.tenantId, tenantId), eq(o.paymentIntentId, paymentIntentId))).limit(1)
-      return rows.length > 0
-    },
-
     async insertReservation(tx, row) {
       await insertReservationRow(tx, row)
     },
 
     async lockAccount(tx, tenantId, accountId) {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`payment-account:${tenantId}:${accountId}`}, 0))`)
+      await advisoryLock.rows(tx, [`payment-account:${tenantId}:${accountId}`])
     },
 
-    async reservedOnAccount(executor, tenantId, accountId, currency, exceptIntentId) {
-      const r = paymentReservations
-      const [row] = await executor
-        .select({ total: sql<string>`coalesce(sum(${r.amount}), 0)::text` })
-        .from(r)
-        .where(and(eq(r.tenantId, tenantId), eq(r.accountId, accountId), eq(r.currency, currency), eq(r.status, 'active'), ne(r.paymentIntentId, exceptIntentId)))
-      return row?.total ?? '0'
-    },
-
-    async countRecentSamePayments(executor, tenantId, payment, since) {
-      const [row] = await executor
-        .select({ count: sql<number>`count(*)::int` })
-        .from(i)
-        .where(
-          and(
-            eq(i.tenantId, tenantId),
-            eq(i.destinationCounterpartyId, payment.destinationCounterpartyId),
-            eq(i.amount, payment.amount),
-            eq(i.currency, payment.currency),
-            ne(i.id, payment.exceptIntentId),
-            inArray(i.status, ['dispatching', 'reconciling', 'executed']),
-            gte(i.updatedAt, since),
-          ),
-        )
-      return Number(row?.count ?? 0)
+    async gateFacts(executor, tenantId, intent, since) {
+      const row = await gateFactsStatement.first(executor, [
+        tenantId,
+        intent.id,
+        intent.sourceAccountId,
+        intent.currency,
+        intent.destinationCounterpartyId,
+        intent.amount,
+        since.samePayments,
+        intent.createdByAgentId,
+        since.agent,
+      ])
+      return {
+        reservedByOthers: row?.reservedByOthers ?? '0',
+        recentSamePayments: Number(row?.recentSamePayments ?? 0),
+        alreadyDispatched: row?.alreadyDispatched === true,
+        agentSpent: row?.agentSpent ?? '0',
+      }
     },
 
     async insertApproval(tx, row) {
@@ -247,8 +245,7 @@ export function createPaymentsStore(): PaymentsStore {
     },
 
     async approvalsOf(executor, tenantId, paymentIntentId) {
-      const a = paymentApprovals
-      return executor.select().from(a).where(and(eq(a.tenantId, tenantId), eq(a.paymentIntentId, paymentIntentId))).orderBy(asc(a.createdAt), asc(a.id))
+      return approvalsOfStatement.rows(executor, [tenantId, paymentIntentId])
     },
   }
 }

@@ -24,6 +24,23 @@ export interface IntentListFilter {
   readonly limit: number
 }
 
+/** The intent the gate asks `gateFacts` about. */
+export interface GateFactsIntent {
+  readonly id: string
+  readonly sourceAccountId: string
+  readonly destinationCounterpartyId: string
+  readonly amount: string
+  readonly currency: string
+  readonly createdByAgentId: string | null
+}
+
+export interface GateFacts {
+  readonly reservedByOthers: string
+  readonly recentSamePayments: number
+  readonly alreadyDispatched: boolean
+  readonly agentSpent: string
+}
+
 export interface PaymentsStore {
   insertIntent(tx: Tx, row: PaymentIntentRow): Promise<void>
   insertDecision(tx: Tx, row: PolicyDecisionRow): Promise<void>
@@ -43,6 +60,8 @@ export interface PaymentsStore {
   /** Serialises proposals of one key in the caller's transaction (a transaction-scoped advisory lock). */
   lockProposalKey(tx: Tx, tenantId: string, proposalKey: string): Promise<void>
   updateIntent(tx: Tx, tenantId: string, id: string, values: Partial<Pick<PaymentIntentRow, 'status' | 'rejectionReason' | 'updatedAt'>>): Promise<void>
+  /** Moves the intent to `status` at `at` (the gate's and dispatch's one-column move, one fixed statement). */
+  moveIntent(tx: Tx, tenantId: string, id: string, status: PaymentIntentRow['status'], at: Date): Promise<void>
   /** Ids of the agent's intents in these statuses, locked, oldest first. */
   lockIntentsOfAgent(tx: Tx, tenantId: string, agentId: string, statuses: readonly PaymentIntentStatus[]): Promise<PaymentIntentRow[]>
   insertApproval(tx: Tx, row: ApprovalRow): Promise<void>
@@ -59,17 +78,18 @@ export interface PaymentsStore {
   settleReservation(tx: Tx, tenantId: string, paymentIntentId: string, status: 'consumed' | 'released', now: Date): Promise<boolean>
   /** Appends a rail receipt's id to the intent's execution_receipt_ids (once). */
   appendReceipt(tx: Tx, tenantId: string, paymentIntentId: string, receiptId: string, now: Date): Promise<void>
-  /** Whether the intent has an outbox row (it was dispatched). */
-  hasOutbox(executor: Executor, tenantId: string, paymentIntentId: string): Promise<boolean>
   insertReservation(tx: Tx, row: ReservationRow): Promise<void>
   /** Serialises reservations on one account in the caller's transaction (a transaction-scoped advisory lock). */
   lockAccount(tx: Tx, tenantId: string, accountId: string): Promise<void>
-  /** The sum of the account's active reservations in this currency, other than the intent's own. */
-  reservedOnAccount(executor: Executor, tenantId: string, accountId: string, currency: string, exceptIntentId: string): Promise<string>
-  /** Other intents to this destination of this amount and currency dispatched, executing or executed since `since`. */
-  countRecentSamePayments(executor: Executor, tenantId: string, payment: { destinationCounterpartyId: string; amount: string; currency: string; exceptIntentId: string }, since: Date): Promise<number>
-  /** What the agent's live payments in the currency (dispatching, executed, reconciling) took since `since`, this intent excluded. */
-  agentSpentSince(executor: Executor, tenantId: string, agentId: string, currency: string, since: Date, exceptIntentId: string): Promise<string>
+  /**
+   * What the gate reads of this module's own tables about an intent, in one statement: the sum of the
+   * source account's active reservations in the currency other than the intent's own; how many other
+   * intents to the same destination of the same amount and currency were dispatched, are executing or
+   * executed since `samePaymentsSince`; whether the intent has an outbox row (it was dispatched); and
+   * what the proposing agent's live payments in the currency (dispatching, executed, reconciling) took
+   * since `agentSince`, this intent excluded ('0' without an agent).
+   */
+  gateFacts(executor: Executor, tenantId: string, intent: GateFactsIntent, since: { samePayments: Date; agent: Date }): Promise<GateFacts>
   /** The agent's shadow record: shadow runs, intents approved and rejected, and shadow runs whose gate did not pass. */
   shadowCounts(executor: Executor, tenantId: string, agentId: string): Promise<{ shadowRuns: number; approved: number; rejected: number; gateWouldFail: number }>
   /** The tenant's stored policy decisions among `ids`, with their outcome (ids of other tenants or none are left out). */

@@ -262,7 +262,8 @@ export function createProposeService(deps: ProposeDeps) {
           createdAt: now,
           updatedAt: now,
         }
-        await Promise.all([store.insertDecision(tx, decisionRow), store.insertIntent(tx, row)])
+        // Sent now and not awaited: the commit goes out with them (an agent's proposal, below, may still read first).
+        commands.writeWithCommit(tx, [store.insertDecision(tx, decisionRow), store.insertIntent(tx, row)])
 
         const view = toIntentView(row, decisionRow, [])
         const payload = intentEventPayload(row)

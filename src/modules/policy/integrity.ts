@@ -29,11 +29,13 @@ export function createPolicyIntegrity(deps: { store: PolicyStore; tenants: Pick<
   return {
     /** The active policy's integrity; undefined when none is active. Reads only. */
     async activePolicyIntegrity(executor: Executor, tenantId: string): Promise<PolicyIntegrity | undefined> {
-      const policy = await store.findActivePolicy(executor, tenantId)
+      // The version and its signatures, read together (one round trip on PostgreSQL's pipelined connection).
+      const [policy, activeSignatures] = await Promise.all([store.findActivePolicy(executor, tenantId), store.activeSignatures(executor, tenantId)])
       if (policy === undefined) return undefined
       defaultHash ??= policyContentHash(defaultPolicyContent)
       const provisionedDefault = policy.createdBy === systemPolicyAuthor && policy.contentHash === defaultHash && policy.contentHash === policyContentHash(policy.content as never)
-      const signatures = await store.signaturesOf(executor, tenantId, policy.id)
+      // Outside a transaction holding the version, another may have been activated between the two reads: only this version's count.
+      const signatures = activeSignatures.filter((row) => row.policyId === policy.id)
       const authorized = signatures.length === 0 ? new Set<string>() : await authorizedSigners({ store, tenants }, executor, tenantId, signatures.map((row) => row.address))
       const input = signingInputOf(policy)
       const valid = new Set<string>()

@@ -15,6 +15,22 @@ const policyLockClass = 7_264_120
 export const activePolicyRows = selector(policies, ['tenantId', 'state'])
 export const activePolicyRowsForShare = selector(policies, ['tenantId', 'state'], { lock: 'share' })
 const policyById = selector(policies, ['tenantId', 'id'])
+// The gate re-verifies the active version's signatures by its signers' human wallets on every execute.
+const signaturesOfPolicy = statement<typeof policySignatures.$inferSelect>(
+  `select policy_id as "policyId", tenant_id as "tenantId", address, signature, submitted_by as "submittedBy", signed_at as "signedAt"
+     from policy_signatures where tenant_id = $1 and policy_id = $2`,
+)
+const signaturesOfActive = statement<typeof policySignatures.$inferSelect>(
+  `select s.policy_id as "policyId", s.tenant_id as "tenantId", s.address, s.signature, s.submitted_by as "submittedBy", s.signed_at as "signedAt"
+     from policy_signatures s join policies p on p.tenant_id = s.tenant_id and p.id = s.policy_id
+    where s.tenant_id = $1 and p.state = 'active'`,
+)
+const humanWalletsOfTenant = statement<{ address: string; principalId: string }>(
+  `select address, principal_id as "principalId" from tenant_wallets where tenant_id = $1 and principal_type = 'human'`,
+)
+const humanWalletsAmong = statement<{ address: string; principalId: string }>(
+  `select address, principal_id as "principalId" from tenant_wallets where tenant_id = $1 and principal_type = 'human' and address = any($2::text[])`,
+)
 /**
  * A verdict's two steps, each one fixed statement sent straight to the driver when called: the gate
  * issues and consumes in one round trip (verdicts.ts, bindVerdict), which needs the two to reach the
@@ -91,7 +107,10 @@ export function createPolicyStore(): PolicyStore {
       if (rows.length > 0) await tx.insert(policySignatures).values([...rows])
     },
     async signaturesOf(executor, tenantId, policyId) {
-      return executor.select().from(policySignatures).where(and(eq(policySignatures.tenantId, tenantId), eq(policySignatures.policyId, policyId)))
+      return signaturesOfPolicy.rows(executor, [tenantId, policyId])
+    },
+    async activeSignatures(executor, tenantId) {
+      return signaturesOfActive.rows(executor, [tenantId])
     },
     async updatePolicy(tx, tenantId, policyId, values) {
       await tx
@@ -143,16 +162,7 @@ export function createPolicyStore(): PolicyStore {
     },
     async humanWallets(executor, tenantId, addresses) {
       if (addresses !== undefined && addresses.length === 0) return []
-      return executor
-        .select({ address: tenantWallets.address, principalId: tenantWallets.principalId })
-        .from(tenantWallets)
-        .where(
-          and(
-            eq(tenantWallets.tenantId, tenantId),
-            eq(tenantWallets.principalType, 'human'),
-            addresses === undefined ? undefined : inArray(tenantWallets.address, [...addresses]),
-          ),
-        )
+      return addresses === undefined ? humanWalletsOfTenant.rows(executor, [tenantId]) : humanWalletsAmong.rows(executor, [tenantId, [...addresses]])
     },
 
     async insertVerdict(tx, row) {

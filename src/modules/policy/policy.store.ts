@@ -36,6 +36,8 @@ export interface PolicyStore {
   insertSignatures(tx: Tx, rows: readonly PolicySignatureRow[]): Promise<void>
   /** The signatures recorded on a policy version. */
   signaturesOf(executor: Executor, tenantId: string, policyId: string): Promise<PolicySignatureRow[]>
+  /** The signatures recorded on the tenant's active version (none when no version is active). */
+  activeSignatures(executor: Executor, tenantId: string): Promise<PolicySignatureRow[]>
   /** Records the signer list, and the state change when there is one. */
   updatePolicy(tx: Tx, tenantId: string, policyId: string, values: Partial<Pick<PolicyRow, 'state' | 'signers' | 'activatedAt' | 'deactivatedAt'>>): Promise<void>
   /** Supersedes the active version (deactivated_at = at); returns it, or undefined when none was active. */

@@ -5,7 +5,7 @@
  * deliver nothing: the event is still recorded, but no job is written, claimed and completed (most
  * tenants have no endpoint).
  */
-import { sql } from 'drizzle-orm'
+import { getTableName } from 'drizzle-orm'
 import type { JobQueue } from '../../platform/jobs/job-queue.ts'
 import type { EventSubscriber } from '../../platform/outbox/events.ts'
 import { webhookFanoutQueue } from './webhooks.jobs.ts'
@@ -17,10 +17,9 @@ export const fanoutChunk = 500
 export function createWebhookSubscriber(deps: { jobs: Pick<JobQueue, 'enqueue'> }): EventSubscriber {
   return {
     // An empty `event_types` takes every type, as `endpointAccepts` decides at fan-out.
-    takesAny: (tenantId, types) => sql`exists (
-      select 1 from ${webhookEndpoints}
-       where ${webhookEndpoints.tenantId} = ${tenantId} and ${webhookEndpoints.status} = 'enabled'
-         and (cardinality(${webhookEndpoints.eventTypes}) = 0 or ${webhookEndpoints.eventTypes} && ${sql.param([...types])}::text[]))`,
+    takesAny: ({ tenant, types }) =>
+      `exists (select 1 from ${getTableName(webhookEndpoints)} where ${webhookEndpoints.tenantId.name} = ${tenant} and ${webhookEndpoints.status.name} = 'enabled'` +
+      ` and (cardinality(${webhookEndpoints.eventTypes.name}) = 0 or ${webhookEndpoints.eventTypes.name} && ${types}))`,
     async handOver(tx, tenantId, eventIds) {
       for (let offset = 0; offset < eventIds.length; offset += fanoutChunk) {
         await deps.jobs.enqueue(tx, webhookFanoutQueue, { tenant_id: tenantId, event_ids: eventIds.slice(offset, offset + fanoutChunk) })

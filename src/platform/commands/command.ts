@@ -98,6 +98,18 @@ export interface CommandRunner {
    * shape the runner cannot own, such as a retry loop). Returns the audit event ids.
    */
   commit(tx: Tx, tenantId: string, effects: CommandEffects): Promise<string[]>
+  /**
+   * Sends audit events now, inside a command's `work`, without waiting for them: their ids at once (for
+   * rows that cite them), their writes going out with the command's commit, which fails if one did.
+   */
+  sendAudit(tx: Tx, tenantId: string, records: readonly AuditRecord[]): string[]
+  /**
+   * Hands writes a command's `work` sent and does not await to its commit, each one statement already on
+   * its way (no statement follows from its answer): the COMMIT goes out with them and the command's last
+   * writes, one round trip for all, and the command fails with the first of them that failed (also when
+   * the work fails later for the abort it caused).
+   */
+  writeWithCommit(tx: Tx, writes: ReadonlyArray<PromiseLike<unknown> | undefined>): void
 }
 
 const keyPattern = new RegExp(idempotencyKeyPattern)
@@ -229,6 +241,14 @@ export function createCommandRunner(deps: {
 
   return {
     commit,
+    sendAudit(tx, tenantId, records) {
+      const { auditEventIds, final, followed } = send(tx, tenantId, { audit: records })
+      commitWith(tx, Promise.all([final, followed]))
+      return auditEventIds
+    },
+    writeWithCommit(tx, writes) {
+      for (const write of writes) if (write !== undefined) commitWith(tx, write)
+    },
     async runReserved(context, request, work) {
       const key = context.idempotencyKey
       if (key === undefined) return { outcome: await work(), replayed: false }

@@ -104,9 +104,13 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     orm,
     transaction: (work, config) =>
       orm.transaction(async (tx) => {
-        const result = await work(tx)
-        await settleDeferred(tx)
-        return result
+        try {
+          const result = await work(tx)
+          await settleDeferred(tx)
+          return result
+        } catch (error) {
+          throw await causeOf(tx, error)
+        }
       }, config),
     // One connection in one process (the lock file): nothing else can migrate concurrently.
     migrate: () => migratePglite(orm as never, { migrationsFolder }),
@@ -308,6 +312,19 @@ export function commitWith(tx: Tx, writes: PromiseLike<unknown>): void {
   else pending.push(started)
 }
 
+/**
+ * Why a transaction failed: `error`, unless a write handed to `commitWith` failed — sent before whatever
+ * threw, its failure aborted the transaction and is the cause (a statement behind it only reports the
+ * abort). Forgets the transaction's deferred writes.
+ */
+async function causeOf(tx: Tx, error: unknown): Promise<unknown> {
+  const pending = deferredWrites.get(tx)
+  deferredWrites.delete(tx)
+  if (pending === undefined) return error
+  const failed = (await Promise.allSettled(pending)).find((outcome) => outcome.status === 'rejected')
+  return failed === undefined ? error : failed.reason
+}
+
 /** Awaits the transaction's deferred writes, throwing the first failure. */
 async function settleDeferred(tx: Tx): Promise<void> {
   const pending = deferredWrites.get(tx)
@@ -372,8 +389,8 @@ async function pipelinedTransaction<T>(pool: pg.Pool, orm: Orm, work: (tx: Tx) =
       const answer = await committed
       if (answer.command !== 'COMMIT') throw new Error(`the transaction was rolled back (COMMIT answered ${String(answer.command)})`)
       return result
-    } catch (error) {
-      deferredWrites.delete(tx)
+    } catch (thrown) {
+      const error = await causeOf(tx, thrown)
       await everythingQueued()
       client.unseal()
       try {

@@ -4,8 +4,9 @@
  * the subscriber (the webhooks module, which queues its fan-out to the tenant's endpoints when one takes
  * it), so no committed event is ever left undelivered and no rolled-back one is ever sent.
  */
-import { and, asc, eq, gt, gte, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, getTableName, gt, gte, inArray, sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Database, type Executor, type Tx } from '../db/database.ts'
+import { statement } from '../db/statements.ts'
 import { copyMany } from '../db/bulk.ts'
 import { events } from './outbox.tables.ts'
 import type { Clock } from '../../kernel/clock.ts'
@@ -84,30 +85,40 @@ export interface EventRecorder {
  */
 export interface EventSubscriber {
   /**
-   * Whether anything takes one of `types` for the tenant, as one SQL boolean: it is read in the same
-   * round trip as the insert, so an event nobody takes costs one statement (most tenants take none).
+   * Whether anything takes one of the event types for the tenant, as the text of one SQL boolean over two
+   * placeholders the recorder names (`tenant`: a uuid, `types`: a text[]): it is read in the same round
+   * trip as the insert, so an event nobody takes costs one statement (most tenants take none). The text
+   * is asked for once and kept: the statement around it is fixed, prepared once per connection.
    */
-  takesAny(tenantId: string, types: readonly string[]): SQL
+  takesAny(placeholders: { readonly tenant: string; readonly types: string }): string
   /** In the recording transaction, when `takesAny` was true: hands the events over (queues their fan-out). */
   handOver(tx: Tx, tenantId: string, eventIds: readonly string[]): Promise<void>
 }
 
 export function createEventRecorder(deps: { db: Database; ids: IdSource; clock: Clock; subscriber: EventSubscriber }): EventRecorder {
-  /** One INSERT of the batch; `pending` marks the rows a subscriber takes (the check runs in the statement). */
-  function insertStatement(tenantId: string, batch: ReadonlyArray<Omit<BusinessEvent, 'tenantId'>>, ids: readonly string[], pending: SQL): SQL {
-    const createdAt = deps.clock.now().toISOString()
-    const rows = batch.map(
-      (event, index) => sql`(${ids[index]}::text, ${tenantId}::uuid, ${event.type}::text, ${JSON.stringify(event.payload)}::jsonb, ${event.auditEventId}::text, ${createdAt}::timestamptz)`,
-    )
-    const takes = deps.subscriber.takesAny(tenantId, [...new Set(batch.map((event) => event.type))])
-    return sql`with subscribed as (select ${takes} as takes),
+  const takes = deps.subscriber.takesAny({ tenant: '$1::uuid', types: '$4::text[]' })
+  /**
+   * One INSERT of a batch, fixed text: $1 tenant, $2 the events as a JSON array of {id, type, payload,
+   * audit_event_id}, $3 when, $4 their distinct types. With `pending`, the rows a subscriber takes are
+   * marked for the hand-over after the commit; without, none is (they are handed over in the transaction).
+   * Answers whether a subscriber takes them.
+   */
+  const insertText = (pending: boolean) =>
+    statement<{ takes: boolean }>(
+      `with subscribed as (select ${takes} as takes),
             inserted as (
-              insert into ${events} (${sql.identifier(events.id.name)}, ${sql.identifier(events.tenantId.name)}, ${sql.identifier(events.eventType.name)},
-                                     ${sql.identifier(events.payload.name)}, ${sql.identifier(events.auditEventId.name)}, ${sql.identifier(events.createdAt.name)},
-                                     ${sql.identifier(events.fanoutPending.name)})
-              select v.*, ${pending} from (values ${sql.join(rows, sql`, `)}) as v, subscribed
+              insert into ${getTableName(events)} (${[events.id, events.tenantId, events.eventType, events.payload, events.auditEventId, events.createdAt, events.fanoutPending].map((column) => `"${column.name}"`).join(', ')})
+              select e->>'id', $1::uuid, e->>'type', e->'payload', e->>'audit_event_id', $3::timestamptz, ${pending ? 'subscribed.takes' : 'false'}
+                from jsonb_array_elements($2::jsonb) as r(e), subscribed
               returning 1)
-            select (select takes from subscribed) as takes from inserted limit 1`
+       select (select takes from subscribed) as takes from inserted limit 1`,
+    )
+  const insertPending = insertText(true)
+  const insertHandedOver = insertText(false)
+  const takesStatement = statement<{ takes: boolean }>(`select ${deps.subscriber.takesAny({ tenant: '$1::uuid', types: '$2::text[]' })} as takes`)
+  function insertParameters(tenantId: string, batch: ReadonlyArray<Omit<BusinessEvent, 'tenantId'>>, ids: readonly string[]): unknown[] {
+    const rows = batch.map((event, index) => ({ id: ids[index], type: event.type, payload: event.payload, audit_event_id: event.auditEventId }))
+    return [tenantId, JSON.stringify(rows), deps.clock.now().toISOString(), [...new Set(batch.map((event) => event.type))]]
   }
   /** Clears the mark of these pending events and hands them over, in `tx`. */
   async function handOverPending(tx: Tx, tenantId: string, eventIds: readonly string[]): Promise<number> {
@@ -127,14 +138,14 @@ export function createEventRecorder(deps: { db: Database; ids: IdSource; clock: 
       if (batch.length === 0) return []
       const ids = batch.map(() => deps.ids.newId('event'))
       // Handed over in this transaction, so never marked pending; the subscriber check answers with the insert.
-      const [recorded] = await queryRows<{ takes: boolean }>(tx, insertStatement(tenantId, batch, ids, sql`false`))
+      const recorded = await insertHandedOver.first(tx, insertParameters(tenantId, batch, ids))
       if (recorded?.takes === true) await deps.subscriber.handOver(tx, tenantId, ids)
       return ids
     },
     send(tx, tenantId, batch) {
       if (batch.length === 0) return { ids: [], written: Promise.resolve(false) }
       const ids = batch.map(() => deps.ids.newId('event'))
-      const written = queryRows<{ takes: boolean }>(tx, insertStatement(tenantId, batch, ids, sql`subscribed.takes`)).then(([row]) => row?.takes === true)
+      const written = insertPending.first(tx, insertParameters(tenantId, batch, ids)).then((row) => row?.takes === true)
       return { ids, written }
     },
     async relay(tenantId, eventIds) {
@@ -158,7 +169,7 @@ export function createEventRecorder(deps: { db: Database; ids: IdSource; clock: 
     async recordMany(tx, tenantId, batch) {
       if (batch.length === 0) return
       const createdAt = deps.clock.now()
-      const [subscribed] = await queryRows<{ fan_out: boolean }>(tx, sql`select ${deps.subscriber.takesAny(tenantId, [...new Set(batch.map((event) => event.type))])} as fan_out`)
+      const subscribed = await takesStatement.first(tx, [tenantId, [...new Set(batch.map((event) => event.type))]])
       const rows = batch.map((event) => ({
         id: deps.ids.newId('event'),
         tenantId,
@@ -171,7 +182,7 @@ export function createEventRecorder(deps: { db: Database; ids: IdSource; clock: 
       // One statement for the whole batch (a COPY on a server, see db/bulk.ts): every statement more is
       // a round trip the caller's transaction waits for.
       await copyMany(tx, events, rows)
-      if (subscribed?.fan_out === true) await deps.subscriber.handOver(tx, tenantId, rows.map((row) => row.id))
+      if (subscribed?.takes === true) await deps.subscriber.handOver(tx, tenantId, rows.map((row) => row.id))
     },
   }
 }
