@@ -12395,6 +12395,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A first-party agent's key is 409 agent_already_registered; an id beginning svt_ (service tokens' ids) is 400 validation_failed. */
                     agent_id: string;
                     /**
                      * @description reader: ledger:read, wiki:read; contributor: adds raw:write; proposer: adds payment_intent:propose.
