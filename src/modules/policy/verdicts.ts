@@ -172,7 +172,7 @@ export function createPolicyVerdicts(deps: { store: PolicyStore; ids: IdSource; 
       consumedAt: null,
       createdAt: now,
     })
-    // Observed by the caller's Promise.all; never an unhandled rejection before it is.
+    // Observed by the caller (settled); never an unhandled rejection before it is.
     policyChecked.catch(() => {})
     written.catch(() => {})
     return { issued: { verdict_id: id, token, expires_at: expiresAt } satisfies IssuedVerdict, written, policyChecked }
