@@ -121,6 +121,11 @@ export const errorCatalogue = {
   agent_lifecycle_transition_invalid: entry(409, 'Agent', 'The agent\'s state does not allow this governance transition (pause needs active; resume needs quarantined, or pending_onchain without a chain; revoke needs any state but revoked).'),
   governance_report_not_found: entry(404, 'Governance', 'No such governance report snapshot for this tenant.'),
 
+  // Agent protocol (MCP): JSON-RPC -32602 answers carry these as data.error_code; no HTTP route answers them
+  tool_not_found: entry(404, 'Agent protocol', 'The agent protocol has no tool of this name (tools/list names each).'),
+  resource_not_found: entry(404, 'Agent protocol', 'No resource template of the agent protocol matches this URI (resources/templates/list names each).'),
+  prompt_not_found: entry(404, 'Agent protocol', 'The agent protocol has no prompt of this name (prompts/list names each).'),
+
   // Wiki
   wiki_entity_not_found: entry(404, 'Wiki', 'No Ledger record or relation of this id (as of the instant asked) in this tenant.'),
   agent_routing_decision_not_found: entry(404, 'Agent', 'No such routing decision in this tenant.'),

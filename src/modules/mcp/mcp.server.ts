@@ -22,6 +22,7 @@ import {
 import type { ValidateFunction } from 'ajv'
 import type { FastifyBaseLogger as Logger } from 'fastify'
 import type { CommandContext } from '../../kernel/context.ts'
+import { errorCatalogue } from '../../kernel/errors.ts'
 import { hasScopes, type Principal, type Scope } from '../../kernel/principal.ts'
 import { knownErrorOf } from '../../platform/http/errors.ts'
 import { compileArgumentsValidator, toIssues } from '../../platform/http/validation.ts'
@@ -77,6 +78,11 @@ export function rpcError(code: number, message: string, data?: Record<string, un
   return error
 }
 
+/** -32602 for a name the protocol does not know: its catalogue code and status, as any other catalogue 4xx. */
+function notFound(code: 'tool_not_found' | 'resource_not_found' | 'prompt_not_found', message: string): McpError {
+  return rpcError(rpcCodes.invalidParams, message, { error_code: code, status: errorCatalogue[code].status })
+}
+
 function requireScopes(principal: Principal, scopes: readonly Scope[], what: string): void {
   if (hasScopes(principal, scopes)) return
   throw rpcError(rpcCodes.scope, `${what} needs the scopes ${scopes.join(', ')}.`, {
@@ -126,7 +132,7 @@ export function createMcpServer(catalogue: McpCatalogue, scope: McpRequestScope)
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const entry = catalogue.tools.get(request.params.name)
-    if (entry === undefined) throw rpcError(rpcCodes.invalidParams, `Unknown tool ${request.params.name}.`, { error_code: 'tool_not_found' })
+    if (entry === undefined) throw notFound('tool_not_found', `Unknown tool ${request.params.name}.`)
     const { tool, validate } = entry
     requireScopes(principal, tool.scopes, `The tool ${tool.name}`)
     const args = request.params.arguments ?? {}
@@ -169,7 +175,7 @@ export function createMcpServer(catalogue: McpCatalogue, scope: McpRequestScope)
       const text = template.mimeType === 'application/json' ? JSON.stringify(value) : String(value)
       return { contents: [{ uri, mimeType: template.mimeType, text }] }
     }
-    throw rpcError(rpcCodes.invalidParams, `No resource template matches ${uri}.`, { error_code: 'resource_not_found' })
+    throw notFound('resource_not_found', `No resource template matches ${uri}.`)
   })
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
@@ -183,7 +189,7 @@ export function createMcpServer(catalogue: McpCatalogue, scope: McpRequestScope)
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const prompt = catalogue.prompts.get(request.params.name)
-    if (prompt === undefined) throw rpcError(rpcCodes.invalidParams, `Unknown prompt ${request.params.name}.`, { error_code: 'prompt_not_found' })
+    if (prompt === undefined) throw notFound('prompt_not_found', `Unknown prompt ${request.params.name}.`)
     requireScopes(principal, prompt.scopes, `The prompt ${prompt.name}`)
     const args = request.params.arguments ?? {}
     const known = new Set(prompt.arguments.map((argument) => argument.name))

@@ -6,10 +6,16 @@
  * through the SDK in rpc-errors.test.ts; docs/mcp.md says which failures are HTTP and which JSON-RPC.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { errorCatalogue, type ErrorCode } from '../../../src/kernel/errors.ts'
 import { scopeHashOfRole, scopesOfRole } from '../../../src/modules/agents/index.ts'
 import { addMember, createTestApp, signupOwner, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { expectRefusal, rpc, signInAgent, type SignedInAgent } from '../../support/mcp.ts'
+
+const sourceRoot = fileURLToPath(new URL('../../../src/modules', import.meta.url))
 
 let test: TestApp
 let owner: TenantOwner
@@ -92,21 +98,32 @@ describe('after dispatch: status 200 and JSON-RPC errors', () => {
     expect(rpcError(await post(reader.token, { jsonrpc: '2.0', id: 9, method: 'ping', surprise: 1 }), -32600).id).toBe(9)
   })
 
+  it('answers only error codes of the one catalogue as data.error_code', () => {
+    // The protocol's own module and every module's RPC tools.
+    const sources = readdirSync(sourceRoot, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((module) => readdirSync(join(sourceRoot, module.name)).filter((file) => file.endsWith('.ts')).map((file) => join(sourceRoot, module.name, file)))
+      .filter((file) => file.includes('/mcp/') || file.endsWith('.rpc.ts'))
+    const codes = new Set(sources.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/(?:error_code: |notFound\()'([a-z0-9_]+)'/g)].map((match) => match[1]!)))
+    for (const code of ['tool_not_found', 'resource_not_found', 'prompt_not_found', 'auth_scope_insufficient']) expect(codes.has(code), code).toBe(true)
+    for (const code of codes) expect(errorCatalogue[code as ErrorCode], code).toBeDefined()
+  })
+
   it('-32601 for an unknown method', async () => {
     const body = rpcError(await rpc(test, reader.token, 'tools/execute', { name: 'x' }), -32601)
     expect(body.id).toEqual(expect.any(Number))
   })
 
   it('-32602 for invalid params: an unknown tool, arguments that fail the schema, an unknown resource or prompt', async () => {
-    expect(rpcError(await rpc(test, reader.token, 'tools/call', { name: 'payment_intent.execute', arguments: {} }), -32602).error.data).toMatchObject({ error_code: 'tool_not_found' })
+    expect(rpcError(await rpc(test, reader.token, 'tools/call', { name: 'payment_intent.execute', arguments: {} }), -32602).error.data).toEqual({ error_code: 'tool_not_found', status: 404 })
     const invalid = rpcError(await rpc(test, reader.token, 'tools/call', { name: 'ledger.transactions.list', arguments: { limit: 0, surprise: true } }), -32602)
     expect(invalid.error.data).toMatchObject({ error_code: 'request_params_invalid' })
     expect(invalid.error.data!.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(['/limit', '/surprise'])
     rpcError(await rpc(test, reader.token, 'tools/call', { name: 'ledger.accounts.list', arguments: { limit: '5' } }), -32602)
     rpcError(await rpc(test, reader.token, 'tools/call', { arguments: {} }), -32602)
     rpcError(await rpc(test, reader.token, 'tools/call', { name: 'ledger.accounts.list', arguments: [] }), -32602)
-    expect(rpcError(await rpc(test, reader.token, 'resources/read', { uri: 'svc://ledger/nothing/1' }), -32602).error.data).toMatchObject({ error_code: 'resource_not_found' })
-    expect(rpcError(await rpc(test, reader.token, 'prompts/get', { name: 'wiki.question.weather' }), -32602).error.data).toMatchObject({ error_code: 'prompt_not_found' })
+    expect(rpcError(await rpc(test, reader.token, 'resources/read', { uri: 'svc://ledger/nothing/1' }), -32602).error.data).toEqual({ error_code: 'resource_not_found', status: 404 })
+    expect(rpcError(await rpc(test, reader.token, 'prompts/get', { name: 'wiki.question.weather' }), -32602).error.data).toEqual({ error_code: 'prompt_not_found', status: 404 })
     expect(rpcError(await rpc(test, reader.token, 'prompts/get', { name: 'wiki.question.bills_due', arguments: { days: '9999' } }), -32602).error.data).toMatchObject({ error_code: 'request_params_invalid' })
     expect(rpcError(await rpc(test, reader.token, 'prompts/get', { name: 'wiki.question.subscriptions', arguments: { colour: 'red' } }), -32602).error.data).toMatchObject({ error_code: 'request_params_invalid' })
     rpcError(await rpc(test, reader.token, 'initialize', { protocolVersion: '2025-06-18' }), -32602)
