@@ -1,5 +1,5 @@
 /** The payments store on Drizzle: this module's tables only, every statement scoped by tenant. */
-import { and, asc, desc, eq, gte, inArray, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm'
 import type { PaymentIntentRow } from './payments.store.ts'
 import { paymentApprovals, paymentGateRuns, paymentIntents, paymentOutbox, paymentPolicyDecisions, paymentReservations } from './payments.tables.ts'
 import type { PaymentsStore } from './payments.store.ts'

@@ -1,5 +1,5 @@
 /** The Drizzle implementation of PolicyStore (both engines). */
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, lt, or, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
 import { policies, policySignatures, policyVerdicts, tenantWallets, walletAddresses } from './policy.tables.ts'
 import type { PolicyStore, VerdictRow } from './policy.store.ts'
@@ -16,10 +16,6 @@ export const activePolicyRows = selector(policies, ['tenantId', 'state'])
 export const activePolicyRowsForShare = selector(policies, ['tenantId', 'state'], { lock: 'share' })
 const policyById = selector(policies, ['tenantId', 'id'])
 // The gate re-verifies the active version's signatures by its signers' human wallets on every execute.
-const signaturesOfPolicy = statement<typeof policySignatures.$inferSelect>(
-  `select policy_id as "policyId", tenant_id as "tenantId", address, signature, submitted_by as "submittedBy", signed_at as "signedAt"
-     from policy_signatures where tenant_id = $1 and policy_id = $2`,
-)
 const signaturesOfActive = statement<typeof policySignatures.$inferSelect>(
   `select s.policy_id as "policyId", s.tenant_id as "tenantId", s.address, s.signature, s.submitted_by as "submittedBy", s.signed_at as "signedAt"
      from policy_signatures s join policies p on p.tenant_id = s.tenant_id and p.id = s.policy_id
@@ -105,9 +101,6 @@ export function createPolicyStore(): PolicyStore {
 
     async insertSignatures(tx, rows) {
       if (rows.length > 0) await tx.insert(policySignatures).values([...rows])
-    },
-    async signaturesOf(executor, tenantId, policyId) {
-      return signaturesOfPolicy.rows(executor, [tenantId, policyId])
     },
     async activeSignatures(executor, tenantId) {
       return signaturesOfActive.rows(executor, [tenantId])

@@ -35,7 +35,6 @@ export interface PolicyStore {
 
   insertSignatures(tx: Tx, rows: readonly PolicySignatureRow[]): Promise<void>
   /** The signatures recorded on a policy version. */
-  signaturesOf(executor: Executor, tenantId: string, policyId: string): Promise<PolicySignatureRow[]>
   /** The signatures recorded on the tenant's active version (none when no version is active). */
   activeSignatures(executor: Executor, tenantId: string): Promise<PolicySignatureRow[]>
   /** Records the signer list, and the state change when there is one. */
