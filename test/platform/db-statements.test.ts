@@ -3,12 +3,12 @@
  * the ORM answers, on the database and inside a transaction (where they see its uncommitted writes); and
  * the modules' statements read exactly what the ORM's `select()` reads (jsonb and text[] included); and
  * `inserter` writes, and `selector` reads, exactly the rows the ORM's insert and select do, for every column
- * type we use.
+ * type we use; `selectorIn` reads a batch of keys' rows as `selector` reads one's.
  */
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { boolean, integer, jsonb, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
-import { inserter, selector, statement } from '../../src/platform/db/statements.ts'
+import { inserter, selector, selectorIn, statement } from '../../src/platform/db/statements.ts'
 import { tenantById, userStanding } from '../../src/modules/tenants/tenants.statements.ts'
 import { members, tenants, users } from '../../src/modules/tenants/tenants.tables.ts'
 import { activePolicyRows, activePolicyRowsForShare } from '../../src/modules/policy/policy.store.pg.ts'
@@ -163,6 +163,13 @@ describe(`hot statements (${engineName()})`, () => {
     expect(await someColumns(db.orm, [false])).toEqual(await db.orm.select(fields).from(rows).where(and(eq(rows.flag, false), sql`${rows.state} <> 'fresh'`)))
     expect(await someColumns(db.orm, [false])).toEqual([{ tags: value.tags, amount: value.amount, at: value.at }])
     expect(() => selector(rows, ['id'], { columns: ['nope' as 'id'] })).toThrow(/no column nope/)
+    // selectorIn: the rows of any of the key tuples, in key order whatever the order asked, as the ORM reads them.
+    const byIds = selectorIn(rows, ['id'])
+    expect(await byIds(db.orm, [['ours-tx'], ['missing'], ['orm'], ['ours']])).toEqual([read[0], read[1], read[2]])
+    expect(await byIds(db.orm, [])).toEqual([])
+    const byFlagAndId = selectorIn(rows, ['flag', 'id'], { columns: ['id', 'tags'], where: `"state" = 'fresh'`, lock: 'update' })
+    expect(await db.transaction((tx) => byFlagAndId(tx, [[false, 'ours'], [true, 'orm'], [false, 'ours-tx'], [false, "o'hara"]]))).toEqual([{ id: 'ours', tags: value.tags }])
+    expect(() => selectorIn(rows, ['nope' as 'id'])).toThrow(/no column nope/)
     await db.orm.execute(sql.raw(`drop table ${name}`))
   })
 })

@@ -22,7 +22,7 @@
  * taking down a worker forever.
  */
 import { sql } from 'drizzle-orm'
-import { fromDrizzle, PgBoss, type Job, type QueueOptions } from 'pg-boss'
+import { fromDrizzle, PgBoss, type Job, type JobResult, type QueueOptions } from 'pg-boss'
 import type { Logger } from 'pino'
 import type { Static, TObject } from 'typebox'
 import { Compile } from 'typebox/compile'
@@ -109,12 +109,25 @@ export interface JobQueue {
    * before the enqueue (a command's audit event) can cite the job.
    */
   enqueue<Payload>(tx: Tx, queue: QueueDefinition<Payload>, data: Payload, options?: EnqueueOptions): Promise<string>
+  /** `enqueue` for several jobs of one queue in one statement. */
+  enqueueMany<Payload>(tx: Tx, queue: QueueDefinition<Payload>, jobs: ReadonlyArray<{ readonly data: Payload; readonly options?: EnqueueOptions }>): Promise<void>
   /**
    * Runs `handler` for the queue's jobs, up to `concurrency` at once (default 1). While fetches come
    * back full, the worker fetches again at once instead of waiting out the polling interval, so a
    * backlog drains at handler speed; each job succeeds or fails (and retries) on its own.
    */
   work<Payload>(queue: QueueDefinition<Payload>, handler: JobHandler<Payload>, options?: { pollingIntervalSeconds?: number; concurrency?: number }): Promise<void>
+  /**
+   * `work` for a handler that takes the fetched jobs together (up to `batchSize`, default 4, one batch at a
+   * time): it answers, in order, null for each job done or the error it failed with (that job alone is
+   * retried per the queue's policy). A job whose payload does not check fails on its own and is not
+   * passed on; a handler that throws fails the whole batch.
+   */
+  workBatches<Payload>(
+    queue: QueueDefinition<Payload>,
+    handler: (jobs: ReadonlyArray<QueuedJob<Payload>>) => Promise<ReadonlyArray<unknown>>,
+    options?: { pollingIntervalSeconds?: number; batchSize?: number },
+  ): Promise<void>
   /**
    * Wakes this process's workers of the queue to fetch now instead of at their next poll. For a job
    * enqueued in a transaction that has committed, when its latency matters (a pipeline's next step);
@@ -162,6 +175,33 @@ export function createJobQueue(database: Database, options: { schema: string; lo
     }
   }
 
+  /** How a worker fetches: a batch, at once again while batches come back full, else every polling interval. */
+  const fetchOptions = (batchSize: number, pollingIntervalSeconds = 2) => ({
+    batchSize,
+    burstWhenBatchFull: true,
+    perJobResults: true as const,
+    pollingIntervalSeconds,
+    // Used only where the queue has a heartbeat (PostgreSQL).
+    heartbeatRefreshSeconds: jobHeartbeatRefreshSeconds,
+  })
+
+  /** A job's payload without its version, checked against the queue's schema and version (throws otherwise). */
+  function payloadOf(definition: AnyQueue, check: ReturnType<typeof Compile>, job: Job<Record<string, unknown>>): unknown {
+    const { v: version = 1, ...payload } = (job.data ?? {}) as { v?: unknown }
+    if (version !== definition.version) {
+      throw new Error(`job payload version ${String(version)} is not this worker's ${definition.version}; left for a worker of that version`)
+    }
+    if (!check.Check(payload)) {
+      throw new Error(`job payload does not match its schema: ${[...check.Errors(payload)].map((error) => `${error.instancePath} ${error.message}`).join('; ')}`)
+    }
+    return payload
+  }
+
+  function failed(queue: AnyQueue, job: Job<unknown>, error: unknown): JobResult {
+    options.logger.warn({ err: error, queue: queue.name, job_id: job.id, attempt: job.retryCount + 1 }, 'job failed; pg-boss retries it per the queue policy')
+    return { id: job.id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } }
+  }
+
   return {
     async start() {
       await boss.start()
@@ -188,49 +228,59 @@ export function createJobQueue(database: Database, options: { schema: string; lo
     },
     async enqueue(tx, queue, data, sendOptions = {}) {
       const { definition, check } = registered(queue)
-      // A payload that does not match its own schema is a programming error, caught where it is made.
-      assert(check.Check(data), `job for ${queue.name} does not match its payload schema: ${[...check.Errors(data)].map((error) => `${error.instancePath} ${error.message}`).join('; ')}`)
-      const id = await boss.send(queue.name, { ...(data as object), v: definition.version }, {
-        db: fromDrizzle(tx as never, sql as never),
-        ...(sendOptions.startAfterSeconds === undefined ? {} : { startAfter: sendOptions.startAfterSeconds }),
-        ...(sendOptions.singletonKey === undefined ? {} : { singletonKey: sendOptions.singletonKey }),
-        ...(sendOptions.id === undefined ? {} : { id: sendOptions.id }),
-      })
+      assertPayload(queue, check, data)
+      const id = await boss.send(queue.name, { ...(data as object), v: definition.version }, { db: fromDrizzle(tx as never, sql as never), ...jobOptionsOf(sendOptions) })
       if (id === null) throw new Error(`job queue refused a job for ${queue.name}`)
       return id
+    },
+    async enqueueMany(tx, queue, jobs) {
+      const { definition, check } = registered(queue)
+      if (jobs.length === 0) return
+      for (const { data } of jobs) assertPayload(queue, check, data)
+      await boss.insert(
+        queue.name,
+        jobs.map(({ data, options: jobOptions = {} }) => ({ data: { ...(data as object), v: definition.version }, ...jobOptionsOf(jobOptions) })),
+        { db: fromDrizzle(tx as never, sql as never) },
+      )
     },
     async work(queue, handler, workOptions = {}) {
       const { definition, check } = registered(queue)
       const concurrency = workOptions.concurrency ?? 1
       const workerId = await boss.work<Record<string, unknown>>(
         queue.name,
-        {
-          // A batch of one is always "full", so burst mode needs at least two.
-          batchSize: Math.max(2, concurrency),
-          burstWhenBatchFull: true,
-          perJobResults: true,
-          pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 2,
-          // Used only where the queue has a heartbeat (PostgreSQL).
-          heartbeatRefreshSeconds: jobHeartbeatRefreshSeconds,
-        },
+        // A batch of one is always "full", so burst mode needs at least two.
+        fetchOptions(Math.max(2, concurrency), workOptions.pollingIntervalSeconds),
         (jobs) =>
           mapLimit(jobs, concurrency, async (job) => {
             try {
-              const { v: version = 1, ...payload } = (job.data ?? {}) as { v?: unknown }
-              if (version !== definition.version) {
-                throw new Error(`job payload version ${String(version)} is not this worker's ${definition.version}; left for a worker of that version`)
-              }
-              if (!check.Check(payload)) {
-                throw new Error(`job payload does not match its schema: ${[...check.Errors(payload)].map((error) => `${error.instancePath} ${error.message}`).join('; ')}`)
-              }
-              await handler({ ...job, data: payload as never })
+              await handler({ ...job, data: payloadOf(definition, check, job) as never })
               return { id: job.id, status: 'completed' as const }
             } catch (error) {
-              options.logger.warn({ err: error, queue: queue.name, job_id: job.id, attempt: job.retryCount + 1 }, 'job failed; pg-boss retries it per the queue policy')
-              return { id: job.id, status: 'failed' as const, output: { message: error instanceof Error ? error.message : String(error) } }
+              return failed(queue, job, error)
             }
           }),
       )
+      workers.set(queue.name, [...(workers.get(queue.name) ?? []), workerId])
+    },
+    async workBatches(queue, handler, workOptions = {}) {
+      const { definition, check } = registered(queue)
+      const workerId = await boss.work<Record<string, unknown>>(queue.name, fetchOptions(Math.max(2, workOptions.batchSize ?? 4), workOptions.pollingIntervalSeconds), async (jobs) => {
+        const results: JobResult[] = new Array(jobs.length)
+        const taken: Array<{ index: number; job: QueuedJob<never> }> = []
+        jobs.forEach((job, index) => {
+          try {
+            taken.push({ index, job: { ...job, data: payloadOf(definition, check, job) as never } })
+          } catch (error) {
+            results[index] = failed(queue, job, error)
+          }
+        })
+        const outcomes = taken.length === 0 ? [] : await handler(taken.map(({ job }) => job))
+        taken.forEach(({ index, job }, position) => {
+          const outcome = outcomes[position]
+          results[index] = outcome === null || outcome === undefined ? { id: job.id, status: 'completed' } : failed(queue, job, outcome)
+        })
+        return results
+      })
       workers.set(queue.name, [...(workers.get(queue.name) ?? []), workerId])
     },
     nudge(queue) {
@@ -242,6 +292,20 @@ export function createJobQueue(database: Database, options: { schema: string; lo
       started = false
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true })
     },
+  }
+}
+
+/** A payload that does not match its own schema is a programming error, caught where the job is made. */
+function assertPayload(queue: AnyQueue, check: ReturnType<typeof Compile>, data: unknown): void {
+  assert(check.Check(data), `job for ${queue.name} does not match its payload schema: ${[...check.Errors(data)].map((error) => `${error.instancePath} ${error.message}`).join('; ')}`)
+}
+
+/** pg-boss's options for a job. */
+function jobOptionsOf(options: EnqueueOptions) {
+  return {
+    ...(options.startAfterSeconds === undefined ? {} : { startAfter: options.startAfterSeconds }),
+    ...(options.singletonKey === undefined ? {} : { singletonKey: options.singletonKey }),
+    ...(options.id === undefined ? {} : { id: options.id }),
   }
 }
 

@@ -1,0 +1,106 @@
+/**
+ * The job queue's batch API (platform/jobs/job-queue.ts), on both engines: `enqueueMany` writes several
+ * jobs in the caller's transaction (none if it rolls back) with the queue's policy; `workBatches` hands
+ * the fetched jobs to one handler call, completes those it answers null for, fails (for retry) those it
+ * answers an error for and those whose payload does not check, each on its own.
+ */
+import { randomBytes } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import Type from 'typebox'
+import { queryRows } from '../../src/platform/db/database.ts'
+import { createJobQueue, defineQueue, type JobQueue } from '../../src/platform/jobs/job-queue.ts'
+import { createTestApp, engineName, type TestApp } from '../support/harness.ts'
+
+const suffix = randomBytes(3).toString('hex')
+const queue = defineQueue({
+  name: `test-batches-${suffix}`,
+  version: 1,
+  payload: Type.Object({ n: Type.Integer() }, { additionalProperties: false }),
+  policy: { retryLimit: 3, retryDelay: 60, expireInSeconds: 60 },
+})
+
+let test: TestApp
+let jobs: JobQueue
+beforeAll(async () => {
+  test = await createTestApp()
+  jobs = createJobQueue(test.runtime.db, { schema: 'pgboss', logger: test.runtime.logger, queues: [queue] })
+  await jobs.start()
+})
+afterAll(async () => {
+  await jobs?.stop({ timeoutMs: 5_000 })
+  await test?.close()
+})
+
+interface JobRow {
+  n: number
+  state: string
+  retry_count: number
+  retry_limit: number
+  start_after_in_future: boolean
+}
+
+const jobRows = () =>
+  queryRows<JobRow>(
+    test.runtime.db.orm,
+    sql`select (data->>'n')::int as n, state, retry_count, retry_limit, start_after > now() + interval '30 seconds' as start_after_in_future
+          from pgboss.job where name = ${queue.name} and data->>'n' ~ '^[0-9]+$' order by (data->>'n')::int`,
+  )
+
+async function until(done: () => Promise<boolean>, what: string): Promise<void> {
+  for (let waited = 0; waited < 300; waited += 1) {
+    if (await done()) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+describe(`job queue batches (${engineName()})`, () => {
+  it('enqueueMany writes the jobs with the transaction, with the queue policy and each job its options; nothing when it rolls back', async () => {
+    await expect(
+      test.runtime.db.transaction(async (tx) => {
+        await jobs.enqueueMany(tx, queue, [{ data: { n: 100 } }])
+        throw new Error('roll back')
+      }),
+    ).rejects.toThrow('roll back')
+    expect(await jobRows()).toEqual([])
+    await test.runtime.db.transaction((tx) => jobs.enqueueMany(tx, queue, [{ data: { n: 1 } }, { data: { n: 2 } }, { data: { n: 3 } }, { data: { n: 9 }, options: { startAfterSeconds: 3600 } }]))
+    await test.runtime.db.transaction((tx) => jobs.enqueueMany(tx, queue, []))
+    expect(await jobRows()).toEqual([
+      { n: 1, state: 'created', retry_count: 0, retry_limit: 3, start_after_in_future: false },
+      { n: 2, state: 'created', retry_count: 0, retry_limit: 3, start_after_in_future: false },
+      { n: 3, state: 'created', retry_count: 0, retry_limit: 3, start_after_in_future: false },
+      { n: 9, state: 'created', retry_count: 0, retry_limit: 3, start_after_in_future: true },
+    ])
+    // A payload that does not match the queue's schema is refused before anything is written.
+    await expect(test.runtime.db.transaction((tx) => jobs.enqueueMany(tx, queue, [{ data: { n: 4 } }, { data: { n: 'five' } as never }]))).rejects.toThrow(/does not match its payload schema/)
+    expect((await jobRows()).map((row) => row.n)).toEqual([1, 2, 3, 9])
+  })
+
+  it('workBatches hands a batch to one call; a job answered with an error, or whose payload does not check, fails alone', async () => {
+    // A job another definition of the queue wrote (a process of another build): failed by this worker, not handed on.
+    const loose = defineQueue({ name: queue.name, version: 1, payload: Type.Object({ n: Type.String() }), policy: queue.policy })
+    const other = createJobQueue(test.runtime.db, { schema: 'pgboss', logger: test.runtime.logger, queues: [loose] })
+    await other.start()
+    await test.runtime.db.transaction((tx) => other.enqueue(tx, loose, { n: 'bad' }))
+    await other.stop({ timeoutMs: 5_000 })
+    const calls: number[][] = []
+    await jobs.workBatches(
+      queue,
+      async (batch) => {
+        calls.push(batch.map((job) => job.data.n))
+        return batch.map((job) => (job.data.n === 2 ? new Error('two fails') : null))
+      },
+      { batchSize: 8, pollingIntervalSeconds: 0.5 },
+    )
+    const settled = async () => (await jobRows()).filter((row) => row.n !== 9).every((row) => row.state === 'completed' || row.state === 'retry')
+    await until(settled, 'the batch to be settled')
+    // One call with the three good jobs (the bad one never reaches the handler; the delayed one is not due).
+    expect(calls.map((batch) => [...batch].sort())).toEqual([[1, 2, 3]])
+    expect(Object.fromEntries((await jobRows()).map((row) => [row.n, row.state]))).toEqual({ 1: 'completed', 2: 'retry', 3: 'completed', 9: 'created' })
+    const outputOf = async (n: string) =>
+      (await queryRows<{ state: string; output: { message?: string } }>(test.runtime.db.orm, sql`select state, output from pgboss.job where name = ${queue.name} and data->>'n' = ${n}`))[0]
+    expect(await outputOf('2')).toMatchObject({ state: 'retry', output: { message: 'two fails' } })
+    expect(await outputOf('bad')).toMatchObject({ state: 'retry', output: { message: expect.stringContaining('does not match its schema') } })
+  })
+})
