@@ -24,7 +24,7 @@ const store = createIdempotencyStore()
 beforeAll(async () => {
   test = await createTestApp()
   const noEvents = { recordEach: async () => [], recordMany: async () => undefined, send: () => ({ ids: [], written: Promise.resolve(false) }), relay: async () => undefined, sweep: async () => 0 }
-  commands = createCommandRunner({ db: test.runtime.db, clock, audit: { record: async () => ({ id: `aev_${randomUUID()}` }), send: () => ({ id: `aev_${randomUUID()}`, written: Promise.resolve() }) }, events: noEvents, jobs: test.runtime.jobs, idempotency: store })
+  commands = createCommandRunner({ db: test.runtime.db, clock, audit: { record: async () => ({ id: `aev_${randomUUID()}` }), send: () => ({ id: `aev_${randomUUID()}`, written: Promise.resolve() }), sendMany: (_tx, records) => ({ ids: records.map(() => `aev_${randomUUID()}`), written: Promise.resolve() }) }, events: noEvents, jobs: test.runtime.jobs, idempotency: store })
 })
 afterAll(async () => test?.close())
 

@@ -32,12 +32,60 @@ const insertEvent = statement(insertEventText)
 const insertEventAndNotify = statement(
   `with inserted as (${insertEventText} returning tenant_id) select pg_notify('${auditAppendedChannel}', tenant_id::text) from inserted`,
 )
+/**
+ * Several events in one statement: the rows as one JSON array ($1), inserted in its order (their
+ * recorded order), whatever their number; the notifying variant wakes the sequencer once per tenant.
+ */
+const insertEventsText = `insert into audit_inbox (id, tenant_id, layer, actor_type, actor_id, action, entity_type, entity_id,
+                                                   inputs, outputs, evidence_ids, request_id, created_at)
+                          select id, tenant_id, layer, actor_type, actor_id, action, entity_type, entity_id, inputs, outputs, evidence_ids, request_id, created_at
+                            from rows from (jsonb_to_recordset($1::jsonb) as (id text, tenant_id uuid, layer text, actor_type text, actor_id text, action text,
+                                                                              entity_type text, entity_id text, inputs jsonb, outputs jsonb, evidence_ids text[],
+                                                                              request_id text, created_at timestamptz))
+                                 with ordinality as event(id, tenant_id, layer, actor_type, actor_id, action, entity_type, entity_id, inputs, outputs,
+                                                          evidence_ids, request_id, created_at, position)
+                           order by position`
+const insertEvents = statement(insertEventsText)
+const insertEventsAndNotify = statement(
+  `with inserted as (${insertEventsText} returning tenant_id)
+   select pg_notify('${auditAppendedChannel}', tenant_id::text) from (select distinct tenant_id from inserted) tenants`,
+)
 /** At most one wake-up notification per process in this interval. */
 export const wakeIntervalMs = 100
 
 export function createAuditRecorder(deps: { ids: IdSource; clock: Clock }): AuditRecorder {
   // Real elapsed time, not the injected clock: this paces notifications, it records nothing.
   let lastWakeAtMs = Number.NEGATIVE_INFINITY
+  /** Whether this write should wake the sequencer (at most once per `wakeIntervalMs`). */
+  const wake = () => {
+    const nowMs = performance.now()
+    if (nowMs - lastWakeAtMs < wakeIntervalMs) return false
+    lastWakeAtMs = nowMs
+    return true
+  }
+  /** The inbox row of a record, checked; its id made now. */
+  const rowOf = (record: AuditRecord) => {
+    const inputs = record.inputs ?? {}
+    const outputs = record.outputs ?? {}
+    assertAuditFields(inputs, 'inputs')
+    assertAuditFields(outputs, 'outputs')
+    return {
+      id: deps.ids.newId('auditEvent'),
+      tenant_id: record.tenantId,
+      layer: record.layer,
+      actor_type: record.actor.type,
+      actor_id: record.actor.id,
+      action: record.action,
+      entity_type: record.entity.type,
+      entity_id: record.entity.id,
+      inputs,
+      outputs,
+      evidence_ids: record.evidenceIds ?? [],
+      request_id: record.requestId ?? null,
+      // Millisecond precision: the chain hash covers the ISO string, and timestamptz keeps microseconds.
+      created_at: new Date(Math.floor(deps.clock.now().getTime())).toISOString(),
+    }
+  }
   const recorder: AuditRecorder = {
     async record(tx, record) {
       const sent = recorder.send(tx, record)
@@ -45,35 +93,19 @@ export function createAuditRecorder(deps: { ids: IdSource; clock: Clock }): Audi
       return { id: sent.id }
     },
     send(tx, record) {
-      const inputs = record.inputs ?? {}
-      const outputs = record.outputs ?? {}
-      assertAuditFields(inputs, 'inputs')
-      assertAuditFields(outputs, 'outputs')
-      const id = deps.ids.newId('auditEvent')
-      // Millisecond precision: the chain hash covers the ISO string, and timestamptz keeps microseconds.
-      const createdAt = new Date(Math.floor(deps.clock.now().getTime()))
-      const parameters = [
-        id,
-        record.tenantId,
-        record.layer,
-        record.actor.type,
-        record.actor.id,
-        record.action,
-        record.entity.type,
-        record.entity.id,
-        JSON.stringify(inputs),
-        JSON.stringify(outputs),
-        record.evidenceIds ?? [],
-        record.requestId ?? null,
-        createdAt.toISOString(),
-      ]
-      const nowMs = performance.now()
-      let insert = insertEvent
-      if (nowMs - lastWakeAtMs >= wakeIntervalMs) {
-        lastWakeAtMs = nowMs
-        insert = insertEventAndNotify
+      const row = rowOf(record)
+      const insert = wake() ? insertEventAndNotify : insertEvent
+      return { id: row.id, written: insert.rows(tx, [row.id, row.tenant_id, row.layer, row.actor_type, row.actor_id, row.action, row.entity_type, row.entity_id, JSON.stringify(row.inputs), JSON.stringify(row.outputs), row.evidence_ids, row.request_id, row.created_at]).then(() => undefined) }
+    },
+    sendMany(tx, records) {
+      if (records.length === 1) {
+        const sent = recorder.send(tx, records[0]!)
+        return { ids: [sent.id], written: sent.written }
       }
-      return { id, written: insert.rows(tx, parameters).then(() => undefined) }
+      const rows = records.map(rowOf)
+      if (rows.length === 0) return { ids: [], written: Promise.resolve() }
+      const insert = wake() ? insertEventsAndNotify : insertEvents
+      return { ids: rows.map((row) => row.id), written: insert.rows(tx, [JSON.stringify(rows)]).then(() => undefined) }
     },
   }
   return recorder

@@ -17,4 +17,6 @@ export interface AuditRecorder {
    * (business events) can go out beside it. The caller awaits `written` before its transaction commits.
    */
   send(tx: Tx, record: AuditRecord): RecordedAuditEvent & { readonly written: Promise<void> }
+  /** `send` for several records, in order, in one statement: their ids at once and the one write under way. */
+  sendMany(tx: Tx, records: readonly AuditRecord[]): { readonly ids: readonly string[]; readonly written: Promise<void> }
 }

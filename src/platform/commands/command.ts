@@ -158,15 +158,9 @@ export function createCommandRunner(deps: {
     for (const event of effects.events ?? []) {
       assert(audit[event.auditIndex ?? 0] !== undefined, `event ${event.type} names audit event ${event.auditIndex ?? 0}, which the command did not record`)
     }
-    const sent: Array<ReturnType<AuditRecorder['send']>> = []
-    try {
-      for (const record of audit) sent.push(deps.audit.send(tx, record))
-    } catch (error) {
-      // A record refused before it was sent: the ones already sent are abandoned with the transaction.
-      for (const event of sent) event.written.catch(() => {})
-      throw error
-    }
-    const auditEventIds = sent.map((event) => event.id)
+    // One statement for the command's records (a record refused is refused before any is sent).
+    const sent = audit.length === 0 ? undefined : deps.audit.sendMany(tx, audit)
+    const auditEventIds = [...(sent?.ids ?? [])]
     // A command's events go in with one statement per tenant (usually one).
     const byTenant = new Map<string, Array<{ type: PendingEvent['type']; payload: PendingEvent['payload']; auditEventId: string }>>()
     for (const event of effects.events ?? []) {
@@ -190,11 +184,11 @@ export function createCommandRunner(deps: {
     try {
       also = options.also?.(auditEventIds)
     } catch (error) {
-      for (const event of sent) event.written.catch(() => {})
+      sent?.written.catch(() => {})
       for (const write of eventWrites) write.catch(() => {})
       throw error
     }
-    const final = Promise.all([...sent.map((event) => event.written), also, ...(options.relays === undefined ? [] : eventWrites)])
+    const final = Promise.all([sent?.written, also, ...(options.relays === undefined ? [] : eventWrites)])
     const followed = Promise.all([
       ...(options.relays === undefined ? eventWrites : []),
       ...(effects.jobs ?? []).map((job) => deps.jobs.enqueue(tx, job.queue, job.payload, job.options)),
