@@ -1,5 +1,5 @@
 /** The Drizzle implementation of AuditStore (both engines). */
-import { and, asc, desc, eq, getViewSelectedFields, gt, gte, isNull, lte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, getViewSelectedFields, gt, gte, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
 import { auditAnchorPublications, auditAnchors, auditChainHeads, auditEventLog, auditEvents, auditExports, auditInbox } from './audit.tables.ts'
 import { genesisHash } from './domain/chain.ts'
@@ -25,29 +25,37 @@ const publicationOfAnchor = and(eq(auditAnchorPublications.tenantId, auditAnchor
 
 export function createAuditStore(): AuditStore {
   return {
-    async lockHead(tx, tenantId) {
-      // One statement creates the head on first use and takes its row lock in every case.
-      const [head] = await queryRows<{ seq: string | number; hash: string; batched_seq: string | number }>(
+    async lockHeads(tx, tenantIds) {
+      if (tenantIds.length === 0) return new Map()
+      // One statement creates the heads on first use and takes their row locks in every case, in tenant order.
+      const rows = await queryRows<{ tenant_id: string; seq: string | number; hash: string; batched_seq: string | number }>(
         tx,
         sql`insert into audit_chain_heads (tenant_id, seq, hash, batched_seq, updated_at)
-            values (${tenantId}, 0, ${genesisHash}, 0, now())
+            select tenant_id, 0, ${genesisHash}, 0, now() from unnest(${sql.param([...tenantIds])}::uuid[]) as tenant(tenant_id) order by tenant_id
             on conflict (tenant_id) do update set tenant_id = excluded.tenant_id
-            returning seq, hash, batched_seq`,
+            returning tenant_id, seq, hash, batched_seq`,
       )
-      assert(head !== undefined, 'audit chain head upsert returned no row')
-      return { seq: Number(head.seq), hash: head.hash, batchedSeq: Number(head.batched_seq) }
+      assert(rows.length === new Set(tenantIds).size, 'audit chain head upsert returned fewer rows than tenants')
+      return new Map(rows.map((row) => [row.tenant_id, { seq: Number(row.seq), hash: row.hash, batchedSeq: Number(row.batched_seq) }]))
     },
-    async updateHead(tx, tenantId, head) {
-      await tx
-        .update(auditChainHeads)
-        .set({ seq: head.seq, hash: head.hash, batchedSeq: head.batchedSeq, updatedAt: new Date() })
-        .where(eq(auditChainHeads.tenantId, tenantId))
+    async updateHeads(tx, heads) {
+      if (heads.size === 0) return
+      const entries = [...heads]
+      await tx.execute(sql`
+        update audit_chain_heads head
+           set seq = next.seq, hash = next.hash, batched_seq = next.batched_seq, updated_at = now()
+          from unnest(${sql.param(entries.map(([tenantId]) => tenantId))}::uuid[], ${sql.param(entries.map(([, head]) => head.seq))}::bigint[],
+                      ${sql.param(entries.map(([, head]) => head.hash))}::text[], ${sql.param(entries.map(([, head]) => head.batchedSeq))}::bigint[])
+               as next(tenant_id, seq, hash, batched_seq)
+         where head.tenant_id = next.tenant_id`)
     },
-    async unsequenced(tx, tenantId, limit) {
-      return tx.select().from(auditInbox).where(eq(auditInbox.tenantId, tenantId)).orderBy(asc(auditInbox.recordedOrder)).limit(limit)
+    async unsequenced(tx, tenantIds, limit) {
+      if (tenantIds.length === 0) return []
+      return tx.select().from(auditInbox).where(inArray(auditInbox.tenantId, [...tenantIds])).orderBy(asc(auditInbox.recordedOrder)).limit(limit)
     },
-    async seal(tx, tenantId, seals, at) {
+    async seal(tx, seals, at) {
       if (seals.length === 0) return
+      const tenants = sql.param(seals.map((seal) => seal.tenantId))
       const ids = sql.param(seals.map((seal) => seal.id))
       // Two statements, in this order: the inbox guard lets a row go only once its sealed copy exists.
       await tx.execute(sql`
@@ -56,11 +64,20 @@ export function createAuditStore(): AuditStore {
         select inbox.id, inbox.tenant_id, inbox.layer, inbox.actor_type, inbox.actor_id, inbox.action, inbox.entity_type, inbox.entity_id,
                inbox.inputs, inbox.outputs, inbox.evidence_ids, inbox.request_id, inbox.created_at, inbox.recorded_order,
                sealed.seq, sealed.prev_hash, sealed.hash, ${at.toISOString()}
-        from unnest(${ids}::text[], ${sql.param(seals.map((seal) => seal.seq))}::bigint[],
+        from unnest(${tenants}::uuid[], ${ids}::text[], ${sql.param(seals.map((seal) => seal.seq))}::bigint[],
                     ${sql.param(seals.map((seal) => seal.prevHash))}::text[], ${sql.param(seals.map((seal) => seal.hash))}::text[])
-             as sealed(id, seq, prev_hash, hash)
-        join audit_inbox inbox on inbox.id = sealed.id and inbox.tenant_id = ${tenantId}`)
-      await tx.execute(sql`delete from audit_inbox where tenant_id = ${tenantId} and id = any(${ids}::text[])`)
+             as sealed(tenant_id, id, seq, prev_hash, hash)
+        join audit_inbox inbox on inbox.tenant_id = sealed.tenant_id and inbox.id = sealed.id`)
+      await tx.execute(sql`delete from audit_inbox where (tenant_id, id) in (select * from unnest(${tenants}::uuid[], ${ids}::text[]))`)
+    },
+    async eventTimes(executor, events) {
+      if (events.length === 0) return []
+      const rows = await queryRows<{ tenant_id: string; seq: string | number; created_ms: string | number }>(
+        executor,
+        sql`select tenant_id, seq, extract(epoch from created_at) * 1000 as created_ms from audit_events
+             where (tenant_id, seq) in (select * from unnest(${sql.param(events.map((event) => event.tenantId))}::uuid[], ${sql.param(events.map((event) => event.seq))}::bigint[]))`,
+      )
+      return rows.map((row) => ({ tenantId: row.tenant_id, seq: Number(row.seq), createdAt: new Date(Math.round(Number(row.created_ms))) }))
     },
     async chainSlice(executor, tenantId, seqFrom, seqTo) {
       const rows = await executor

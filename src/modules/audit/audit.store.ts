@@ -23,6 +23,7 @@ export interface ChainHead {
 }
 
 export interface EventSeal {
+  readonly tenantId: string
   readonly id: string
   readonly seq: number
   readonly prevHash: string
@@ -45,13 +46,22 @@ export interface EventFilter {
 export type AnchorSummary = Omit<AuditAnchorRow, 'tree'> & { publication: AuditPublicationRow | null }
 
 export interface AuditStore {
-  /** Creates the tenant's head on first use and locks it until the transaction ends. */
-  lockHead(tx: Tx, tenantId: string): Promise<ChainHead>
-  updateHead(tx: Tx, tenantId: string, head: ChainHead): Promise<void>
-  /** The oldest events waiting in the inbox, in recorded order. */
-  unsequenced(tx: Tx, tenantId: string, limit: number): Promise<InboxEventRow[]>
-  /** Moves events from the inbox into the chain, sealed: one INSERT into audit_events, one DELETE from the inbox. */
-  seal(tx: Tx, tenantId: string, seals: readonly EventSeal[], at: Date): Promise<void>
+  /**
+   * Creates the tenants' heads on first use and locks them until the transaction ends, in tenant order
+   * (two sequencers locking overlapping sets wait on each other, never deadlock): one statement.
+   */
+  lockHeads(tx: Tx, tenantIds: readonly string[]): Promise<Map<string, ChainHead>>
+  /** Writes the heads given (one statement). */
+  updateHeads(tx: Tx, heads: ReadonlyMap<string, ChainHead>): Promise<void>
+  /**
+   * The oldest events waiting in the inbox of these tenants, at most `limit` in all, in recorded order:
+   * each tenant's are its own oldest, in its order.
+   */
+  unsequenced(tx: Tx, tenantIds: readonly string[], limit: number): Promise<InboxEventRow[]>
+  /** Moves events (any of the tenants') from the inbox into the chain, sealed: one INSERT into audit_events, one DELETE from the inbox. */
+  seal(tx: Tx, seals: readonly EventSeal[], at: Date): Promise<void>
+  /** Record times of the events named by tenant and seq (those that exist). */
+  eventTimes(executor: Executor, events: ReadonlyArray<{ tenantId: string; seq: number }>): Promise<Array<{ tenantId: string; seq: number; createdAt: Date }>>
   /** Hashes and record times of events seq_from..seq_to, in seq order. */
   chainSlice(executor: Executor, tenantId: string, seqFrom: number, seqTo: number): Promise<Array<{ seq: number; hash: string; createdAt: Date }>>
   /** Events seq_from..seq_to in seq order, every column, for the chain walk. */

@@ -33,6 +33,8 @@ export const sequencedEventsPerTransactionMax = 2_000
 const endOfTime = new Date('9999-12-31T00:00:00.000Z')
 /** Tenants picked up per sweep query. */
 const sweepTenantsMax = 1_000
+/** Tenants whose heads one sequencing transaction locks (and whose events it links together). */
+export const tenantsPerTransactionMax = 100
 
 export type AnchoringMode = 'database_hash_chain' | 'onchain_merkle_root'
 
@@ -96,23 +98,31 @@ export function createAuditSequencer(deps: {
   let stopListening: (() => Promise<void>) | undefined
   let stopped = true
 
-  /** Seals pending events into the chain; returns the new head. Runs under the head lock. */
-  async function link(tx: Tx, tenantId: string, head: ChainHead): Promise<{ head: ChainHead; linked: number }> {
-    const pending = await store.unsequenced(tx, tenantId, sequencedEventsPerTransactionMax)
+  /**
+   * Seals the tenants' pending events into their chains (at most sequencedEventsPerTransactionMax in
+   * all, each tenant's oldest first); answers the new heads, the record time of each event linked, by
+   * tenant and seq, and how many were linked. Runs under the heads' locks.
+   */
+  async function link(tx: Tx, tenantIds: readonly string[], heads: Map<string, ChainHead>) {
+    const pending = await store.unsequenced(tx, tenantIds, sequencedEventsPerTransactionMax)
     const seals: EventSeal[] = []
-    let { seq, hash } = head
+    const linkedAt = new Map<string, Date>()
+    const next = new Map(heads)
     for (const row of pending) {
-      seq += 1
-      const sealed = hashAuditEvent(toEventBody(row, seq, hash))
-      seals.push({ id: row.id, seq, prevHash: hash, hash: sealed })
-      hash = sealed
+      const head = next.get(row.tenantId)
+      assert(head !== undefined, `inbox event ${row.id} of tenant ${row.tenantId}, whose head is not locked`)
+      const seq = head.seq + 1
+      const sealed = hashAuditEvent(toEventBody(row, seq, head.hash))
+      seals.push({ tenantId: row.tenantId, id: row.id, seq, prevHash: head.hash, hash: sealed })
+      next.set(row.tenantId, { ...head, seq, hash: sealed })
+      linkedAt.set(`${row.tenantId}:${seq}`, row.createdAt)
     }
-    await store.seal(tx, tenantId, seals, clock.now())
-    return { head: { ...head, seq, hash }, linked: pending.length }
+    await store.seal(tx, seals, clock.now())
+    return { heads: next, linkedAt, linked: pending.length }
   }
 
   /** Closes due batches (and the open one if asked); returns the new head and how many anchors were made. */
-  async function closeBatches(tx: Tx, tenantId: string, head: ChainHead, closeOpenBatch: boolean): Promise<{ head: ChainHead; anchors: number }> {
+  async function closeBatches(tx: Tx, tenantId: string, head: ChainHead, closeOpenBatch: boolean, openedAt: Date | undefined): Promise<{ head: ChainHead; anchors: number }> {
     let batchedSeq = head.batchedSeq
     let anchors = 0
     const cutoff = clock.now().getTime() - options.batchWaitSeconds * 1000
@@ -120,11 +130,12 @@ export function createAuditSequencer(deps: {
       const seqTo = Math.min(batchedSeq + options.batchEventsMax, head.seq)
       const full = seqTo - batchedSeq === options.batchEventsMax
       if (!full && !closeOpenBatch) {
-        // An open batch closes once its first event has waited long enough: ask for that event alone
-        // (reading the whole open batch on every run cost about 70 rows read per event sequenced).
-        const [opening] = await store.chainSlice(tx, tenantId, batchedSeq + 1, batchedSeq + 1)
+        // An open batch closes once its first event has waited long enough: only that event's time is
+        // needed (reading the whole open batch on every run cost about 70 rows read per event sequenced),
+        // which the caller knows when it is the batch's first (read with the other tenants' beforehand).
+        const opening = batchedSeq === head.batchedSeq && openedAt !== undefined ? openedAt : (await store.chainSlice(tx, tenantId, batchedSeq + 1, batchedSeq + 1))[0]?.createdAt
         assert(opening !== undefined, `audit chain of ${tenantId} has a gap at ${batchedSeq + 1}`)
-        if (opening.createdAt.getTime() > cutoff) break
+        if (opening.getTime() > cutoff) break
       }
       const slice = await store.chainSlice(tx, tenantId, batchedSeq + 1, seqTo)
       const first = slice[0]
@@ -150,18 +161,41 @@ export function createAuditSequencer(deps: {
     return { head: { ...head, batchedSeq }, anchors }
   }
 
-  async function settleTenant(tenantId: string, settleOptions: { closeOpenBatch?: boolean } = {}): Promise<SettleResult> {
+  /**
+   * Links every pending event of the tenants and closes every due batch, in transactions that each take
+   * the heads of all of them (one statement of each kind per transaction, whatever the number of
+   * tenants: a busy system with many tenants is sequenced in a few statements, not a pass per tenant).
+   */
+  async function settleTenants(tenantIds: readonly string[], settleOptions: { closeOpenBatch?: boolean } = {}): Promise<SettleResult> {
+    const tenants = [...new Set(tenantIds)].sort()
+    const closeOpenBatch = settleOptions.closeOpenBatch === true
     let sequenced = 0
     let anchorsCreated = 0
+    if (tenants.length === 0) return { sequenced, anchorsCreated }
     for (;;) {
       const step = await db.transaction(async (tx) => {
-        const locked = await store.lockHead(tx, tenantId)
-        const linked = await link(tx, tenantId, locked)
-        const closed = await closeBatches(tx, tenantId, linked.head, settleOptions.closeOpenBatch === true)
-        if (linked.linked > 0 || closed.anchors > 0) await store.updateHead(tx, tenantId, closed.head)
+        const locked = await store.lockHeads(tx, tenants)
+        const linked = await link(tx, tenants, locked)
+        // The first event of each open batch, when it was not linked just now: read for every tenant at once.
+        const opening = (tenantId: string) => ({ tenantId, seq: linked.heads.get(tenantId)!.batchedSeq + 1 })
+        const openings = tenants.filter((tenantId) => {
+          const head = linked.heads.get(tenantId)!
+          return !closeOpenBatch && head.seq > head.batchedSeq && !linked.linkedAt.has(`${tenantId}:${head.batchedSeq + 1}`)
+        })
+        const openedAt = new Map(linked.linkedAt)
+        for (const event of await store.eventTimes(tx, openings.map(opening))) openedAt.set(`${event.tenantId}:${event.seq}`, event.createdAt)
+        const changed = new Map<string, ChainHead>()
+        let anchors = 0
+        for (const tenantId of tenants) {
+          const head = linked.heads.get(tenantId)!
+          const closed = await closeBatches(tx, tenantId, head, closeOpenBatch, openedAt.get(`${tenantId}:${head.batchedSeq + 1}`))
+          if (closed.head.seq !== locked.get(tenantId)!.seq || closed.anchors > 0) changed.set(tenantId, closed.head)
+          anchors += closed.anchors
+        }
+        await store.updateHeads(tx, changed)
         // Publication happens after commit, by the singleton publisher job enqueued with the anchors.
-        if (closed.anchors > 0 && options.anchoringMode === 'onchain_merkle_root') await deps.jobs.enqueue(tx, anchorPublishQueue, {})
-        return { linked: linked.linked, anchors: closed.anchors }
+        if (anchors > 0 && options.anchoringMode === 'onchain_merkle_root') await deps.jobs.enqueue(tx, anchorPublishQueue, {})
+        return { linked: linked.linked, anchors }
       })
       sequenced += step.linked
       anchorsCreated += step.anchors
@@ -171,14 +205,16 @@ export function createAuditSequencer(deps: {
 
   async function sweep(sweepOptions: { closeOpenBatch?: boolean } = {}): Promise<SettleResult> {
     const cutoff = new Date(clock.now().getTime() - options.batchWaitSeconds * 1000)
-    const tenants = new Set([
-      ...(await store.tenantsWithUnsequenced(db.orm, sweepTenantsMax)),
-      ...(await store.tenantsWithDueBatches(db.orm, options.batchEventsMax, sweepOptions.closeOpenBatch === true ? endOfTime : cutoff, sweepTenantsMax)),
-    ])
+    const tenants = [
+      ...new Set([
+        ...(await store.tenantsWithUnsequenced(db.orm, sweepTenantsMax)),
+        ...(await store.tenantsWithDueBatches(db.orm, options.batchEventsMax, sweepOptions.closeOpenBatch === true ? endOfTime : cutoff, sweepTenantsMax)),
+      ]),
+    ].sort()
     let sequenced = 0
     let anchorsCreated = 0
-    for (const tenantId of tenants) {
-      const result = await settleTenant(tenantId, sweepOptions)
+    for (let start = 0; start < tenants.length; start += tenantsPerTransactionMax) {
+      const result = await settleTenants(tenants.slice(start, start + tenantsPerTransactionMax), sweepOptions)
       sequenced += result.sequenced
       anchorsCreated += result.anchorsCreated
     }
@@ -209,7 +245,7 @@ export function createAuditSequencer(deps: {
   }
 
   return {
-    settleTenant,
+    settleTenant: (tenantId, settleOptions) => settleTenants([tenantId], settleOptions),
     sweep,
     async start() {
       stopped = false

@@ -52,6 +52,45 @@ describe('recording and linking', () => {
     expect(result).toMatchObject({ ok: true, events_checked: 5, head_seq: 5, unsequenced: 0, first_break: null })
   })
 
+  it('records several events of any tenants in one statement, in the order given, each with its content as given', async () => {
+    const [first, second] = [await signupOwner(test), await signupOwner(test)]
+    await test.runtime.settleAudit()
+    const recorder = createAuditRecorder({ ids: createIdSource(() => Date.now()), clock: systemClock })
+    const record = (tenantId: string, action: string, extra: Record<string, unknown> = {}) => ({
+      tenantId,
+      layer: 'audit' as const,
+      actor: { type: 'system' as const, id: 'test' },
+      action,
+      entity: { type: 'test', id: action },
+      ...extra,
+    })
+    const inputs = { ids: ['raw_1', 'raw_2'], amount: '10.50', flag: true, none: null, quote: `it's "x" \\ {y}` }
+    const evidenceIds = ['raw_a', 'b,c', '{d}', 'e"f']
+    const records = [
+      record(first.tenantId, 'test.one', { inputs, evidenceIds, requestId: 'req_1' }),
+      record(second.tenantId, 'test.two', { outputs: { n: 1.5 } }),
+      record(first.tenantId, 'test.three'),
+    ]
+    const sent = await test.runtime.db.transaction(async (tx) => {
+      const written = recorder.sendMany(tx, records)
+      await written.written
+      return written.ids
+    })
+    const rows = await queryRows<{ id: string; tenant_id: string; action: string; inputs: unknown; outputs: unknown; evidence_ids: string[]; request_id: string | null }>(
+      test.runtime.db.orm,
+      sql`select id, tenant_id, action, inputs, outputs, evidence_ids, request_id from audit_event_log where id = any(${sql.param(sent)}::text[]) order by recorded_order`,
+    )
+    expect(rows).toEqual([
+      { id: sent[0], tenant_id: first.tenantId, action: 'test.one', inputs, outputs: {}, evidence_ids: evidenceIds, request_id: 'req_1' },
+      { id: sent[1], tenant_id: second.tenantId, action: 'test.two', inputs: {}, outputs: { n: 1.5 }, evidence_ids: [], request_id: null },
+      { id: sent[2], tenant_id: first.tenantId, action: 'test.three', inputs: {}, outputs: {}, evidence_ids: [], request_id: null },
+    ])
+    await test.runtime.settleAudit()
+    expect(await walk(first.tenantId)).toMatchObject({ ok: true, unsequenced: 0, first_break: null })
+    expect(await walk(second.tenantId)).toMatchObject({ ok: true, unsequenced: 0, first_break: null })
+    expect((await chainRows(first.tenantId)).slice(-2).map((row) => row.action)).toEqual(['test.one', 'test.three'])
+  })
+
   it('links events recorded after a settle onto the same chain', async () => {
     const owner = await signupOwner(test)
     await test.runtime.settleAudit()
@@ -127,6 +166,60 @@ describe('concurrency', () => {
         await Promise.all([...writes, ...sequencing])
         await Promise.all(sequencers.map((sequencer) => sequencer.settleTenant(owner.tenantId)))
         expect(await walk(owner.tenantId)).toMatchObject({ ok: true, events_checked: 123, head_seq: 123, unsequenced: 0 })
+      } finally {
+        await Promise.all(processes.map((db) => db.close()))
+      }
+    },
+  )
+
+  it.skipIf(testDatabaseUrl() === undefined)(
+    'never forks, skips or deadlocks with two processes sweeping several tenants at once on PostgreSQL (each transaction locks many heads)',
+    async () => {
+      const owners = await Promise.all([0, 1, 2, 3].map(() => signupOwner(test)))
+      const processes = await Promise.all([0, 1].map(() => openDatabase({ url: testDatabaseUrl(), poolConnectionsMax: 8 })))
+      try {
+        const ids = createIdSource()
+        const recorder = createAuditRecorder({ ids, clock: systemClock })
+        const sequencers = processes.map((db) =>
+          createAuditSequencer({
+            db,
+            store,
+            jobs: test.runtime.jobs,
+            ids,
+            clock: systemClock,
+            logger: pino({ level: 'silent' }),
+            // Small batches: anchors are closed while both sweep.
+            options: { batchEventsMax: 7, batchWaitSeconds: 3600, anchoringMode: 'database_hash_chain', sweepIntervalMs: 1000 },
+          }),
+        )
+        // Each write records one event for each of two tenants (in one statement), in opposite orders.
+        const writes = processes.flatMap((db, processIndex) =>
+          Array.from({ length: 40 }, (_, index) => {
+            const pair = [owners[index % 4]!, owners[(index + 1 + processIndex) % 4]!]
+            const ordered = processIndex === 0 ? pair : pair.reverse()
+            return db.transaction(async (tx) => {
+              const sent = recorder.sendMany(
+                tx,
+                ordered.map((owner) => ({ tenantId: owner.tenantId, layer: 'audit' as const, actor: { type: 'system' as const, id: `process-${processIndex}` }, action: 'test.sweep_write', entity: { type: 'tenant', id: owner.tenantId }, outputs: { index } })),
+              )
+              await sent.written
+            })
+          }),
+        )
+        const sweeping = sequencers.flatMap((sequencer) => [sequencer.sweep(), sequencer.sweep(), sequencer.settleTenant(owners[2]!.tenantId)])
+        await Promise.all([...writes, ...sweeping])
+        await Promise.all(sequencers.map((sequencer) => sequencer.sweep()))
+        let written = 0
+        for (const owner of owners) {
+          const result = await walk(owner.tenantId)
+          expect(result).toMatchObject({ ok: true, unsequenced: 0, first_break: null })
+          expect(result.head_seq).toBe(result.events_checked)
+          written += result.events_checked - 3
+        }
+        // Every write's two events are in the chains (each tenant's 3 signup events aside).
+        expect(written).toBe(2 * 2 * 40)
+        const [anchors] = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from audit_anchors where tenant_id = any(${sql.param(owners.map((owner) => owner.tenantId))}::uuid[])`)
+        expect(anchors!.count).toBeGreaterThan(0)
       } finally {
         await Promise.all(processes.map((db) => db.close()))
       }
