@@ -12,7 +12,7 @@
  *    and timed until the N-th job is done.
  *    - baseline: N no-op jobs on a queue of their own with the dispatch queue's policy, on the same
  *      job-queue machinery (platform/jobs/job-queue.ts: pg-boss in the same database and schema, a second
- *      instance, the same batch, burst and polling options, the same concurrency); measured before the
+ *      instance, the same batch, burst and polling options: workBatches, as the dispatch worker); measured before the
  *      dispatch drain (other workers not started, after an untimed warm-up drain) and again after it
  *      (every worker running), ratio against their mean;
  *    - dispatch: N approved intents executed through the gate (each commit writes its outbox row and
@@ -26,7 +26,7 @@
  *
  * Target (issue 17): dispatch rate ≥ 0.5× the bare job rate.
  *
- *   npm run bench:execution -- [--executions N] [--rate 20] [--latency-seconds 8] [--worker-concurrency 4]
+ *   npm run bench:execution -- [--executions N] [--rate 20] [--latency-seconds 8] [--batch-size 4]
  */
 import { randomBytes } from 'node:crypto'
 import diagnostics from 'node:diagnostics_channel'
@@ -56,7 +56,7 @@ const { values } = parseArgs({
     executions: { type: 'string', default: process.env.BENCH_EXECUTION_COUNT },
     rate: { type: 'string', default: process.env.BENCH_EXECUTION_RATE },
     'latency-seconds': { type: 'string', default: process.env.BENCH_EXECUTION_LATENCY_SECONDS ?? '8' },
-    'worker-concurrency': { type: 'string', default: process.env.BENCH_EXECUTION_WORKER_CONCURRENCY ?? String(defaultExecutionSettings.concurrency) },
+    'batch-size': { type: 'string', default: process.env.BENCH_EXECUTION_BATCH_SIZE ?? String(defaultExecutionSettings.batchSize) },
     'polling-seconds': { type: 'string', default: '2' },
     callers: { type: 'string', default: '8' },
     tenants: { type: 'string', default: '8' },
@@ -72,13 +72,13 @@ const engine = databaseServerUrl === undefined ? 'pglite' : 'postgres'
 const executionCount = Number(values.executions ?? (engine === 'postgres' ? 600 : 200))
 const latencyRate = Number(values.rate ?? (engine === 'postgres' ? 20 : 5))
 const latencySeconds = Number(values['latency-seconds'])
-const workerConcurrency = Number(values['worker-concurrency'])
+const batchSize = Number(values['batch-size'])
 const pollingSeconds = Number(values['polling-seconds'])
 const callers = Number(values.callers)
 const tenantCount = Number(values.tenants)
 const settleSeconds = Number(values['settle-seconds'])
 const settleWaitSeconds = Number(values['settle-wait'])
-for (const [name, value] of Object.entries({ executionCount, latencyRate, latencySeconds, workerConcurrency, pollingSeconds, callers, tenantCount, settleSeconds })) {
+for (const [name, value] of Object.entries({ executionCount, latencyRate, latencySeconds, batchSize, pollingSeconds, callers, tenantCount, settleSeconds })) {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name}: "${value}" is not a positive number`)
 }
 if (!Number.isFinite(settleWaitSeconds) || settleWaitSeconds < 0) throw new Error(`settle-wait: "${settleWaitSeconds}" is not a number >= 0`)
@@ -249,7 +249,7 @@ async function startRuntime(): Promise<BenchRuntime> {
       jobPollingIntervalSeconds: pollingSeconds,
       // The sweeper takes up outbox rows nobody claimed for pendingGraceSeconds (lost jobs): the prepared
       // backlog is not lost, and a sweep dispatching it beside the queue would not be the queue's rate.
-      execution: { concurrency: workerConcurrency, pendingGraceSeconds: 3600 },
+      execution: { batchSize, pendingGraceSeconds: 3600 },
     })
     cleanups.push(() => runtime.close())
     const app = await runtime.buildApp()
@@ -356,7 +356,7 @@ async function main() {
   try {
     await bareJobs.start()
     bareStarted = true
-    log(`${engine}: ${executionCount} executions, worker concurrency ${workerConcurrency}, polling ${pollingSeconds}s, ${tenantCount} tenants`)
+    log(`${engine}: ${executionCount} executions, batch size ${batchSize}, polling ${pollingSeconds}s, ${tenantCount} tenants`)
 
     // Every dispatch's steps, by outbox row; when each bare job's handler finished, by job id.
     const claimedAt = new Map<string, number>()
@@ -383,14 +383,20 @@ async function main() {
       return { id, at: performance.now() }
     }
     await runtime.db.orm.execute(sql`create table bench_job_write (id text primary key, n integer not null, created_at timestamptz not null)`)
+    // The dispatch worker's machinery (workBatches, the same batch size and polling); the reference
+    // queue's jobs each commit their own INSERT, the batch's together.
     const startBareWorker = (queueIndex: number) =>
-      bareJobs.work(
+      bareJobs.workBatches(
         bareQueues[queueIndex]!,
-        async (job) => {
-          if (queueIndex === writingQueue) await runtime.db.transaction((tx) => tx.execute(sql`insert into bench_job_write (id, n, created_at) values (${job.id}, ${job.data.n}, now())`))
-          bareHandledAt.set(job.id, performance.now())
-        },
-        { pollingIntervalSeconds: pollingSeconds, concurrency: workerConcurrency },
+        async (jobs) =>
+          Promise.all(
+            jobs.map(async (job) => {
+              if (queueIndex === writingQueue) await runtime.db.transaction((tx) => tx.execute(sql`insert into bench_job_write (id, n, created_at) values (${job.id}, ${job.data.n}, now())`))
+              bareHandledAt.set(job.id, performance.now())
+              return null
+            }),
+          ),
+        { pollingIntervalSeconds: pollingSeconds, batchSize },
       )
 
     log(`setting up ${tenantCount} tenants`)
@@ -548,7 +554,7 @@ async function main() {
       cpus: cpus().length,
       cpu_model: cpus()[0]?.model ?? 'unknown',
       definition: 'completed execution = the worker committed the rail\'s answer (the `committed` step: claim, rail submit, apply); settlement reported apart',
-      options: { executions: executionCount, worker_concurrency: workerConcurrency, polling_seconds: pollingSeconds, callers, tenants: tenantCount, latency_rate_per_s: latencyRate, latency_seconds: latencySeconds, settle_seconds: settleSeconds },
+      options: { executions: executionCount, batch_size: batchSize, polling_seconds: pollingSeconds, callers, tenants: tenantCount, latency_rate_per_s: latencyRate, latency_seconds: latencySeconds, settle_seconds: settleSeconds },
       preparation: { propose_and_approve_per_s: approveRate, bare_send_per_s: bareSendRate, gate_execute_per_s: gateRate },
       drain: {
         bare_before: bareBefore,
@@ -574,7 +580,7 @@ async function main() {
     }
     mkdirSync(dirname(values.output), { recursive: true })
     writeFileSync(values.output, `${JSON.stringify(result, null, 2)}\n`)
-    log(`\n${engine}, ${executionCount} executions, worker concurrency ${workerConcurrency}, polling ${pollingSeconds}s`)
+    log(`\n${engine}, ${executionCount} executions, batch size ${batchSize}, polling ${pollingSeconds}s`)
     log(`  preparation              propose+approve ${approveRate}/s, bare send ${bareSendRate}/s, gate execute ${gateRate}/s`)
     const cpuText = (cpu: typeof bareBefore.cpu) =>
       `CPU/job node ${cpu.node_cpu_ms_per_job} ms (${cpu.node_cpu_share_of_wall} of wall)${cpu.postgres_cpu_ms_per_job === null ? '' : `, postgres ${cpu.postgres_cpu_ms_per_job} ms (${cpu.postgres_cpu_share_of_wall})`}`

@@ -27,7 +27,7 @@ import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { CommandRunner, PendingEvent, PendingJob } from '../../platform/commands/command.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
-import type { DispatchOrder } from '../payments/index.ts'
+import type { DispatchOrder, OutboxKey } from '../payments/index.ts'
 import { decideAfter, type RailAnswer, type RetrySettings } from './domain/executions.ts'
 import type { ExecutionRow, ExecutionStore } from './execution.store.ts'
 import { executionDispatchQueue } from './execution.jobs.ts'
@@ -71,6 +71,11 @@ export function dispatchJob(order: { tenantId: string; outboxId: string }, start
     ...(startAfterSeconds === undefined ? {} : { options: { startAfterSeconds } }),
   }
 }
+
+/** A row's key in maps. */
+const keyOf = (key: OutboxKey) => `${key.tenantId}:${key.outboxId}`
+/** The order the batch statements lock rows in: tenant, then outbox id (as PostgreSQL compares them: uuid and text in the C collation). */
+const compareKeys = (a: OutboxKey, b: OutboxKey) => (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : a.outboxId < b.outboxId ? -1 : a.outboxId > b.outboxId ? 1 : 0)
 
 export function requestOf(order: DispatchOrder): RailRequest {
   return {
@@ -116,177 +121,271 @@ export function createDispatcher(deps: DispatchDeps) {
     ...(outputs === undefined ? {} : { outputs }),
   })
 
+  /** What applying a rail's answer does: the execution as it becomes, and what the commit must carry. */
+  type Applied = { result: DispatchResult; execution: ExecutionRow; audit: AuditRecord[]; events: PendingEvent[]; jobs: PendingJob[] }
+
   /**
    * Applies a rail's answer to a locked, unsettled execution (the worker's attempt, or a rail webhook):
-   * writes the execution, its receipt and the intent's move, and answers what the commit must carry.
+   * writes its receipt and the intent's move, and answers the execution as it becomes (for the caller to
+   * write) and what the commit must carry.
    */
-  async function applyAnswer(
-    tx: Tx,
-    execution: ExecutionRow,
-    answer: RailAnswer,
-  ): Promise<{ result: DispatchResult; audit: AuditRecord[]; events: PendingEvent[]; jobs: PendingJob[] }> {
+  async function answerEffects(tx: Tx, execution: ExecutionRow, answer: RailAnswer): Promise<Applied> {
     const decision = decideAfter(answer, Math.max(1, execution.attempts), settings.retry)
     const now = clock.now()
-    const released = { claimedBy: null, leaseUntil: null, updatedAt: now }
+    const released = { ...execution, claimedBy: null, leaseUntil: null, updatedAt: now }
     const order = { outboxId: execution.outboxId, paymentIntentId: execution.paymentIntentId }
     if (decision.execution === 'completed') {
       const receipt = (answer as Extract<RailAnswer, { kind: 'completed' }>).receipt
       const receiptId = ids.newId('executionReceipt')
-      const [, , moved] = await Promise.all([
+      const [, moved] = await Promise.all([
         store.insertReceipt(tx, { id: receiptId, tenantId: execution.tenantId, executionId: execution.id, paymentIntentId: execution.paymentIntentId, kind: 'settlement', receipt, createdAt: now }),
-        store.update(tx, execution.tenantId, execution.id, { status: 'completed', ...released }),
         payments.settle(tx, execution.tenantId, order, { kind: 'executed', executionId: execution.id, receiptId }),
       ])
       return {
         result: 'completed',
+        execution: { ...released, status: 'completed' },
         audit: [...moved.audit, executionAudit(execution, 'execution.completed', { status: 'completed', receipt_id: receiptId, receipt_type: String(receipt.type ?? 'unknown'), receipt_digest: digestOf(receipt) })],
         events: moved.events,
         jobs: [],
       }
     }
     if (decision.execution === 'failed') {
-      const [, moved] = await Promise.all([
-        store.update(tx, execution.tenantId, execution.id, { status: 'failed', failureCode: decision.code, failureReason: decision.reason.slice(0, 500), ...released }),
-        payments.settle(tx, execution.tenantId, order, { kind: 'failed', executionId: execution.id, code: decision.code, reason: decision.reason }),
-      ])
+      const moved = await payments.settle(tx, execution.tenantId, order, { kind: 'failed', executionId: execution.id, code: decision.code, reason: decision.reason })
       return {
         result: 'failed',
+        execution: { ...released, status: 'failed', failureCode: decision.code, failureReason: decision.reason.slice(0, 500) },
         audit: [...moved.audit, executionAudit(execution, 'execution.failed', { status: 'failed', failure_code: decision.code, failure_reason: decision.reason.slice(0, 256) })],
         events: moved.events,
         jobs: [],
       }
     }
     if ('awaiting' in decision) {
-      await store.update(tx, execution.tenantId, execution.id, { status: 'in_flight', railReference: decision.reference, ...released })
-      return { result: 'awaiting', audit: [executionAudit(execution, 'execution.awaiting_settlement', { status: 'in_flight', rail_reference: decision.reference })], events: [], jobs: [] }
+      return {
+        result: 'awaiting',
+        execution: { ...released, status: 'in_flight', railReference: decision.reference },
+        audit: [executionAudit(execution, 'execution.awaiting_settlement', { status: 'in_flight', rail_reference: decision.reference })],
+        events: [],
+        jobs: [],
+      }
     }
     if ('retryInSeconds' in decision) {
-      const nextAttemptAt = new Date(now.getTime() + decision.retryInSeconds * 1000)
-      await store.update(tx, execution.tenantId, execution.id, { status: 'dispatched', nextAttemptAt, ...released })
       const reason = (answer as Extract<RailAnswer, { kind: 'transient' }>).reason
       return {
         result: 'retry_scheduled',
+        execution: { ...released, status: 'dispatched', nextAttemptAt: new Date(now.getTime() + decision.retryInSeconds * 1000) },
         audit: [executionAudit(execution, 'execution.retry_scheduled', { status: 'dispatched', retry_in_seconds: decision.retryInSeconds, reason: reason.slice(0, 256) })],
         events: [],
         jobs: [dispatchJob({ tenantId: execution.tenantId, outboxId: execution.outboxId }, decision.retryInSeconds)],
       }
     }
-    const [, moved] = await Promise.all([
-      store.update(tx, execution.tenantId, execution.id, { status: 'in_flight', parkedReason: decision.reason.slice(0, 500), ...released }),
-      payments.settle(tx, execution.tenantId, order, { kind: 'reconciling', executionId: execution.id, reason: decision.reason }),
-    ])
-    return { result: 'reconciling', audit: [...moved.audit, executionAudit(execution, 'execution.parked', { status: 'in_flight', reason: decision.reason.slice(0, 256) })], events: moved.events, jobs: [] }
+    const moved = await payments.settle(tx, execution.tenantId, order, { kind: 'reconciling', executionId: execution.id, reason: decision.reason })
+    return {
+      result: 'reconciling',
+      execution: { ...released, status: 'in_flight', parkedReason: decision.reason.slice(0, 500) },
+      audit: [...moved.audit, executionAudit(execution, 'execution.parked', { status: 'in_flight', reason: decision.reason.slice(0, 256) })],
+      events: moved.events,
+      jobs: [],
+    }
+  }
+
+  /** `answerEffects` with the execution written: a rail webhook's answer. */
+  async function applyAnswer(tx: Tx, execution: ExecutionRow, answer: RailAnswer): Promise<Omit<Applied, 'execution'>> {
+    const { execution: next, ...effects } = await answerEffects(tx, execution, answer)
+    await store.updateMany(tx, [next])
+    return effects
   }
 
   type Claim = { readonly kind: 'claimed'; readonly order: DispatchOrder; readonly execution: ExecutionRow; readonly askFirst: boolean } | { readonly kind: DispatchResult }
 
-  async function claim(tenantId: string, outboxId: string): Promise<Claim> {
-    return db.transaction(async (tx): Promise<Claim> => {
-      const order = await payments.order(tx, tenantId, outboxId, { forUpdate: true })
-      if (order === undefined) return { kind: 'missing' }
-      const existing = await store.findByOutbox(tx, tenantId, outboxId, { forUpdate: true })
+  /**
+   * Claims the rows in one transaction: the outbox rows, then their executions, locked in key order; for
+   * each row, a new execution or the next attempt of its existing one, unless nothing is to be claimed.
+   */
+  async function claim(items: readonly OutboxKey[]): Promise<Claim[]> {
+    return db.transaction(async (tx): Promise<Claim[]> => {
+      const [orders, executions] = await Promise.all([payments.orders(tx, items, { forUpdate: true }), store.findByOutboxes(tx, items, { forUpdate: true })])
+      const orderOf = new Map(orders.map((order) => [keyOf(order), order]))
+      const executionOf = new Map(executions.map((execution) => [keyOf(execution), execution]))
       const now = clock.now()
-      if (existing === undefined && order.outboxStatus !== 'pending') return { kind: 'settled' }
-      if (existing !== undefined) {
-        if (existing.status === 'completed' || existing.status === 'failed') return { kind: 'settled' }
-        if (existing.parkedReason !== null) return { kind: 'parked' }
-        if (existing.status === 'in_flight' && existing.railReference !== null) return { kind: 'awaiting_settlement' }
-        if (existing.status === 'in_flight' && existing.leaseUntil !== null && existing.leaseUntil > now) return { kind: 'leased' }
-        if (existing.status === 'dispatched' && existing.nextAttemptAt !== null && existing.nextAttemptAt > now) return { kind: 'not_due' }
-      }
       const leaseUntil = new Date(now.getTime() + settings.leaseSeconds * 1000)
-      const execution: ExecutionRow =
-        existing === undefined
-          ? {
-              id: ids.newId('execution'),
-              tenantId,
-              outboxId,
-              paymentIntentId: order.paymentIntentId,
-              rail: order.rail,
-              idempotencyKey: order.idempotencyKey,
-              status: 'in_flight',
-              attempts: 1,
-              claimedBy: workerId,
-              leaseUntil,
-              nextAttemptAt: null,
-              railReference: null,
-              parkedReason: null,
-              failureCode: null,
-              failureReason: null,
-              createdAt: now,
-              updatedAt: now,
-            }
-          : { ...existing, status: 'in_flight', attempts: existing.attempts + 1, claimedBy: workerId, leaseUntil, nextAttemptAt: null, updatedAt: now }
-      if (existing === undefined) await Promise.all([store.insert(tx, execution), payments.claim(tx, tenantId, outboxId)])
-      else await store.update(tx, tenantId, execution.id, { status: 'in_flight', attempts: execution.attempts, claimedBy: workerId, leaseUntil, nextAttemptAt: null, updatedAt: now })
-      await commands.commit(tx, tenantId, {
-        audit: [executionAudit(execution, existing === undefined ? 'execution.created' : 'execution.attempt_started', { status: 'in_flight', lease_until: leaseUntil.toISOString() })],
+      const inserted: ExecutionRow[] = []
+      const updated: ExecutionRow[] = []
+      const audit: AuditRecord[] = []
+      const claims = items.map((item): Claim => {
+        const order = orderOf.get(keyOf(item))
+        if (order === undefined) return { kind: 'missing' }
+        const existing = executionOf.get(keyOf(item))
+        if (existing === undefined && order.outboxStatus !== 'pending') return { kind: 'settled' }
+        if (existing !== undefined) {
+          if (existing.status === 'completed' || existing.status === 'failed') return { kind: 'settled' }
+          if (existing.parkedReason !== null) return { kind: 'parked' }
+          if (existing.status === 'in_flight' && existing.railReference !== null) return { kind: 'awaiting_settlement' }
+          if (existing.status === 'in_flight' && existing.leaseUntil !== null && existing.leaseUntil > now) return { kind: 'leased' }
+          if (existing.status === 'dispatched' && existing.nextAttemptAt !== null && existing.nextAttemptAt > now) return { kind: 'not_due' }
+        }
+        const execution: ExecutionRow =
+          existing === undefined
+            ? {
+                id: ids.newId('execution'),
+                tenantId: order.tenantId,
+                outboxId: order.outboxId,
+                paymentIntentId: order.paymentIntentId,
+                rail: order.rail,
+                idempotencyKey: order.idempotencyKey,
+                status: 'in_flight',
+                attempts: 1,
+                claimedBy: workerId,
+                leaseUntil,
+                nextAttemptAt: null,
+                railReference: null,
+                parkedReason: null,
+                failureCode: null,
+                failureReason: null,
+                createdAt: now,
+                updatedAt: now,
+              }
+            : { ...existing, status: 'in_flight', attempts: existing.attempts + 1, claimedBy: workerId, leaseUntil, nextAttemptAt: null, updatedAt: now }
+        if (existing === undefined) inserted.push(execution)
+        else updated.push(execution)
+        const record = executionAudit(execution, existing === undefined ? 'execution.created' : 'execution.attempt_started', { status: 'in_flight', lease_until: leaseUntil.toISOString() })
+        audit.push(record)
+        return { kind: 'claimed', order, execution, askFirst: existing !== undefined }
       })
-      return { kind: 'claimed', order, execution, askFirst: existing !== undefined }
+      // Everything leaves with the COMMIT, which fails if one of them did.
+      commands.writeWithCommit(tx, [
+        inserted.length > 0 ? store.insertMany(tx, inserted) : undefined,
+        updated.length > 0 ? store.updateMany(tx, updated) : undefined,
+        inserted.length > 0 ? payments.claim(tx, inserted) : undefined,
+      ])
+      // Each record names its tenant: the batch's records, whatever their tenants, go in one statement.
+      if (audit.length > 0) commands.sendAudit(tx, audit[0]!.tenantId, audit)
+      return claims
     })
   }
 
-  /**
-   * One attempt at an outbox row (see the module comment). Locks the outbox row and the execution in
-   * the claim, the execution again when the answer is applied; audits execution.created or
-   * .attempt_started, then execution.completed, .failed, .awaiting_settlement, .retry_scheduled or
-   * .parked with the intent's payment_intent.executed, .failed or .reconciling (and its event); a retry
-   * enqueues the next attempt, delayed.
-   */
-  async function dispatch(tenantId: string, outboxId: string): Promise<DispatchResult> {
-    const claimed = await claim(tenantId, outboxId)
-    if (claimed.kind !== 'claimed') return claimed.kind
-    const { order, execution, askFirst } = claimed as Extract<Claim, { kind: 'claimed' }>
-    step('claimed', tenantId, outboxId)
-    const adapter = rails.adapterFor(order.rail)
-    const request = requestOf(order)
-    let answer: RailAnswer
-    try {
-      const known = askFirst ? await adapter.status(request) : undefined
-      answer = known ?? (await adapter.submit(request))
-    } catch (error) {
-      answer = { kind: 'transient', reason: `the rail call failed: ${error instanceof Error ? error.message : String(error)}` }
+  /** The rail's answers for claimed rows of one rail: the key's status first where an attempt came before, then one submit for the rest. */
+  async function callRail(rail: DispatchOrder['rail'], claimed: ReadonlyArray<Extract<Claim, { kind: 'claimed' }>>): Promise<RailAnswer[]> {
+    const adapter = rails.adapterFor(rail)
+    const failure = (error: unknown): RailAnswer => ({ kind: 'transient', reason: `the rail call failed: ${error instanceof Error ? error.message : String(error)}` })
+    const answers: Array<RailAnswer | undefined> = await Promise.all(
+      claimed.map(({ order, askFirst }) => (askFirst ? adapter.status(requestOf(order)).catch(failure) : undefined)),
+    )
+    const unanswered = claimed.flatMap((row, index) => (answers[index] === undefined ? [index] : []))
+    if (unanswered.length > 0) {
+      const requests = unanswered.map((index) => requestOf(claimed[index]!.order))
+      const submitted =
+        adapter.submitMany === undefined
+          ? await Promise.all(requests.map((request) => adapter.submit(request).catch(failure)))
+          : await adapter.submitMany(requests).catch((error: unknown) => requests.map(() => failure(error)))
+      unanswered.forEach((index, position) => (answers[index] = submitted[position]))
     }
-    step('rail_answered', tenantId, outboxId)
-    const result = await db.transaction(async (tx) => {
-      const current = await store.findByOutbox(tx, tenantId, outboxId, { forUpdate: true })
-      // Another worker took the attempt over (this one outlived its lease), or a webhook settled it meanwhile.
-      if (current === undefined || current.status !== 'in_flight' || current.claimedBy !== workerId || current.attempts !== execution.attempts) return 'superseded' as const
-      const effects = await applyAnswer(tx, current, answer)
-      step('before_commit', tenantId, outboxId)
-      await commands.commit(tx, tenantId, effects)
-      return effects.result
+    return answers as RailAnswer[]
+  }
+
+  /**
+   * One attempt at each of a batch of outbox rows (see the module comment), the batch's claims in one
+   * transaction, its answers in another: locks the outbox rows and their executions in the claim, the
+   * executions again when the answers are applied; audits execution.created or .attempt_started, then
+   * execution.completed, .failed, .awaiting_settlement, .retry_scheduled or .parked with the intent's
+   * payment_intent.executed, .failed or .reconciling (and its event); a retry enqueues the next attempt,
+   * delayed. Each rail is asked once for its rows where it takes a batch. Answers each row's result, in
+   * order; a row named twice is dispatched again after the rest (its second result is what that finds).
+   */
+  async function dispatchBatch(items: readonly OutboxKey[]): Promise<DispatchResult[]> {
+    const seen = new Set<string>()
+    const first: number[] = []
+    const again: number[] = []
+    items.forEach((item, index) => {
+      const key = keyOf(item)
+      if (seen.has(key)) again.push(index)
+      else (seen.add(key), first.push(index))
     })
-    step('committed', tenantId, outboxId)
-    return result
+    // Key order, as the batch statements take their row locks: the intents' locks (applyAnswer) follow it too.
+    first.sort((a, b) => compareKeys(items[a]!, items[b]!))
+    const batch = first.map((index) => items[index]!)
+    const results: DispatchResult[] = new Array(items.length)
+    const claims = await claim(batch)
+    const claimed: Array<{ index: number; claim: Extract<Claim, { kind: 'claimed' }> }> = []
+    claims.forEach((claimOfRow, position) => {
+      if (claimOfRow.kind === 'claimed') claimed.push({ index: first[position]!, claim: claimOfRow as Extract<Claim, { kind: 'claimed' }> })
+      else results[first[position]!] = claimOfRow.kind
+    })
+    if (claimed.length > 0) {
+      for (const { claim: row } of claimed) step('claimed', row.order.tenantId, row.order.outboxId)
+      const answers = new Map<Extract<Claim, { kind: 'claimed' }>, RailAnswer>()
+      const byRail = new Map<DispatchOrder['rail'], Array<Extract<Claim, { kind: 'claimed' }>>>()
+      for (const { claim: row } of claimed) byRail.set(row.order.rail, [...(byRail.get(row.order.rail) ?? []), row])
+      await Promise.all(
+        [...byRail].map(async ([rail, rows]) => {
+          const railAnswers = await callRail(rail, rows)
+          rows.forEach((row, position) => answers.set(row, railAnswers[position]!))
+        }),
+      )
+      for (const { claim: row } of claimed) step('rail_answered', row.order.tenantId, row.order.outboxId)
+      const applied = await db.transaction(async (tx) => {
+        const current = new Map((await store.findByOutboxes(tx, claimed.map(({ claim: row }) => row.order), { forUpdate: true })).map((row) => [keyOf(row), row]))
+        const outcomes = await Promise.all(
+          claimed.map(async ({ claim: row }) => {
+            const execution = current.get(keyOf(row.order))
+            // Another worker took the attempt over (this one outlived its lease), or a webhook settled it meanwhile.
+            if (execution === undefined || execution.status !== 'in_flight' || execution.claimedBy !== workerId || execution.attempts !== row.execution.attempts) return undefined
+            return answerEffects(tx, execution, answers.get(row)!)
+          }),
+        )
+        const written = outcomes.flatMap((applied) => (applied === undefined ? [] : [applied.execution]))
+        if (written.length > 0) commands.writeWithCommit(tx, [store.updateMany(tx, written)])
+        for (const { claim: row } of claimed) step('before_commit', row.order.tenantId, row.order.outboxId)
+        // One commit for the batch's effects, whatever their tenants: each audit record names its tenant, each
+        // event is given its row's, and cites its record by index (shifted past the records gathered before it).
+        const batch: { audit: AuditRecord[]; events: PendingEvent[]; jobs: PendingJob[] } = { audit: [], events: [], jobs: [] }
+        outcomes.forEach((effects, position) => {
+          if (effects === undefined) return
+          const tenantId = claimed[position]!.claim.order.tenantId
+          const shift = batch.audit.length
+          batch.audit.push(...effects.audit)
+          batch.events.push(...effects.events.map((event) => ({ ...event, tenantId: event.tenantId ?? tenantId, auditIndex: (event.auditIndex ?? 0) + shift })))
+          batch.jobs.push(...effects.jobs)
+        })
+        if (batch.audit.length > 0) await commands.commit(tx, batch.audit[0]!.tenantId, batch)
+        return outcomes.map((effects) => effects?.result ?? ('superseded' as const))
+      })
+      claimed.forEach(({ index, claim: row }, position) => {
+        results[index] = applied[position]!
+        step('committed', row.order.tenantId, row.order.outboxId)
+      })
+    }
+    if (again.length > 0) {
+      const repeated = await dispatchBatch(again.map((index) => items[index]!))
+      again.forEach((index, position) => (results[index] = repeated[position]!))
+    }
+    return results
   }
 
   return {
     workerId,
     applyAnswer,
-    dispatch,
+    dispatchBatch,
+    /** One attempt at one outbox row: `dispatchBatch` of one. */
+    async dispatch(tenantId: string, outboxId: string): Promise<DispatchResult> {
+      const [result] = await dispatchBatch([{ tenantId, outboxId }])
+      return result!
+    },
 
     /**
      * The sweeper's pass: outbox rows nobody claimed within `pendingGraceSeconds` (a lost job), retries
-     * that are due and attempts whose lease ran out (a dead worker), each dispatched in turn. Answers how
-     * many it took up.
+     * that are due and attempts whose lease ran out (a dead worker), dispatched `batchSize` at a time.
+     * Answers how many it took up.
      */
-    async sweep(options: { pendingGraceSeconds: number; rowsMax: number }): Promise<number> {
+    async sweep(options: { pendingGraceSeconds: number; rowsMax: number; batchSize: number }): Promise<number> {
       const now = clock.now()
       const [pending, due] = await Promise.all([
         payments.pendingOrders(db.orm, new Date(now.getTime() - options.pendingGraceSeconds * 1000), options.rowsMax),
         store.due(db.orm, now, options.rowsMax),
       ])
       const seen = new Set<string>()
-      let taken = 0
-      for (const row of [...pending, ...due]) {
-        const key = `${row.tenantId}:${row.outboxId}`
-        if (seen.has(key)) continue
-        seen.add(key)
-        await dispatch(row.tenantId, row.outboxId)
-        taken += 1
-      }
-      return taken
+      const rows = [...pending, ...due].filter((row) => !seen.has(keyOf(row)) && seen.add(keyOf(row)))
+      for (let start = 0; start < rows.length; start += options.batchSize) await dispatchBatch(rows.slice(start, start + options.batchSize))
+      return rows.length
     },
   }
 }

@@ -1,22 +1,90 @@
 /** The execution store on Drizzle: this module's tables only. */
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
-import { selector } from '../../platform/db/statements.ts'
-import type { ExecutionStore } from './execution.store.ts'
+import { selector, selectorIn, statement } from '../../platform/db/statements.ts'
+import type { ExecutionRow, ExecutionStore, SandboxAchTransferRow } from './execution.store.ts'
 import { agentPromotions, executionReceipts, executions, sandboxAchTransfers } from './execution.tables.ts'
 
 // Read on every gate run (the agent's promotion) and every dispatch (its execution), by key: made once (platform/db/statements.ts).
 const openPromotion = selector(agentPromotions, ['tenantId', 'agentId'], { where: '"demoted_at" is null' })
 const executionByOutbox = selector(executions, ['tenantId', 'outboxId'])
 const executionByOutboxForUpdate = selector(executions, ['tenantId', 'outboxId'], { lock: 'update' })
+// A dispatch batch's executions, locked in key order.
+const executionsByOutbox = selectorIn(executions, ['tenantId', 'outboxId'])
+const executionsByOutboxForUpdate = selectorIn(executions, ['tenantId', 'outboxId'], { lock: 'update' })
+
+/**
+ * A batch's executions as one JSON array ($1), written by fixed statements whatever their number: every
+ * column by its SQL name, timestamps as ISO strings.
+ */
+const executionRecordset = `jsonb_to_recordset($1::jsonb) as v(tenant_id uuid, id text, outbox_id text, payment_intent_id text, rail text, idempotency_key text,
+                              status text, attempts integer, claimed_by text, lease_until timestamptz, next_attempt_at timestamptz, rail_reference text,
+                              parked_reason text, failure_code text, failure_reason text, created_at timestamptz, updated_at timestamptz)`
+const insertExecutions = statement(
+  `insert into executions (tenant_id, id, outbox_id, payment_intent_id, rail, idempotency_key, status, attempts, claimed_by, lease_until, next_attempt_at,
+                           rail_reference, parked_reason, failure_code, failure_reason, created_at, updated_at)
+   select tenant_id, id, outbox_id, payment_intent_id, rail, idempotency_key, status, attempts, claimed_by, lease_until, next_attempt_at,
+          rail_reference, parked_reason, failure_code, failure_reason, created_at, updated_at
+     from ${executionRecordset}`,
+)
+const updateExecutions = statement(
+  `update executions e
+      set status = v.status, attempts = v.attempts, claimed_by = v.claimed_by, lease_until = v.lease_until, next_attempt_at = v.next_attempt_at,
+          rail_reference = v.rail_reference, parked_reason = v.parked_reason, failure_code = v.failure_code, failure_reason = v.failure_reason,
+          updated_at = v.updated_at
+     from ${executionRecordset}
+    where e.tenant_id = v.tenant_id and e.id = v.id`,
+)
+const executionJson = (row: ExecutionRow) => ({
+  tenant_id: row.tenantId,
+  id: row.id,
+  outbox_id: row.outboxId,
+  payment_intent_id: row.paymentIntentId,
+  rail: row.rail,
+  idempotency_key: row.idempotencyKey,
+  status: row.status,
+  attempts: row.attempts,
+  claimed_by: row.claimedBy,
+  lease_until: row.leaseUntil,
+  next_attempt_at: row.nextAttemptAt,
+  rail_reference: row.railReference,
+  parked_reason: row.parkedReason,
+  failure_code: row.failureCode,
+  failure_reason: row.failureReason,
+  created_at: row.createdAt,
+  updated_at: row.updatedAt,
+})
 
 export function createExecutionStore(): ExecutionStore {
   const e = executions
   const r = executionReceipts
   const a = sandboxAchTransfers
+  const submitMany: ExecutionStore['sandboxAch']['submitMany'] = async (tx, rows) => {
+    if (rows.length === 0) return []
+    const keyOf = (row: { tenantId: string; idempotencyKey: string }) => `${row.tenantId}\u0000${row.idempotencyKey}`
+    const created = new Map((await tx.insert(a).values([...rows]).onConflictDoNothing({ target: [a.tenantId, a.idempotencyKey] }).returning()).map((row) => [keyOf(row), row]))
+    const seen = rows.filter((row) => !created.has(keyOf(row)))
+    const known = new Map<string, SandboxAchTransferRow>()
+    if (seen.length > 0) {
+      const counted = await tx
+        .update(a)
+        .set({ duplicateSubmits: sql`${a.duplicateSubmits} + 1` })
+        .where(or(...seen.map((row) => and(eq(a.tenantId, row.tenantId), eq(a.idempotencyKey, row.idempotencyKey)))))
+        .returning()
+      for (const row of counted) known.set(keyOf(row), row)
+    }
+    return rows.map((row) => {
+      const transfer = created.get(keyOf(row))
+      return transfer === undefined ? { transfer: known.get(keyOf(row))!, created: false } : { transfer, created: true }
+    })
+  }
   return {
     async findByOutbox(executor, tenantId, outboxId, options = {}) {
       const [row] = await (options.forUpdate === true ? executionByOutboxForUpdate : executionByOutbox)(executor, [tenantId, outboxId])
       return row
+    },
+
+    async findByOutboxes(executor, keys, options = {}) {
+      return (options.forUpdate === true ? executionsByOutboxForUpdate : executionsByOutbox)(executor, keys.map((key) => [key.tenantId, key.outboxId]))
     },
 
     async findByIdempotencyKey(executor, tenantId, key, options = {}) {
@@ -25,12 +93,12 @@ export function createExecutionStore(): ExecutionStore {
       return row
     },
 
-    async insert(tx, row) {
-      await tx.insert(e).values(row)
+    async insertMany(tx, rows) {
+      if (rows.length > 0) await insertExecutions.rows(tx, [JSON.stringify(rows.map(executionJson))])
     },
 
-    async update(tx, tenantId, id, values) {
-      await tx.update(e).set(values).where(and(eq(e.tenantId, tenantId), eq(e.id, id)))
+    async updateMany(tx, rows) {
+      if (rows.length > 0) await updateExecutions.rows(tx, [JSON.stringify(rows.map(executionJson))])
     },
 
     async due(executor, now, limit) {
@@ -105,15 +173,11 @@ export function createExecutionStore(): ExecutionStore {
 
     sandboxAch: {
       async submit(tx, row) {
-        const [created] = await tx.insert(a).values(row).onConflictDoNothing({ target: [a.tenantId, a.idempotencyKey] }).returning()
-        if (created !== undefined) return { transfer: created, created: true }
-        const [known] = await tx
-          .update(a)
-          .set({ duplicateSubmits: sql`${a.duplicateSubmits} + 1` })
-          .where(and(eq(a.tenantId, row.tenantId), eq(a.idempotencyKey, row.idempotencyKey)))
-          .returning()
-        return { transfer: known!, created: false }
+        const [submitted] = await submitMany(tx, [row])
+        return submitted!
       },
+
+      submitMany,
 
       async findByKey(executor, tenantId, key) {
         const [row] = await executor.select().from(a).where(and(eq(a.tenantId, tenantId), eq(a.idempotencyKey, key))).limit(1)

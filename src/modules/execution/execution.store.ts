@@ -14,10 +14,20 @@ export type PromotionRow = typeof agentPromotions.$inferSelect
 export interface ExecutionStore {
   /** The execution of an outbox row; with `forUpdate`, locked until the transaction ends. */
   findByOutbox(executor: Executor, tenantId: string, outboxId: string, options?: { forUpdate?: boolean }): Promise<ExecutionRow | undefined>
+  /**
+   * The executions of the outbox rows named (any tenants), in (tenant, outbox id) order; with `forUpdate`,
+   * locked in that order. Rows with no execution are left out.
+   */
+  findByOutboxes(executor: Executor, keys: ReadonlyArray<{ tenantId: string; outboxId: string }>, options?: { forUpdate?: boolean }): Promise<ExecutionRow[]>
   /** The execution a rail knows by its idempotency key; with `forUpdate`, locked. */
   findByIdempotencyKey(executor: Executor, tenantId: string, key: string, options?: { forUpdate?: boolean }): Promise<ExecutionRow | undefined>
-  insert(tx: Tx, row: ExecutionRow): Promise<void>
-  update(tx: Tx, tenantId: string, id: string, values: Partial<Omit<ExecutionRow, 'id' | 'tenantId' | 'outboxId' | 'paymentIntentId' | 'rail' | 'idempotencyKey' | 'createdAt'>>): Promise<void>
+  /** Inserts the executions (one statement, any tenants). */
+  insertMany(tx: Tx, rows: readonly ExecutionRow[]): Promise<void>
+  /**
+   * Writes the executions' changeable fields (status, attempts, lease, retry, reference, parking,
+   * failure, updated_at) as the rows given have them: one statement, any tenants.
+   */
+  updateMany(tx: Tx, rows: readonly ExecutionRow[]): Promise<void>
   /** Executions a worker should take up again (every tenant): retries due, and attempts whose lease ran out without an answer. */
   due(executor: Executor, now: Date, limit: number): Promise<Array<Pick<ExecutionRow, 'tenantId' | 'outboxId'>>>
   /** Stores the receipt unless the execution already has one of its kind; answers whether it did. */
@@ -42,6 +52,8 @@ export interface ExecutionStore {
   sandboxAch: {
     /** Records the transfer unless its key is known; answers the stored one and whether it was new (a known key counts a duplicate submit). */
     submit(tx: Tx, row: Omit<SandboxAchTransferRow, 'duplicateSubmits'>): Promise<{ transfer: SandboxAchTransferRow; created: boolean }>
+    /** `submit` for several transfers (distinct keys) in two statements at most; answers in the order of `rows`. */
+    submitMany(tx: Tx, rows: ReadonlyArray<Omit<SandboxAchTransferRow, 'duplicateSubmits'>>): Promise<Array<{ transfer: SandboxAchTransferRow; created: boolean }>>
     findByKey(executor: Executor, tenantId: string, key: string): Promise<SandboxAchTransferRow | undefined>
     find(executor: Executor, tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<SandboxAchTransferRow | undefined>
     update(tx: Tx, tenantId: string, id: string, values: Partial<Pick<SandboxAchTransferRow, 'status' | 'returnCode' | 'settledAt' | 'returnedAt'>>): Promise<void>

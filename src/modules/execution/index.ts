@@ -15,7 +15,7 @@ import { createExecutionStore } from './execution.store.pg.ts'
 import { executionDispatchQueue, sandboxAchSettleQueue } from './execution.jobs.ts'
 import type { ExecutionAgents, ExecutionPayments } from './ports.ts'
 import { createPromotions, type Promotions } from './promotions.service.ts'
-import type { PaymentExecution } from '../payments/index.ts'
+import type { OutboxKey, PaymentExecution } from '../payments/index.ts'
 import { createRailWebhooks, type RailWebhooks } from './rail-webhooks.service.ts'
 import { failClosedRail, railRegistry, type RailAdapter, type RailRegistry } from './rails.ts'
 import { createSandboxAch, defaultSandboxAchSettings, type SandboxAchSettings } from './sandbox-ach.rail.ts'
@@ -49,8 +49,12 @@ export interface ExecutionSettings {
   /** An outbox row nobody claimed for this long is taken up by the sweeper (its job was lost). */
   readonly pendingGraceSeconds: number
   readonly sweepRowsMax: number
-  /** Parallel dispatch jobs per process. */
-  readonly concurrency: number
+  /**
+   * Dispatch jobs a worker takes together (one batch at a time per process): the batch's rows are
+   * claimed in one transaction, their rail called together (once, where the rail takes a batch) and the
+   * answers applied in one transaction. The sweeper takes up rows as many at a time.
+   */
+  readonly batchSize: number
   readonly sandboxAch: SandboxAchSettings
 }
 
@@ -60,7 +64,7 @@ export const defaultExecutionSettings: ExecutionSettings = {
   sweepIntervalMs: 5_000,
   pendingGraceSeconds: 30,
   sweepRowsMax: 100,
-  concurrency: 4,
+  batchSize: 4,
   sandboxAch: defaultSandboxAchSettings,
 }
 
@@ -75,7 +79,7 @@ export interface ExecutionReceipt {
 export interface ExecutionDeps {
   readonly db: Database
   readonly commands: CommandRunner
-  readonly jobs: Pick<JobQueue, 'enqueue'>
+  readonly jobs: Pick<JobQueue, 'enqueue' | 'enqueueMany'>
   readonly ids: IdSource
   readonly clock: Clock
   readonly payments: ExecutionPayments
@@ -100,7 +104,7 @@ export interface Execution {
   executionsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<PaymentExecution[]>
   /** Every receipt of the intent's executions, oldest first (its proof shows the ones its audit events name). */
   receiptsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<ExecutionReceipt[]>
-  startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
+  startWorkers(jobs: Pick<JobQueue, 'work' | 'workBatches'>, options: { pollingIntervalSeconds: number }): Promise<void>
   stop(): Promise<void>
 }
 
@@ -126,6 +130,19 @@ export function createExecution(deps: ExecutionDeps): Execution {
   const promotions = createPromotions({ db, commands, store, payments, agents: deps.agents, ids, clock })
   railWebhooks = createRailWebhooks({ db, commands, store, payments, dispatcher, ids, clock, achWebhookSecret: deps.achWebhookSecret })
 
+  /**
+   * A fetched batch of dispatch jobs: dispatched together; if that fails as a whole (a transaction the
+   * database refused), each row again on its own, so that one bad row fails only its own job.
+   */
+  async function dispatchJobs(rows: readonly OutboxKey[]): Promise<unknown[]> {
+    try {
+      await dispatcher.dispatchBatch(rows)
+      return rows.map(() => null)
+    } catch {
+      return Promise.all(rows.map((row) => dispatcher.dispatch(row.tenantId, row.outboxId).then(() => null, (error: unknown) => error ?? new Error('dispatch failed'))))
+    }
+  }
+
   let sweeper: NodeJS.Timeout | undefined
   let sweeping: Promise<unknown> = Promise.resolve()
   let stopped = false
@@ -145,12 +162,15 @@ export function createExecution(deps: ExecutionDeps): Execution {
       return rows.map((row) => ({ id: row.id, executionId: row.executionId, kind: row.kind, receipt: row.receipt as Record<string, unknown> }))
     },
     async startWorkers(jobs, { pollingIntervalSeconds }) {
-      await jobs.work(executionDispatchQueue, async (job) => void (await dispatcher.dispatch(job.data.tenant_id, job.data.outbox_id)), { pollingIntervalSeconds, concurrency: settings.concurrency })
+      await jobs.workBatches(executionDispatchQueue, (batch) => dispatchJobs(batch.map((job) => ({ tenantId: job.data.tenant_id, outboxId: job.data.outbox_id }))), {
+        pollingIntervalSeconds,
+        batchSize: settings.batchSize,
+      })
       await jobs.work(sandboxAchSettleQueue, async (job) => sandboxAch.settle(job.data), { pollingIntervalSeconds })
       const tick = () => {
         if (stopped) return
         sweeping = dispatcher
-          .sweep({ pendingGraceSeconds: settings.pendingGraceSeconds, rowsMax: settings.sweepRowsMax })
+          .sweep({ pendingGraceSeconds: settings.pendingGraceSeconds, rowsMax: settings.sweepRowsMax, batchSize: settings.batchSize })
           .catch(() => undefined)
           .finally(() => {
             if (!stopped) sweeper = setTimeout(tick, settings.sweepIntervalMs)

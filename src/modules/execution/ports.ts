@@ -7,7 +7,7 @@
 import type { LedgerQueries } from '../ledger/index.ts'
 import type { PaymentsAgents, PaymentsDispatch } from '../payments/index.ts'
 
-export type ExecutionPayments = Pick<PaymentsDispatch, 'order' | 'pendingOrders' | 'claim' | 'settle' | 'appendReceipt' | 'shadowCounts'>
+export type ExecutionPayments = Pick<PaymentsDispatch, 'orders' | 'pendingOrders' | 'claim' | 'settle' | 'appendReceipt' | 'shadowCounts'>
 
 /**
  * The Ledger, as the onchain_base wiring reads it (its query port): the account a registration names

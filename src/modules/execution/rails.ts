@@ -36,6 +36,12 @@ export interface RailAdapter {
   submit(request: RailRequest): Promise<RailAnswer>
   /** What the rail knows of the request's key; undefined when it never saw it. */
   status(request: RailRequest): Promise<RailAnswer | undefined>
+  /**
+   * Several payments (distinct keys) at once, where the provider takes a batch (a batch API, an ACH
+   * file): the answers in the order of `requests`, each under `submit`'s promise. Optional: without it the
+   * worker calls `submit` for each.
+   */
+  submitMany?(requests: readonly RailRequest[]): Promise<RailAnswer[]>
 }
 
 /** The code of every fail-closed refusal. */

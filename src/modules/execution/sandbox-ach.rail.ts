@@ -17,11 +17,12 @@ import type { IdSource } from '../../kernel/ids.ts'
 import { toMinorUnits } from '../../kernel/money.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { JobQueue } from '../../platform/jobs/job-queue.ts'
+import type { RailAnswer } from './domain/executions.ts'
 import { providerSignatureHeader } from '../raw/index.ts'
 import { achAnswerOf, sandboxAchScenario, sandboxReturnCodes } from './domain/sandbox-ach.ts'
 import type { ExecutionStore, SandboxAchTransferRow } from './execution.store.ts'
 import { sandboxAchSettleQueue } from './execution.jobs.ts'
-import type { RailAdapter } from './rails.ts'
+import type { RailAdapter, RailRequest } from './rails.ts'
 
 export interface SandboxAchSettings {
   /** How long after its creation the provider settles (or returns) a transfer. */
@@ -67,7 +68,7 @@ export function achWebhookBodyOf(transfer: SandboxAchTransferRow, type: AchWebho
 export interface SandboxAchDeps {
   readonly db: Database
   readonly store: ExecutionStore
-  readonly jobs: Pick<JobQueue, 'enqueue'>
+  readonly jobs: Pick<JobQueue, 'enqueue' | 'enqueueMany'>
   readonly ids: IdSource
   readonly clock: Clock
   readonly settings: SandboxAchSettings
@@ -80,35 +81,57 @@ export interface SandboxAchDeps {
 export function createSandboxAch(deps: SandboxAchDeps) {
   const { db, store, jobs, ids, clock, settings } = deps
 
-  const adapter: RailAdapter = {
-    rail: 'bank_ach',
-    async submit(request) {
-      const scenario = sandboxAchScenario(toMinorUnits(request.amount, request.currency))
-      // The provider's API answered 503 before recording anything.
-      if (scenario === 'unavailable') return { kind: 'transient', reason: 'the sandbox ACH provider is unavailable (503)' }
-      const { transfer, created } = await db.transaction(async (tx) => {
-        const now = clock.now()
-        const submitted = await store.sandboxAch.submit(tx, {
+  /**
+   * The provider's API taking transfers, one call for several: each is recorded under its key (a key it
+   * has seen answers the transfer it made, counted as a duplicate submit), and settled later by a job.
+   * What a transfer does is chosen by its amount; an outage answers before anything is recorded.
+   */
+  async function submitMany(requests: readonly RailRequest[]): Promise<RailAnswer[]> {
+    const scenarios = requests.map((request) => sandboxAchScenario(toMinorUnits(request.amount, request.currency)))
+    const taken = requests.flatMap((request, index) => (scenarios[index] === 'unavailable' ? [] : [{ request, scenario: scenarios[index]! }]))
+    const submitted = taken.length === 0 ? [] : await db.transaction(async (tx) => {
+      const now = clock.now()
+      const results = await store.sandboxAch.submitMany(
+        tx,
+        taken.map(({ request, scenario }) => ({
           id: ids.newId('sandboxAchTransfer'),
           idempotencyKey: request.idempotencyKey,
           tenantId: request.tenantId,
           paymentIntentId: request.paymentIntentId,
           amount: request.amount,
           currency: request.currency,
-          status: scenario === 'declined' ? 'declined' : 'pending',
+          status: scenario === 'declined' ? ('declined' as const) : ('pending' as const),
           returnCode: null,
           createdAt: now,
           settledAt: null,
           returnedAt: null,
-        })
-        if (submitted.created && submitted.transfer.status === 'pending') {
-          await jobs.enqueue(tx, sandboxAchSettleQueue, { tenant_id: request.tenantId, transfer_id: submitted.transfer.id, step: 'settle' }, { startAfterSeconds: settings.settleAfterSeconds })
-        }
-        return submitted
-      })
+        })),
+      )
+      const settling = results.filter(({ transfer, created }) => created && transfer.status === 'pending')
+      await jobs.enqueueMany(
+        tx,
+        sandboxAchSettleQueue,
+        settling.map(({ transfer }) => ({ data: { tenant_id: transfer.tenantId, transfer_id: transfer.id, step: 'settle' as const }, options: { startAfterSeconds: settings.settleAfterSeconds } })),
+      )
+      return results
+    })
+    const answers = new Map(taken.map(({ request, scenario }, index) => [request, { scenario, ...submitted[index]! }]))
+    return requests.map((request): RailAnswer => {
+      const done = answers.get(request)
+      // The provider's API answered 503 before recording anything.
+      if (done === undefined) return { kind: 'transient', reason: 'the sandbox ACH provider is unavailable (503)' }
       // The transfer exists, but the answer never reached the worker.
-      if (created && scenario === 'answer_lost') return { kind: 'transient', reason: 'the connection to the sandbox ACH provider dropped before it answered' }
-      return achAnswerOf(transfer)
+      if (done.created && done.scenario === 'answer_lost') return { kind: 'transient', reason: 'the connection to the sandbox ACH provider dropped before it answered' }
+      return achAnswerOf(done.transfer)
+    })
+  }
+
+  const adapter: RailAdapter = {
+    rail: 'bank_ach',
+    submitMany,
+    async submit(request) {
+      const [answer] = await submitMany([request])
+      return answer!
     },
     async status(request) {
       const transfer = await store.sandboxAch.findByKey(db.orm, request.tenantId, request.idempotencyKey)

@@ -33,6 +33,12 @@ export interface DispatchOrder {
   readonly createdByAgentId: string | null
 }
 
+/** Names an outbox row. */
+export interface OutboxKey {
+  readonly tenantId: string
+  readonly outboxId: string
+}
+
 /** What a rail's answer does to the intent. */
 export type DispatchOutcome =
   | { readonly kind: 'executed'; readonly executionId: string; readonly receiptId: string }
@@ -53,34 +59,37 @@ const moveOf: Readonly<Record<DispatchOutcome['kind'], PaymentIntentMove>> = { e
 export function createDispatchPort(deps: { store: PaymentsStore; clock: Clock }) {
   const { store, clock } = deps
   return {
-    /** The outbox row and its intent; with `forUpdate` the outbox row is locked (one claimer at a time). */
-    async order(executor: Executor, tenantId: string, outboxId: string, options: { forUpdate?: boolean } = {}): Promise<DispatchOrder | undefined> {
-      const outbox = await store.findOutbox(executor, tenantId, outboxId, options)
-      if (outbox === undefined) return undefined
-      const intent = await store.findIntent(executor, tenantId, outbox.paymentIntentId)
-      assert(intent !== undefined, `outbox row ${outboxId} names intent ${outbox.paymentIntentId}, which does not exist`)
-      return {
-        tenantId,
-        outboxId,
-        outboxStatus: outbox.status,
-        paymentIntentId: intent.id,
-        rail: outbox.rail as Rail,
-        idempotencyKey: outbox.idempotencyKey,
-        intentStatus: intent.status,
-        actionType: intent.actionType,
-        amount: formatAmount(intent.amount, intent.currency),
-        currency: intent.currency,
-        sourceAccountId: intent.sourceAccountId,
-        destinationCounterpartyId: intent.destinationCounterpartyId,
-        createdByAgentId: intent.createdByAgentId,
-      }
+    /**
+     * The outbox rows named (any tenants) and their intents, in (tenant, outbox id) order, those not found
+     * left out; with `forUpdate` the outbox rows are locked, in that order (one claimer at a time).
+     */
+    async orders(executor: Executor, keys: readonly OutboxKey[], options: { forUpdate?: boolean } = {}): Promise<DispatchOrder[]> {
+      const rows = await store.findDispatchRows(executor, keys, options)
+      return rows.map(({ intent, ...outbox }) => {
+        assert(intent !== null, `outbox row ${outbox.outboxId} names an intent that does not exist`)
+        return {
+          tenantId: outbox.tenantId,
+          outboxId: outbox.outboxId,
+          outboxStatus: outbox.outboxStatus,
+          paymentIntentId: intent.id,
+          rail: outbox.rail as Rail,
+          idempotencyKey: outbox.idempotencyKey,
+          intentStatus: intent.status,
+          actionType: intent.actionType,
+          amount: formatAmount(intent.amount, intent.currency),
+          currency: intent.currency,
+          sourceAccountId: intent.sourceAccountId,
+          destinationCounterpartyId: intent.destinationCounterpartyId,
+          createdByAgentId: intent.createdByAgentId,
+        }
+      })
     },
 
     /** Outbox rows no worker has claimed, created before `createdBefore` (every tenant), oldest first. */
     pendingOrders: (executor: Executor, createdBefore: Date, limit: number) => store.pendingOutbox(executor, createdBefore, limit).then((rows) => rows.map((row) => ({ tenantId: row.tenantId, outboxId: row.id }))),
 
-    /** Marks the outbox row claimed by the worker (it has an execution now). */
-    claim: (tx: Tx, tenantId: string, outboxId: string) => store.updateOutboxStatus(tx, tenantId, outboxId, 'claimed'),
+    /** Marks the outbox rows claimed by the worker (each has an execution now), in one statement. */
+    claim: (tx: Tx, keys: readonly OutboxKey[]) => store.claimOutboxes(tx, keys),
 
     /**
      * Applies a rail's final or parking answer to the intent, under its row lock: executed (the receipt

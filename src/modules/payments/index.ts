@@ -30,7 +30,7 @@ export type { GateCheckResult } from './domain/gate.ts'
 export type { GateService } from './gate.service.ts'
 export { defaultGateSettings, railOf, type GateSettings, type PromotionFact, type Rail } from './domain/gate.ts'
 export type { IntentProposedListener, IntentProposedNotice, PaymentExecution, PaymentsAgents, PaymentsAuditChain, PaymentsEvidence, PaymentsExecution, PaymentsLedger, PaymentsMembers, PaymentsPolicy, MemberIdentity } from './ports.ts'
-export type { DispatchEffects, DispatchOrder, DispatchOutcome, PaymentsDispatch } from './dispatch.service.ts'
+export type { DispatchEffects, DispatchOrder, DispatchOutcome, OutboxKey, PaymentsDispatch } from './dispatch.service.ts'
 
 export interface Payments {
   readonly propose: ProposeService

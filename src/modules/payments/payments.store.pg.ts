@@ -1,6 +1,6 @@
 /** The payments store on Drizzle: this module's tables only, every statement scoped by tenant. */
 import { and, asc, desc, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm'
-import type { PaymentIntentRow } from './payments.store.ts'
+import type { DispatchRow, PaymentIntentRow } from './payments.store.ts'
 import { paymentApprovals, paymentGateRuns, paymentIntents, paymentOutbox, paymentPolicyDecisions, paymentReservations } from './payments.tables.ts'
 import type { PaymentsStore } from './payments.store.ts'
 import { inserter, selector, statement } from '../../platform/db/statements.ts'
@@ -53,6 +53,24 @@ const approvalsOfStatement = statement<typeof paymentApprovals.$inferSelect>(
           audit_event_id as "auditEventId", created_at as "createdAt"
      from payment_approvals where tenant_id = $1 and payment_intent_id = $2 order by created_at, id`,
 )
+/**
+ * A dispatch batch's outbox rows ($1 tenants, $2 outbox ids, pairwise) with their intents, in key order;
+ * the FOR UPDATE variant locks the outbox rows (not the intents) in that order.
+ */
+const dispatchRowsText = `select o.tenant_id as "tenantId", o.id as "outboxId", o.status as "outboxStatus", o.rail, o.idempotency_key as "idempotencyKey",
+          case when i.id is null then null else jsonb_build_object(
+            'id', i.id, 'status', i.status, 'actionType', i.action_type, 'amount', i.amount::text, 'currency', i.currency,
+            'sourceAccountId', i.source_account_id, 'destinationCounterpartyId', i.destination_counterparty_id, 'createdByAgentId', i.created_by_agent_id) end as intent
+     from payment_outbox o
+     left join payment_intents i on i.tenant_id = o.tenant_id and i.id = o.payment_intent_id
+    where (o.tenant_id, o.id) in (select * from unnest($1::uuid[], $2::text[]))
+    order by o.tenant_id, o.id`
+const dispatchRowsStatement = statement<DispatchRow>(dispatchRowsText)
+const dispatchRowsForUpdateStatement = statement<DispatchRow>(`${dispatchRowsText} for update of o`)
+const claimOutboxesStatement = statement(
+  `update payment_outbox set status = 'claimed' where (tenant_id, id) in (select * from unnest($1::uuid[], $2::text[]))`,
+)
+const keyColumns = (keys: ReadonlyArray<{ tenantId: string; outboxId: string }>) => [keys.map((key) => key.tenantId), keys.map((key) => key.outboxId)]
 // And the reads every approval, gate run and dispatch makes, by key.
 const intentById = selector(paymentIntents, ['tenantId', 'id'])
 const intentForUpdate = selector(paymentIntents, ['tenantId', 'id'], { lock: 'update' })
@@ -156,13 +174,6 @@ export function createPaymentsStore(): PaymentsStore {
       await insertOutboxRow(tx, row)
     },
 
-    async findOutbox(executor, tenantId, id, options = {}) {
-      const o = paymentOutbox
-      const query = executor.select().from(o).where(and(eq(o.tenantId, tenantId), eq(o.id, id))).limit(1)
-      const [row] = options.forUpdate === true ? await query.for('update') : await query
-      return row
-    },
-
     async pendingOutbox(executor, createdBefore, limit) {
       const o = paymentOutbox
       return executor
@@ -176,6 +187,15 @@ export function createPaymentsStore(): PaymentsStore {
     async updateOutboxStatus(tx, tenantId, id, status) {
       const o = paymentOutbox
       await tx.update(o).set({ status }).where(and(eq(o.tenantId, tenantId), eq(o.id, id)))
+    },
+
+    async findDispatchRows(executor, keys, options = {}) {
+      if (keys.length === 0) return []
+      return (options.forUpdate === true ? dispatchRowsForUpdateStatement : dispatchRowsStatement).rows(executor, keyColumns(keys))
+    },
+
+    async claimOutboxes(tx, keys) {
+      if (keys.length > 0) await claimOutboxesStatement.rows(tx, keyColumns(keys))
     },
 
     async settleReservation(tx, tenantId, paymentIntentId, status, now) {

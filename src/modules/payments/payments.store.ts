@@ -13,6 +13,16 @@ export type GateRunRow = typeof paymentGateRuns.$inferSelect
 export type OutboxRow = typeof paymentOutbox.$inferSelect
 export type ReservationRow = typeof paymentReservations.$inferSelect
 
+/** An outbox row and the fields of its intent a dispatch needs (the amount as the database's text). */
+export interface DispatchRow {
+  readonly tenantId: string
+  readonly outboxId: string
+  readonly outboxStatus: OutboxRow['status']
+  readonly rail: string
+  readonly idempotencyKey: string
+  readonly intent: Pick<PaymentIntentRow, 'id' | 'status' | 'actionType' | 'amount' | 'currency' | 'sourceAccountId' | 'destinationCounterpartyId' | 'createdByAgentId'> | null
+}
+
 export interface IntentListFilter {
   readonly status?: PaymentIntentStatus | undefined
   readonly actionType?: PaymentActionType | undefined
@@ -70,10 +80,17 @@ export interface PaymentsStore {
   gateRunsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<GateRunRow[]>
   insertOutbox(tx: Tx, row: OutboxRow): Promise<void>
   /** An outbox row; with `forUpdate`, locked until the transaction ends (the execution worker's claim). */
-  findOutbox(executor: Executor, tenantId: string, id: string, options?: { forUpdate?: boolean }): Promise<OutboxRow | undefined>
   /** Outbox rows no worker has claimed, created before `createdBefore`, oldest first (every tenant: the sweeper's probe). */
   pendingOutbox(executor: Executor, createdBefore: Date, limit: number): Promise<Array<Pick<OutboxRow, 'tenantId' | 'id'>>>
   updateOutboxStatus(tx: Tx, tenantId: string, id: string, status: OutboxRow['status']): Promise<void>
+  /**
+   * The outbox rows named (each a tenant and an outbox id, any tenants) with what a rail needs of their
+   * intents, in (tenant, id) order; with `forUpdate` the outbox rows are locked in that order. Rows not
+   * found are left out; `intent` is null only if the row's intent is missing (a broken foreign key).
+   */
+  findDispatchRows(executor: Executor, keys: ReadonlyArray<{ tenantId: string; outboxId: string }>, options?: { forUpdate?: boolean }): Promise<DispatchRow[]>
+  /** Marks the outbox rows named `claimed` (one statement). */
+  claimOutboxes(tx: Tx, keys: ReadonlyArray<{ tenantId: string; outboxId: string }>): Promise<void>
   /** Moves the intent's active reservation, if it has one; answers whether it did. */
   settleReservation(tx: Tx, tenantId: string, paymentIntentId: string, status: 'consumed' | 'released', now: Date): Promise<boolean>
   /** Appends a rail receipt's id to the intent's execution_receipt_ids (once). */

@@ -31,11 +31,11 @@ afterAll(async () => test?.close())
 const db = () => test.runtime.db.orm
 const dispatcher = () => test.runtime.execution.dispatcher
 
-/** An approved intent of `amount`, executed: its outbox row. */
-async function dispatched(amount: string, overrides: Record<string, unknown> = {}) {
-  const id = await approvedIntentIn(test, b, { amount, ...overrides })
+/** An approved intent of `amount` of the business (b unless named), executed: its outbox row. */
+async function dispatched(amount: string, overrides: Record<string, unknown> = {}, of: Business = b) {
+  const id = await approvedIntentIn(test, of, { amount, ...overrides })
   await test.runtime.settleAudit()
-  const response = await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/execute`, token: b.agent })
+  const response = await test.request({ method: 'POST', url: `/v1/payment-intents/${id}/execute`, token: of.agent })
   expect(response.statusCode, response.body).toBe(202)
   return { id, outboxId: response.json().outbox_id as string }
 }
@@ -241,6 +241,77 @@ describe('the worker on the rail\'s other answers', () => {
     const { outboxId } = await dispatched('30.02')
     expect(await dispatcher().dispatch('00000000-0000-4000-8000-000000000000', outboxId)).toBe('missing')
     expect(await dispatcher().dispatch(b.owner.tenantId, 'pob_00000000000000000000000000')).toBe('missing')
+  })
+})
+
+describe('a batch of rows', () => {
+  it('claims, calls the rail once and applies the answers of rows of several tenants together, each row with its own result', async () => {
+    const c = await businessIn(test, '1000.00')
+    await test.runtime.settleAudit()
+    const fresh = await dispatched('32.00')
+    const declined = await dispatched('32.91')
+    const unavailable = await dispatched('32.94')
+    const awaiting = await dispatched('32.01')
+    expect(await dispatcher().dispatch(b.owner.tenantId, awaiting.outboxId)).toBe('awaiting')
+    const otherTenant = await dispatched('32.02', {}, c)
+    const rows = [
+      { tenantId: c.owner.tenantId, outboxId: otherTenant.outboxId },
+      { tenantId: b.owner.tenantId, outboxId: fresh.outboxId },
+      { tenantId: b.owner.tenantId, outboxId: declined.outboxId },
+      { tenantId: b.owner.tenantId, outboxId: unavailable.outboxId },
+      { tenantId: b.owner.tenantId, outboxId: awaiting.outboxId },
+      // Another tenant's row under this tenant, and no row at all.
+      { tenantId: b.owner.tenantId, outboxId: otherTenant.outboxId },
+      { tenantId: b.owner.tenantId, outboxId: 'pob_00000000000000000000000000' },
+      // The same row twice in one batch (two jobs of one row): the second finds the first's work.
+      { tenantId: b.owner.tenantId, outboxId: fresh.outboxId },
+    ]
+    const adapter = test.runtime.execution.rails.adapterFor('bank_ach')
+    const submitMany = adapter.submitMany!
+    const calls: string[][] = []
+    ;(adapter as { submitMany: typeof submitMany }).submitMany = async (requests) => (calls.push(requests.map((request) => request.outboxId)), submitMany(requests))
+    try {
+      expect(await dispatcher().dispatchBatch(rows)).toEqual(['awaiting', 'awaiting', 'failed', 'retry_scheduled', 'awaiting_settlement', 'missing', 'missing', 'awaiting_settlement'])
+    } finally {
+      ;(adapter as { submitMany: typeof submitMany }).submitMany = submitMany
+    }
+    // One call for the four rows to submit (the awaiting one is not asked again).
+    expect(calls.map((outboxIds) => [...outboxIds].sort())).toEqual([[fresh.outboxId, declined.outboxId, unavailable.outboxId, otherTenant.outboxId].sort()])
+
+    const freshExecution = await executionOf(fresh.outboxId)
+    expect(freshExecution).toMatchObject({ status: 'in_flight', attempts: 1, rail_reference: expect.stringMatching(/^ach_/) })
+    expect(await transferOf(freshExecution.idempotency_key)).toMatchObject({ status: 'pending', duplicate_submits: 0 })
+    expect(await auditActions(freshExecution.id)).toEqual(['execution.created', 'execution.awaiting_settlement'])
+    expect(await executionOf(declined.outboxId)).toMatchObject({ status: 'failed', failure_code: 'ach_authorization_declined' })
+    expect((await intentOf(declined.id)).status).toBe('failed')
+    expect(await reservationOf(declined.id)).toBe('released')
+    expect(await executionOf(unavailable.outboxId)).toMatchObject({ status: 'dispatched', attempts: 1, rail_reference: null })
+    expect(await outboxStatusOf(unavailable.outboxId)).toBe('claimed')
+    expect((await executionOf(awaiting.outboxId)).attempts).toBe(1)
+
+    // The other tenant's row: its execution, transfer and audit events are its own.
+    const [theirs] = await queryRows<{ id: string; status: string; idempotency_key: string }>(db(), sql`select id, status, idempotency_key from executions where tenant_id = ${c.owner.tenantId} and outbox_id = ${otherTenant.outboxId}`)
+    expect(theirs).toMatchObject({ status: 'in_flight' })
+    expect(await transferOf(theirs!.idempotency_key)).toMatchObject({ status: 'pending', duplicate_submits: 0 })
+    expect(await auditActionsOf(test, c.owner.tenantId, { entityId: theirs!.id })).toEqual(['execution.created', 'execution.awaiting_settlement'])
+    expect(await auditActions(theirs!.id)).toEqual([])
+  })
+
+  it('the rail takes a batch with a key it already has: that transfer is answered, counted a duplicate, and not made again', async () => {
+    const first = await dispatched('33.00')
+    expect(await dispatcher().dispatch(b.owner.tenantId, first.outboxId)).toBe('awaiting')
+    const second = await dispatched('33.01')
+    const known = await executionOf(first.outboxId)
+    const [order] = await test.runtime.payments.dispatch.orders(db(), [{ tenantId: b.owner.tenantId, outboxId: second.outboxId }])
+    const { requestOf } = await import('../../../src/modules/execution/dispatch.service.ts')
+    const knownRequest = { ...requestOf(order!), paymentIntentId: first.id, outboxId: first.outboxId, idempotencyKey: known.idempotency_key, amount: '33.00' }
+    const answers = await test.runtime.execution.rails.adapterFor('bank_ach').submitMany!([knownRequest, requestOf(order!)])
+    expect(answers).toEqual([
+      { kind: 'pending', reference: known.rail_reference },
+      { kind: 'pending', reference: expect.stringMatching(/^ach_/) },
+    ])
+    expect(await transferOf(known.idempotency_key)).toMatchObject({ id: known.rail_reference, duplicate_submits: 1 })
+    expect(await transferOf(order!.idempotencyKey)).toMatchObject({ status: 'pending', duplicate_submits: 0 })
   })
 })
 
