@@ -64,7 +64,7 @@ export const defaultExecutionSettings: ExecutionSettings = {
   sweepIntervalMs: 5_000,
   pendingGraceSeconds: 30,
   sweepRowsMax: 100,
-  batchSize: 4,
+  batchSize: 16,
   sandboxAch: defaultSandboxAchSettings,
 }
 

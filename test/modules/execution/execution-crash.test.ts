@@ -8,7 +8,7 @@
  * and executes them: the gate writes each outbox row and enqueues its dispatch job. This test process runs
  * no worker; it keeps proposing and executing intents so that a few rows are always there to take up.
  * Worker processes (test/support/job-worker-process.ts with only the execution module's workers: dispatch
- * jobs four at a time, the sweeper, the sandbox ACH provider's settlement) run one at a time, each
+ * jobs in batches of the default size, the sweeper, the sandbox ACH provider's settlement) run one at a time, each
  * preloaded with test/support/crash-at-execution-step.ts, which kills it the 1st or 2nd time it reaches
  * its moment — the moments in turn — on whichever row it is then dispatching: one process boot per kill,
  * the next processes booting while the current one runs. A process dies with whatever else it had in
