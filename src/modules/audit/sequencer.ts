@@ -8,7 +8,9 @@
  * (insert-only; the inbox row may leave only once its sealed copy is there); then every full batch (`batchEventsMax` events), or a partial one whose oldest event has waited
  * `batchWaitSeconds`, becomes an anchor row holding its Merkle root and tree. One lock per tenant means
  * no fork and no gap, across requests and server processes; many events per transaction means a busy
- * tenant is linked in bulk.
+ * tenant is linked in bulk. One transaction takes up to `tenantsPerTransactionMax` tenants together (their
+ * heads locked in tenant order by one statement, their events read, sealed and their heads moved with
+ * one statement each), so many busy tenants cost a few statements, not a pass each.
  *
  * What wakes it: a NOTIFY from recording transactions (delivered on commit, paced by the recorder), and
  * a timer every `sweepIntervalMs` for anything a notification missed (a restart, a dropped listener

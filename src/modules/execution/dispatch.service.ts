@@ -13,10 +13,15 @@
  *    apply domain/executions.ts's decision (completed, failed, awaiting settlement, retry later, parked
  *    reconciling) with the intent's move through the payments module, audit it, commit.
  *
+ * The worker takes rows a batch at a time (`dispatchBatch`): the batch's claims share transaction 1, its
+ * rail calls go out together (one call per rail where the rail takes a batch: `RailAdapter.submitMany`),
+ * and its answers share transaction 3; every row keeps its own lease, result, audit and intent move.
+ *
  * A crash before 1 commits leaves the outbox row pending (the job is retried, and the sweeper finds rows
  * nobody claimed); a crash after 1 leaves a lease that runs out, and the next attempt asks the rail first;
  * a crash before 3 commits is the same. Rails dedupe on the key in any case (rails.ts). The moments are
- * published on `steward:execution:step` for the crash test, which kills the process there.
+ * published on `steward:execution:step`, for each row of a batch, for the crash test, which kills the
+ * process there.
  */
 import diagnostics from 'node:diagnostics_channel'
 import { hostname } from 'node:os'
@@ -74,7 +79,7 @@ export function dispatchJob(order: { tenantId: string; outboxId: string }, start
 
 /** A row's key in maps. */
 const keyOf = (key: OutboxKey) => `${key.tenantId}:${key.outboxId}`
-/** The order the batch statements lock rows in: tenant, then outbox id (as PostgreSQL compares them: uuid and text in the C collation). */
+/** A fixed order for a batch's rows (tenant, then outbox id); the batch statements lock rows in the database's own key order. */
 const compareKeys = (a: OutboxKey, b: OutboxKey) => (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : a.outboxId < b.outboxId ? -1 : a.outboxId > b.outboxId ? 1 : 0)
 
 export function requestOf(order: DispatchOrder): RailRequest {
@@ -292,6 +297,7 @@ export function createDispatcher(deps: DispatchDeps) {
    * order; a row named twice is dispatched again after the rest (its second result is what that finds).
    */
   async function dispatchBatch(items: readonly OutboxKey[]): Promise<DispatchResult[]> {
+    if (items.length === 0) return []
     const seen = new Set<string>()
     const first: number[] = []
     const again: number[] = []
@@ -300,7 +306,8 @@ export function createDispatcher(deps: DispatchDeps) {
       if (seen.has(key)) again.push(index)
       else (seen.add(key), first.push(index))
     })
-    // Key order, as the batch statements take their row locks: the intents' locks (applyAnswer) follow it too.
+    // One order for the rows, whatever order the jobs came in: the intents' locks (taken row by row when
+    // the answers are applied) follow it.
     first.sort((a, b) => compareKeys(items[a]!, items[b]!))
     const batch = first.map((index) => items[index]!)
     const results: DispatchResult[] = new Array(items.length)
