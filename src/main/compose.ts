@@ -384,6 +384,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     // The execution module is built next, from this module's dispatch port; these run only once both exist.
     execution: {
       dispatchJobs: (order) => execution.dispatchJobs(order),
+      dispatchCommitted: () => execution.dispatchCommitted(),
       executionsOf: (executor, tenantId, paymentIntentId) => execution.executionsOf(executor, tenantId, paymentIntentId),
       railsRegistered: () => execution.rails.registered(),
       sessionKeyOf: (executor, tenantId, payment) => onchain.sessionKeyOf(executor, tenantId, payment),

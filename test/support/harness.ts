@@ -37,7 +37,7 @@ export interface TestAppOptions {
    * Further runtime options (webhook timings, a fake resolver, a chain, a given pg-boss schema, Raw's
    * parser and resolver, a PGlite data directory another process can open…).
    */
-  readonly runtime?: Partial<Pick<RuntimeOptions, 'webhooks' | 'jobSchema' | 'anchorChain' | 'agentRegistry' | 'raw' | 'pgliteDataDir' | 'execution' | 'wiki'>>
+  readonly runtime?: Partial<Pick<RuntimeOptions, 'webhooks' | 'jobSchema' | 'anchorChain' | 'agentRegistry' | 'raw' | 'pgliteDataDir' | 'execution' | 'wiki' | 'jobPollingIntervalSeconds'>>
 }
 
 export interface TestApp {

@@ -79,7 +79,7 @@ export interface ExecutionReceipt {
 export interface ExecutionDeps {
   readonly db: Database
   readonly commands: CommandRunner
-  readonly jobs: Pick<JobQueue, 'enqueue' | 'enqueueMany'>
+  readonly jobs: Pick<JobQueue, 'enqueue' | 'enqueueMany' | 'nudge'>
   readonly ids: IdSource
   readonly clock: Clock
   readonly payments: ExecutionPayments
@@ -100,6 +100,8 @@ export interface Execution {
   readonly promotions: Promotions
   /** The jobs the gate enqueues with a new outbox row. */
   dispatchJobs(order: { tenantId: string; outboxId: string }): ReturnType<typeof dispatchJob>[]
+  /** Wakes this process's dispatch worker (if it runs one) after a commit that enqueued dispatch jobs. */
+  dispatchCommitted(): void
   /** The intent's executions with their settlement receipts (the replay investigation). */
   executionsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<PaymentExecution[]>
   /** Every receipt of the intent's executions, oldest first (its proof shows the ones its audit events name). */
@@ -153,6 +155,7 @@ export function createExecution(deps: ExecutionDeps): Execution {
     rails,
     promotions,
     dispatchJobs: (order) => [dispatchJob(order)],
+    dispatchCommitted: () => deps.jobs.nudge(executionDispatchQueue),
     async executionsOf(executor, tenantId, paymentIntentId) {
       const rows = await store.executionsOf(executor, tenantId, paymentIntentId)
       return rows.map(({ execution, settlement }) => ({ id: execution.id, rail: execution.rail, status: execution.status, rail_receipt: settlement === null ? null : (settlement.receipt as Record<string, unknown>) }))

@@ -311,7 +311,12 @@ export function createGateService(deps: GateDeps) {
      * fail; on a pass moves it to dispatching, writes the outbox row and the reservation, audits
      * payment_intent.dispatched and emits payment_intent.execute.after. Takes an Idempotency-Key.
      */
-    execute: (context: CommandContext, input: { id: string }) => runOn(context, input, 'execute'),
+    async execute(context: CommandContext, input: { id: string }): Promise<CommandResult<GateOutcome>> {
+      const result = await runOn(context, input, 'execute')
+      // The row's dispatch job is committed: the worker takes it up now, not at its next poll.
+      if (!result.replayed && result.outcome.passed) execution.dispatchCommitted()
+      return result
+    },
     /**
      * Runs the live gate on a paused intent and, when every check passes, moves it back to approved
      * (audited payment_intent.resumed). Takes an Idempotency-Key.

@@ -86,6 +86,8 @@ export interface PaymentExecution {
 export interface PaymentsExecution {
   /** The jobs that take a freshly written outbox row to its rail: enqueued in the gate's own commit. */
   dispatchJobs(order: { tenantId: string; outboxId: string }): PendingJob[]
+  /** Told after a commit that enqueued dispatch jobs: this process's dispatch worker, if it runs one, fetches now instead of at its next poll. */
+  dispatchCommitted(): void
   /** The intent's executions with their rail receipts, oldest first (the replay investigation). */
   executionsOf(executor: Executor, tenantId: string, paymentIntentId: string): Promise<PaymentExecution[]>
   /** The rails registered in this deployment (gate check 11 passes a rail only when registered here and allowlisted in GateSettings). */

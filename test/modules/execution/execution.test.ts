@@ -336,4 +336,29 @@ describe('the workers end to end', () => {
       await running.close()
     }
   })
+
+  it('the gate wakes the dispatch worker when it commits: the row is taken up at once, not at the next poll', async () => {
+    // Workers poll every 60 s and the sweeper waits 60 s for an unclaimed row: only the wake-up can explain a claim within 15 s.
+    const running = await createTestApp({ workers: true, env: { ACH_WEBHOOK_SECRET: achSecret }, runtime: { jobPollingIntervalSeconds: 60, execution: { pendingGraceSeconds: 60 } } })
+    try {
+      const other = await businessIn(running, '1000.00')
+      await running.runtime.settleAudit()
+      const id = await approvedIntentIn(running, other, { amount: '13.00' })
+      await running.runtime.settleAudit()
+      // The workers' first poll (at start) has passed; the next is a minute away.
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      const executed = await running.request({ method: 'POST', url: `/v1/payment-intents/${id}/execute`, token: other.agent })
+      expect(executed.statusCode, executed.body).toBe(202)
+      const outboxId = executed.json().outbox_id as string
+      let claimed: string | undefined
+      for (let waited = 0; waited < 150 && claimed === undefined; waited += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        const [row] = await queryRows<{ status: string }>(running.runtime.db.orm, sql`select status from executions where tenant_id = ${other.owner.tenantId} and outbox_id = ${outboxId}`)
+        claimed = row?.status
+      }
+      expect(claimed).toBe('in_flight')
+    } finally {
+      await running.close()
+    }
+  })
 })
