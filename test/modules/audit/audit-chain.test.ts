@@ -113,6 +113,34 @@ describe('recording and linking', () => {
   })
 })
 
+/**
+ * Two independent pools on PostgreSQL, standing for two server processes, each with its own sequencer
+ * (batches of `batchEventsMax`), and one recorder; the pools are closed afterwards.
+ */
+async function withTwoProcesses(
+  batchEventsMax: number,
+  run: (parts: { processes: Database[]; recorder: ReturnType<typeof createAuditRecorder>; sequencers: Array<ReturnType<typeof createAuditSequencer>> }) => Promise<void>,
+): Promise<void> {
+  const processes = await Promise.all([0, 1].map(() => openDatabase({ url: testDatabaseUrl(), poolConnectionsMax: 8 })))
+  try {
+    const ids = createIdSource()
+    const sequencers = processes.map((db) =>
+      createAuditSequencer({
+        db,
+        store,
+        jobs: test.runtime.jobs,
+        ids,
+        clock: systemClock,
+        logger: pino({ level: 'silent' }),
+        options: { batchEventsMax, batchWaitSeconds: 3600, anchoringMode: 'database_hash_chain', sweepIntervalMs: 1000 },
+      }),
+    )
+    await run({ processes, recorder: createAuditRecorder({ ids, clock: systemClock }), sequencers })
+  } finally {
+    await Promise.all(processes.map((db) => db.close()))
+  }
+}
+
 describe('concurrency', () => {
   it('never forks or skips under concurrent writers to one tenant', async () => {
     const owner = await signupOwner(test)
@@ -132,21 +160,7 @@ describe('concurrency', () => {
     async () => {
       const owner = await signupOwner(test)
       // Two independent pools stand for two server processes; each records and sequences on its own.
-      const processes = await Promise.all([0, 1].map(() => openDatabase({ url: testDatabaseUrl(), poolConnectionsMax: 8 })))
-      try {
-        const ids = createIdSource()
-        const recorder = createAuditRecorder({ ids, clock: systemClock })
-        const sequencers = processes.map((db) =>
-          createAuditSequencer({
-            db,
-            store,
-            jobs: test.runtime.jobs,
-            ids,
-            clock: systemClock,
-            logger: pino({ level: 'silent' }),
-            options: { batchEventsMax: 1024, batchWaitSeconds: 3600, anchoringMode: 'database_hash_chain', sweepIntervalMs: 1000 },
-          }),
-        )
+      await withTwoProcesses(1024, async ({ processes, recorder, sequencers }) => {
         const writes = processes.flatMap((db, processIndex) =>
           Array.from({ length: 60 }, (_, index) =>
             db.transaction((tx) =>
@@ -166,9 +180,7 @@ describe('concurrency', () => {
         await Promise.all([...writes, ...sequencing])
         await Promise.all(sequencers.map((sequencer) => sequencer.settleTenant(owner.tenantId)))
         expect(await walk(owner.tenantId)).toMatchObject({ ok: true, events_checked: 123, head_seq: 123, unsequenced: 0 })
-      } finally {
-        await Promise.all(processes.map((db) => db.close()))
-      }
+      })
     },
   )
 
@@ -176,22 +188,8 @@ describe('concurrency', () => {
     'never forks, skips or deadlocks with two processes sweeping several tenants at once on PostgreSQL (each transaction locks many heads)',
     async () => {
       const owners = await Promise.all([0, 1, 2, 3].map(() => signupOwner(test)))
-      const processes = await Promise.all([0, 1].map(() => openDatabase({ url: testDatabaseUrl(), poolConnectionsMax: 8 })))
-      try {
-        const ids = createIdSource()
-        const recorder = createAuditRecorder({ ids, clock: systemClock })
-        const sequencers = processes.map((db) =>
-          createAuditSequencer({
-            db,
-            store,
-            jobs: test.runtime.jobs,
-            ids,
-            clock: systemClock,
-            logger: pino({ level: 'silent' }),
-            // Small batches: anchors are closed while both sweep.
-            options: { batchEventsMax: 7, batchWaitSeconds: 3600, anchoringMode: 'database_hash_chain', sweepIntervalMs: 1000 },
-          }),
-        )
+      // Small batches: anchors are closed while both sweep.
+      await withTwoProcesses(7, async ({ processes, recorder, sequencers }) => {
         // Each write records one event for each of two tenants (in one statement), in opposite orders.
         const writes = processes.flatMap((db, processIndex) =>
           Array.from({ length: 40 }, (_, index) => {
@@ -220,9 +218,7 @@ describe('concurrency', () => {
         expect(written).toBe(2 * 2 * 40)
         const [anchors] = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from audit_anchors where tenant_id = any(${sql.param(owners.map((owner) => owner.tenantId))}::uuid[])`)
         expect(anchors!.count).toBeGreaterThan(0)
-      } finally {
-        await Promise.all(processes.map((db) => db.close()))
-      }
+      })
     },
   )
 })
