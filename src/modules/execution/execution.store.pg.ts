@@ -4,10 +4,8 @@ import { selector, selectorIn, statement } from '../../platform/db/statements.ts
 import type { ExecutionRow, ExecutionStore, SandboxAchTransferRow } from './execution.store.ts'
 import { agentPromotions, executionReceipts, executions, sandboxAchTransfers } from './execution.tables.ts'
 
-// Read on every gate run (the agent's promotion) and every dispatch (its execution), by key: made once (platform/db/statements.ts).
+// Read on every gate run (the agent's promotion), by key: made once (platform/db/statements.ts).
 const openPromotion = selector(agentPromotions, ['tenantId', 'agentId'], { where: '"demoted_at" is null' })
-const executionByOutbox = selector(executions, ['tenantId', 'outboxId'])
-const executionByOutboxForUpdate = selector(executions, ['tenantId', 'outboxId'], { lock: 'update' })
 // A dispatch batch's executions, locked in key order.
 const executionsByOutbox = selectorIn(executions, ['tenantId', 'outboxId'])
 const executionsByOutboxForUpdate = selectorIn(executions, ['tenantId', 'outboxId'], { lock: 'update' })
@@ -78,11 +76,6 @@ export function createExecutionStore(): ExecutionStore {
     })
   }
   return {
-    async findByOutbox(executor, tenantId, outboxId, options = {}) {
-      const [row] = await (options.forUpdate === true ? executionByOutboxForUpdate : executionByOutbox)(executor, [tenantId, outboxId])
-      return row
-    },
-
     async findByOutboxes(executor, keys, options = {}) {
       return (options.forUpdate === true ? executionsByOutboxForUpdate : executionsByOutbox)(executor, keys.map((key) => [key.tenantId, key.outboxId]))
     },

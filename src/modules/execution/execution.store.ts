@@ -12,8 +12,6 @@ export type SandboxAchTransferRow = typeof sandboxAchTransfers.$inferSelect
 export type PromotionRow = typeof agentPromotions.$inferSelect
 
 export interface ExecutionStore {
-  /** The execution of an outbox row; with `forUpdate`, locked until the transaction ends. */
-  findByOutbox(executor: Executor, tenantId: string, outboxId: string, options?: { forUpdate?: boolean }): Promise<ExecutionRow | undefined>
   /**
    * The executions of the outbox rows named (any tenants), in (tenant, outbox id) order; with `forUpdate`,
    * locked in that order. Rows with no execution are left out.
