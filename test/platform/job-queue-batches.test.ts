@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import Type from 'typebox'
-import { queryRows } from '../../src/platform/db/database.ts'
-import { createJobQueue, defineQueue, type JobQueue } from '../../src/platform/jobs/job-queue.ts'
-import { createTestApp, engineName, type TestApp } from '../support/harness.ts'
+import { openDatabase, queryRows } from '../../src/platform/db/database.ts'
+import { createJobQueue, defineQueue, jobWakeChannel, jobWakeIntervalMs, type JobQueue } from '../../src/platform/jobs/job-queue.ts'
+import { createTestApp, engineName, testDatabaseUrl, type TestApp } from '../support/harness.ts'
 
 const suffix = randomBytes(3).toString('hex')
 const queue = defineQueue({
@@ -102,5 +102,60 @@ describe(`job queue batches (${engineName()})`, () => {
       (await queryRows<{ state: string; output: { message?: string } }>(test.runtime.db.orm, sql`select state, output from pgboss.job where name = ${queue.name} and data->>'n' = ${n}`))[0]
     expect(await outputOf('2')).toMatchObject({ state: 'retry', output: { message: 'two fails' } })
     expect(await outputOf('bad')).toMatchObject({ state: 'retry', output: { message: expect.stringContaining('does not match its schema') } })
+  })
+})
+
+/**
+ * PostgreSQL: `nudge` reaches the workers of another process (a NOTIFY sent after the commit, paced per
+ * queue). Two job queues on two databases stand for two processes sharing one PostgreSQL database.
+ */
+describe.runIf(testDatabaseUrl() !== undefined)('nudging across processes (postgres)', () => {
+  const wakeQueue = defineQueue({
+    name: `test-wake-${suffix}`,
+    version: 1,
+    payload: Type.Object({ n: Type.Integer() }, { additionalProperties: false }),
+    policy: { retryLimit: 0, expireInSeconds: 60 },
+  })
+
+  it("a job another process enqueued and nudged is taken at once, not at the worker's next poll", async () => {
+    const processes = await Promise.all([0, 1].map(() => openDatabase({ url: testDatabaseUrl(), poolConnectionsMax: 4 })))
+    const [working, enqueuing] = processes.map((db) => createJobQueue(db, { schema: 'pgboss', logger: test.runtime.logger, queues: [wakeQueue] })) as [JobQueue, JobQueue]
+    try {
+      await working.start()
+      await enqueuing.start()
+      const taken: Array<{ n: number; at: number }> = []
+      // A worker that polls once a minute: its first fetch happens at once, then not for 60 s.
+      await working.work(wakeQueue, async (job) => void taken.push({ n: job.data.n, at: Date.now() }), { pollingIntervalSeconds: 60 })
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      for (const n of [1, 2]) {
+        await processes[1]!.transaction((tx) => enqueuing.enqueue(tx, wakeQueue, { n }))
+        const committedAt = Date.now()
+        enqueuing.nudge(wakeQueue)
+        await until(async () => taken.some((job) => job.n === n), `job ${n} to be taken`)
+        expect(taken.find((job) => job.n === n)!.at - committedAt).toBeLessThan(10_000)
+      }
+    } finally {
+      await Promise.all([working.stop({ timeoutMs: 5_000 }), enqueuing.stop({ timeoutMs: 5_000 })])
+      await Promise.all(processes.map((db) => db.close()))
+    }
+  })
+
+  it('sends one NOTIFY for a burst of nudges of a queue, and one more at the end of the interval', async () => {
+    const db = await openDatabase({ url: testDatabaseUrl(), poolConnectionsMax: 2 })
+    const nudging = createJobQueue(db, { schema: 'pgboss', logger: test.runtime.logger, queues: [wakeQueue] })
+    const heard: string[] = []
+    const unlisten = await test.runtime.db.listen(jobWakeChannel, (payload) => heard.push(payload))
+    try {
+      await nudging.start()
+      for (let index = 0; index < 20; index += 1) nudging.nudge(wakeQueue)
+      await new Promise((resolve) => setTimeout(resolve, jobWakeIntervalMs * 6))
+      const ours = heard.map((payload) => JSON.parse(payload) as { schema: string; queue: string }).filter((message) => message.queue === wakeQueue.name)
+      expect(ours).toHaveLength(2)
+      expect(ours[0]).toMatchObject({ schema: 'pgboss', queue: wakeQueue.name })
+    } finally {
+      await unlisten()
+      await nudging.stop({ timeoutMs: 5_000 })
+      await db.close()
+    }
   })
 })

@@ -21,6 +21,7 @@
  * its worker every time (a file that runs it out of memory) stops after retryLimit reclaims instead of
  * taking down a worker forever.
  */
+import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { fromDrizzle, PgBoss, type Job, type JobResult, type QueueOptions } from 'pg-boss'
 import type { Logger } from 'pino'
@@ -91,6 +92,17 @@ export const jobHeartbeatRefreshSeconds = 5
  */
 export const superviseIntervalSeconds = 10
 
+/**
+ * PostgreSQL: the channel on which `nudge` reaches the workers of other processes (a NOTIFY whose payload
+ * names the pg-boss schema, the queue and the sending process), and how often one process sends it per
+ * queue at most. PostgreSQL serializes notifying commits on one global lock, so the NOTIFY is its own
+ * statement after the business commit, never inside it; a nudge within the interval of the last is sent
+ * once at the interval's end, so another process's worker hears of a committed job within
+ * jobWakeIntervalMs plus a round trip, instead of at its next poll.
+ */
+export const jobWakeChannel = 'steward_job_wake'
+export const jobWakeIntervalMs = 50
+
 const nilUuid = '00000000-0000-0000-0000-000000000000'
 
 export interface EnqueueOptions {
@@ -129,9 +141,9 @@ export interface JobQueue {
     options?: { pollingIntervalSeconds?: number; batchSize?: number },
   ): Promise<void>
   /**
-   * Wakes this process's workers of the queue to fetch now instead of at their next poll. For a job
-   * enqueued in a transaction that has committed, when its latency matters (a pipeline's next step);
-   * a no-op for queues this process does not work.
+   * Wakes the queue's workers to fetch now instead of at their next poll: this process's at once and, on
+   * PostgreSQL, other processes' by a NOTIFY (paced: jobWakeIntervalMs). For a job enqueued in a
+   * transaction that has committed, when its latency matters (a pipeline's next step).
    */
   nudge(queue: AnyQueue): void
   /** Stops fetching, waits up to `timeoutMs` for running jobs to finish. */
@@ -162,6 +174,15 @@ export function createJobQueue(database: Database, options: { schema: string; lo
     ...(oneProcess ? {} : { superviseIntervalSeconds, monitorIntervalSeconds: superviseIntervalSeconds }),
   })
   const workers = new Map<string, string[]>()
+  const wake = oneProcess ? undefined : createWakeAcrossProcesses(database, options.schema, options.logger, (queue) => notifyWorkers(queue))
+  const notifyWorkers = (queue: string) => {
+    for (const workerId of workers.get(queue) ?? []) boss.notifyWorker(workerId)
+  }
+  /** Registers a worker of the queue; the first worker of the process also starts listening for other processes' nudges. */
+  async function registerWorker(queue: string, workerId: string): Promise<void> {
+    workers.set(queue, [...(workers.get(queue) ?? []), workerId])
+    await wake?.listen()
+  }
   boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'))
   let started = false
 
@@ -260,7 +281,7 @@ export function createJobQueue(database: Database, options: { schema: string; lo
             }
           }),
       )
-      workers.set(queue.name, [...(workers.get(queue.name) ?? []), workerId])
+      await registerWorker(queue.name, workerId)
     },
     async workBatches(queue, handler, workOptions = {}) {
       const { definition, check } = registered(queue)
@@ -281,16 +302,71 @@ export function createJobQueue(database: Database, options: { schema: string; lo
         })
         return results
       })
-      workers.set(queue.name, [...(workers.get(queue.name) ?? []), workerId])
+      await registerWorker(queue.name, workerId)
     },
     nudge(queue) {
       if (!started) return
-      for (const workerId of workers.get(queue.name) ?? []) boss.notifyWorker(workerId)
+      notifyWorkers(queue.name)
+      wake?.announce(queue.name)
     },
     async stop({ timeoutMs }) {
       if (!started) return
       started = false
+      await wake?.stop()
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true })
+    },
+  }
+}
+
+/**
+ * Nudges between processes sharing a PostgreSQL database: `announce` sends a NOTIFY on jobWakeChannel
+ * (at most one per queue per jobWakeIntervalMs, the last of an interval's nudges sent at its end), and
+ * `listen` hands every other process's nudge of this schema's queues to `onWake`.
+ */
+function createWakeAcrossProcesses(database: Database, schema: string, logger: Logger, onWake: (queue: string) => void) {
+  const sender = randomUUID()
+  const lastSentAt = new Map<string, number>()
+  const trailing = new Map<string, NodeJS.Timeout>()
+  let listening: Promise<() => Promise<void>> | undefined
+  let stopped = false
+
+  const send = (queue: string) => {
+    lastSentAt.set(queue, Date.now())
+    database.orm
+      .execute(sql`select pg_notify(${jobWakeChannel}, ${JSON.stringify({ schema, queue, sender })})`)
+      .catch((error: unknown) => logger.warn({ err: error, queue }, 'could not nudge other processes; their workers take the job at their next poll'))
+  }
+
+  return {
+    announce(queue: string): void {
+      if (stopped || trailing.has(queue)) return
+      const wait = (lastSentAt.get(queue) ?? Number.NEGATIVE_INFINITY) + jobWakeIntervalMs - Date.now()
+      if (wait <= 0) return send(queue)
+      const timer = setTimeout(() => {
+        trailing.delete(queue)
+        if (!stopped) send(queue)
+      }, wait)
+      timer.unref()
+      trailing.set(queue, timer)
+    },
+    async listen(): Promise<void> {
+      listening ??= database.listen(jobWakeChannel, (payload) => {
+        let message: { schema?: unknown; queue?: unknown; sender?: unknown }
+        try {
+          message = JSON.parse(payload) as typeof message
+        } catch {
+          return
+        }
+        if (!stopped && message.schema === schema && message.sender !== sender && typeof message.queue === 'string') onWake(message.queue)
+      })
+      await listening
+    },
+    async stop(): Promise<void> {
+      stopped = true
+      for (const timer of trailing.values()) clearTimeout(timer)
+      trailing.clear()
+      const unlisten = await listening?.catch(() => undefined)
+      await unlisten?.()
     },
   }
 }
