@@ -233,8 +233,13 @@ export const ledgerEntityKeys = pgTable(
     entityId: text('entity_id').notNull(),
     createdAt: createdAt(),
   },
-  // Looked up by key only: one index, written for every key of every transaction.
-  (table) => [primaryKey({ columns: [table.tenantId, table.kind, table.key] })],
+  // Looked up by key, and a counterparty's keys by the counterparty (gate check 11.5 on every execute: when
+  // its bank details last changed). The second index is partial: written for counterparty keys only, not
+  // for the key of every transaction.
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.kind, table.key] }),
+    index('ledger_entity_keys_counterparty_idx').on(table.tenantId, table.entityId).where(sql`${table.kind} = 'counterparty'`),
+  ],
 )
 
 /** Normalization and reconciliation runs, with their status and outcome (the job status route). */

@@ -1,0 +1,1 @@
+CREATE INDEX "ledger_entity_keys_counterparty_idx" ON "ledger_entity_keys" USING btree ("tenant_id","entity_id") WHERE "ledger_entity_keys"."kind" = 'counterparty';
