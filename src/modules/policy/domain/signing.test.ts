@@ -94,6 +94,19 @@ describe('recoverPolicySigner', () => {
     expect(recovered).not.toBe(signer.address.toLowerCase())
   })
 
+  it('remembers a recovery for exactly the same input and signature, and recovers anything else afresh', async () => {
+    const signature = await sign(signer)
+    const other = await sign(stranger)
+    const tampered: Array<Partial<PolicySigningInput>> = [{ version: 4 }, { quorumRequired: 3 }, { contentHash: policyContentHash({ ...defaultPolicyContent, version: 8 }) }]
+    // Twice each, interleaved: the second round answers from what the first remembered, and must answer the same.
+    for (let round = 0; round < 2; round += 1) {
+      expect(await recoverPolicySigner(input, signature)).toBe(signer.address.toLowerCase())
+      expect(await recoverPolicySigner(input, other)).toBe(stranger.address.toLowerCase())
+      for (const change of tampered) expect(await recoverPolicySigner({ ...input, ...change }, signature)).not.toBe(signer.address.toLowerCase())
+      expect(await recoverPolicySigner(input, `0x${signature.slice(2).toUpperCase()}`)).toBe(signer.address.toLowerCase())
+    }
+  })
+
   it.each(['', 'not hex', '0x1234', `0x${'zz'.repeat(65)}`, `0x${'00'.repeat(65)}`])('answers undefined for the malformed signature %j', async (signature) => {
     expect(await recoverPolicySigner(input, signature)).toBeUndefined()
   })

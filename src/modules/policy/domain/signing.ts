@@ -89,6 +89,29 @@ const signaturePattern = /^0x[0-9a-fA-F]{128}([0-9a-fA-F]{2})?$/
  */
 export async function recoverPolicySigner(input: PolicySigningInput, signature: string): Promise<`0x${string}` | undefined> {
   if (typeof signature !== 'string' || !signaturePattern.test(signature)) return undefined
+  // Recovery is a pure function of the signing input and the signature, and costs about 1.8 ms of CPU
+  // (secp256k1 in JavaScript); the gate verifies the active policy's signatures on every execute. So an
+  // answer is remembered for exactly these bytes: anything else (another version, content hash, quorum or
+  // signature) is a different key and is recovered afresh.
+  const key = `${input.tenantId}|${input.policyId}|${input.version}|${input.contentHash}|${input.quorumRequired}|${signature.toLowerCase()}`
+  if (recovered.has(key)) {
+    const address = recovered.get(key)
+    // Least recently used goes first: a hit moves to the end.
+    recovered.delete(key)
+    recovered.set(key, address)
+    return address
+  }
+  const address = await recoverFresh(input, signature)
+  if (recovered.size >= recoveredMax) recovered.delete(recovered.keys().next().value!)
+  recovered.set(key, address)
+  return address
+}
+
+/** Recoveries remembered (recoverPolicySigner), at most this many: a signed policy has a few signatures and a process serves many tenants. */
+export const recoveredMax = 4_096
+const recovered = new Map<string, `0x${string}` | undefined>()
+
+async function recoverFresh(input: PolicySigningInput, signature: string): Promise<`0x${string}` | undefined> {
   const payload = policySigningPayload(input)
   try {
     const address = await recoverTypedDataAddress({
