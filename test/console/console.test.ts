@@ -237,8 +237,9 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     expect(await card.getByTestId('proposal-policy').textContent()).toContain('Policy v3: confirm by rule dual')
     await card.getByRole('button', { name: 'Approve' }).click()
     await card.getByText('Awaiting a second approval: a different member has to approve it too').waitFor()
-    await card.getByRole('button', { name: 'Approve' }).click()
-    await expect.poll(() => card.getByTestId('item-error').textContent()).toBe('You already approved it: a second, different member has to approve it too.')
+    // The same member is not offered the second approval (the API would refuse it): the card says why.
+    await card.getByText('You gave the first approval: a second, different member has to approve or reject it.').waitFor()
+    expect(await card.getByRole('button').count()).toBe(0)
     const stored = (await (await harness.test.request({ method: 'GET', url: `/v1/payment-intents/${intentId}`, token: b.owner.token })).json()) as { status: string; approvals: unknown[] }
     expect(stored).toMatchObject({ status: 'awaiting_second_approval' })
     expect(stored.approvals).toHaveLength(1)
