@@ -32,6 +32,46 @@ export function can(scope: Principal['scopes'][number]): boolean {
   return session?.principal.scopes.includes(scope) ?? false
 }
 
+/** Pages of members read to find the signed-in member: 20 of 500, far more members than a business has. */
+const memberPagesMax = 20
+const memberPageRows = 500
+
+/** The session's member id, looked up once per session (a user's membership of a tenant keeps its id). */
+const memberIds = new WeakMap<Session, Promise<string | undefined>>()
+
+/**
+ * The signed-in member's id (`mem_…`), which approvals name (`approvals[].member_id`): the principal is the
+ * user (`principal.id` is the user id), so it is the tenant's member whose `user_id` that is, from
+ * `GET /v1/tenants/{tenant_id}/members` (readable by every member). Undefined when nobody, or no user, is
+ * signed in, or the lookup failed: the console then offers what it would offer anyone, and the API still
+ * applies the member rules.
+ */
+export function signedInMemberId(): Promise<string | undefined> {
+  const signedIn = session
+  if (signedIn === undefined || signedIn.principal.type !== 'user') return Promise.resolve(undefined)
+  const known = memberIds.get(signedIn)
+  if (known !== undefined) return known
+  const found = findMemberOfUser(signedIn.principal.tenantId, signedIn.principal.id).catch(() => {
+    // A failed lookup is not remembered: the next page asks again.
+    memberIds.delete(signedIn)
+    return undefined
+  })
+  memberIds.set(signedIn, found)
+  return found
+}
+
+async function findMemberOfUser(tenantId: string, userId: string): Promise<string | undefined> {
+  let cursor: string | undefined
+  for (let page = 0; page < memberPagesMax; page += 1) {
+    const answer = await api.GET('/v1/tenants/{tenant_id}/members', { params: { path: { tenant_id: tenantId }, query: { limit: memberPageRows, cursor } } })
+    const member = answer.members.find((candidate) => candidate.user_id === userId)
+    if (member !== undefined) return member.id
+    if (!answer.next_cursor) return undefined
+    cursor = answer.next_cursor
+  }
+  return undefined
+}
+
 /** Reasons the payments module gives for refusing an approval, in plain words. */
 const approvalReasons: Record<string, string> = {
   actor_unresolved: 'You are not a member of this business, so you cannot approve its payments.',

@@ -5,7 +5,7 @@
  * intents awaiting an approval that no proposal already shows.
  */
 import type { Schema } from '../../sdk/index.ts'
-import { api, can, currentSession, describeError } from '../api.ts'
+import { api, can, currentSession, describeError, signedInMemberId } from '../api.ts'
 import { badge, facts, field, h, link, refreshPage, replace, table, type Child } from '../dom.ts'
 import { dateTime, money } from '../format.ts'
 
@@ -25,6 +25,11 @@ export interface InboxItem {
   readonly links: readonly Child[]
   /** Whether the signed-in member is shown the decision buttons (the API still applies the member rules). */
   readonly decidable?: boolean
+  /**
+   * Whether the signed-in member gave the payment's first approval: the second has to come from a different
+   * member (the API refuses it with `second_approval_required`), so the item is not offered to them.
+   */
+  readonly approvedByYou?: boolean
   /** What the card says under its headline (a proposal's recommendation). */
   readonly lead?: string
   /** The records behind it. */
@@ -84,14 +89,25 @@ export function policyDecision(intent: PaymentIntent): HTMLElement {
   )
 }
 
-function intentItem(intent: PaymentIntent, known: Names): InboxItem {
+/** Whether the member approved the intent: a payment's approvals come from different members. */
+function approvedBy(intent: PaymentIntent, memberId: string | undefined): boolean {
+  return memberId !== undefined && intent.approvals.some((approval) => approval.decision === 'approve' && approval.member_id === memberId)
+}
+
+/** What a card says instead of its buttons to the member who gave a payment's first approval. */
+const approvedByYouNote = 'You gave the first approval: a second, different member has to approve or reject it.'
+const approvedByYouConsequences = 'Nothing more is asked of you: once a second, different member approves, the payment is approved; if they reject it, it is not sent.'
+
+function intentItem(intent: PaymentIntent, known: Names, memberId: string | undefined): InboxItem {
   const counterparty = known.counterparties.get(intent.destination_counterparty_id) ?? intent.destination_counterparty_id
   const account = known.accounts.get(intent.source_account_id) ?? intent.source_account_id
   const approved = intent.approvals.filter((approval) => approval.decision === 'approve').length
   const remaining = Math.max(intent.approvals_required - approved, 1)
+  const approvedByYou = approvedBy(intent, memberId)
   return {
     id: intent.id,
     paymentIntentId: intent.id,
+    approvedByYou,
     kind: 'Payment',
     headline: `Pay ${money(intent.amount, intent.currency)} to ${counterparty}`,
     facts: [
@@ -106,8 +122,9 @@ function intentItem(intent: PaymentIntent, known: Names): InboxItem {
     ],
     state: approvalState(intent),
     decision: policyDecision(intent),
-    consequences:
-      remaining > 1
+    consequences: approvedByYou
+      ? approvedByYouConsequences
+      : remaining > 1
         ? `Your approval is one of ${remaining} still needed: after it, a second, different member has to approve before the payment can be sent.`
         : `Your approval is the last one needed: the payment becomes approved and can be sent from ${account}.`,
     actions: [
@@ -128,12 +145,13 @@ const key = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Ma
 export const paymentIntentSource: InboxSource = {
   name: 'Payments',
   async items() {
-    const [pending, second, known] = await Promise.all([
+    const [pending, second, known, memberId] = await Promise.all([
       api.GET('/v1/payment-intents', { params: { query: { status: 'pending_approval', limit: 100 } } }),
       api.GET('/v1/payment-intents', { params: { query: { status: 'awaiting_second_approval', limit: 100 } } }),
       names(),
+      signedInMemberId(),
     ])
-    return [...pending.payment_intents, ...second.payment_intents].map((intent) => intentItem(intent, known))
+    return [...pending.payment_intents, ...second.payment_intents].map((intent) => intentItem(intent, known, memberId))
   },
 }
 
@@ -214,7 +232,11 @@ function consequencesOf(proposal: Proposal): string {
 /** The proposal last decided in this tab, so its decision can be undone from the inbox it left. */
 let justDecided: Proposal | undefined
 
-export function proposalItem(proposal: Proposal): InboxItem {
+/**
+ * A proposal as a card. `approvedByYou`: the signed-in member gave the first approval of the payment it
+ * stands for (the proposal does not carry the approvals; its payment intent does).
+ */
+export function proposalItem(proposal: Proposal, approvedByYou = false): InboxItem {
   const presentation = proposal.presentation
   return {
     id: proposal.id,
@@ -229,9 +251,10 @@ export function proposalItem(proposal: Proposal): InboxItem {
     ],
     state: proposalState(proposal),
     decision: proposalDecision(proposal),
-    consequences: consequencesOf(proposal),
+    consequences: approvedByYou ? approvedByYouConsequences : consequencesOf(proposal),
     evidence: proposalEvidence(proposal),
     decidable: proposal.available_decisions.length > 0,
+    approvedByYou,
     paymentIntentId: proposal.payment_intent_id ?? undefined,
     actions: proposal.available_decisions.map((decision) => ({
       label: decision.label,
@@ -250,11 +273,23 @@ export function proposalItem(proposal: Proposal): InboxItem {
   }
 }
 
+/**
+ * Whether the signed-in member gave the first approval of the payment a proposal stands for, read from
+ * its payment intent: only a payment awaiting its second approval can have one of theirs and still await
+ * a decision.
+ */
+async function approvedByMember(proposal: Proposal, memberId: string | undefined): Promise<boolean> {
+  if (memberId === undefined || proposal.payment_intent_id === null || proposal.status !== 'awaiting_second_approval') return false
+  return approvedBy(await getIntent(proposal.payment_intent_id), memberId)
+}
+
 export const proposalSource: InboxSource = {
   name: 'Agent proposals',
   async items() {
-    const lists = await Promise.all(inboxStatuses.map((status) => api.GET('/v1/proposals', { params: { query: { status, limit: 100 } } })))
-    return lists.flatMap((list) => list.proposals).map(proposalItem)
+    const [lists, memberId] = await Promise.all([Promise.all(inboxStatuses.map((status) => api.GET('/v1/proposals', { params: { query: { status, limit: 100 } } }))), signedInMemberId()])
+    const proposals = lists.flatMap((list) => list.proposals)
+    const approvedByYou = await Promise.all(proposals.map((proposal) => approvedByMember(proposal, memberId)))
+    return proposals.map((proposal, index) => proposalItem(proposal, approvedByYou[index]))
   },
 }
 
@@ -300,7 +335,7 @@ export function itemCard(item: InboxItem): HTMLElement {
     item.evidence ?? null,
     offeredTo(item)
       ? h('div', { class: 'actions' }, field(item.decidable === undefined ? 'Reason (for a rejection)' : 'Reason (optional)', reason), ...buttons)
-      : h('p', {}, item.decidable === false ? 'No decision is open on this now.' : 'You can see this but not decide it.'),
+      : h('p', {}, item.approvedByYou ? approvedByYouNote : item.decidable === false ? 'No decision is open on this now.' : 'You can see this but not decide it.'),
     message,
     h('p', {}, ...item.links),
   )
@@ -317,8 +352,11 @@ export async function inboxGroups(): Promise<Array<{ source: InboxSource; items:
   })
 }
 
-/** Whether the signed-in member is offered the item's decisions (the API still applies the member rules). */
-export const offeredTo = (item: InboxItem): boolean => item.decidable ?? can('payment_intent:approve')
+/**
+ * Whether the signed-in member is offered the item's decisions (the API still applies the member rules): not
+ * a payment whose first approval they gave, which only a different member can approve or reject.
+ */
+export const offeredTo = (item: InboxItem): boolean => item.approvedByYou !== true && (item.decidable ?? can('payment_intent:approve'))
 
 export async function approvalsPage(): Promise<Child> {
   const groups = await inboxGroups()
@@ -334,7 +372,7 @@ export async function approvalsPage(): Promise<Child> {
 
 export async function proposalPage(params: Record<string, string>): Promise<Child> {
   const proposal = await api.GET('/v1/proposals/{id}', { params: { path: { id: params.id! } } })
-  const item = proposalItem(proposal)
+  const item = proposalItem(proposal, await approvedByMember(proposal, await signedInMemberId()))
   return [
     h('h1', {}, item.headline),
     h('p', {}, proposal.narrative),
@@ -344,8 +382,8 @@ export async function proposalPage(params: Record<string, string>): Promise<Chil
 }
 
 export async function paymentIntentPage(params: Record<string, string>): Promise<Child> {
-  const [intent, known] = await Promise.all([getIntent(params.id!), names()])
-  const item = intentItem(intent, known)
+  const [intent, known, memberId] = await Promise.all([getIntent(params.id!), names(), signedInMemberId()])
+  const item = intentItem(intent, known, memberId)
   return [
     h('h1', {}, item.headline),
     item.state,

@@ -237,8 +237,9 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     expect(await card.getByTestId('proposal-policy').textContent()).toContain('Policy v3: confirm by rule dual')
     await card.getByRole('button', { name: 'Approve' }).click()
     await card.getByText('Awaiting a second approval: a different member has to approve it too').waitFor()
-    await card.getByRole('button', { name: 'Approve' }).click()
-    await expect.poll(() => card.getByTestId('item-error').textContent()).toBe('You already approved it: a second, different member has to approve it too.')
+    // The same member is not offered the second approval (the API would refuse it): the card says why.
+    await card.getByText('You gave the first approval: a second, different member has to approve or reject it.').waitFor()
+    expect(await card.getByRole('button').count()).toBe(0)
     const stored = (await (await harness.test.request({ method: 'GET', url: `/v1/payment-intents/${intentId}`, token: b.owner.token })).json()) as { status: string; approvals: unknown[] }
     expect(stored).toMatchObject({ status: 'awaiting_second_approval' })
     expect(stored.approvals).toHaveLength(1)
@@ -266,6 +267,63 @@ describe.skipIf(chromiumPath === undefined)('the console in Chromium', () => {
     await open(page, `#/proofs/${intentId}?again=1`)
     await page.getByRole('button', { name: 'Verify in this browser' }).click()
     expect(await page.getByTestId('verify-verdict').textContent()).toBe('Does NOT verify: see the failing check below.')
+    await context.close()
+  }, 180_000)
+
+  it('does not offer a payment, nor count it, to the member who gave its first approval; a second member is offered it and approves it', async () => {
+    const first = await addMember(harness.test, b.owner, 'approver', { approval_domains: ['payment'] })
+    const second = await addMember(harness.test, b.owner, 'approver', { approval_domains: ['payment'] })
+    const proposed = await harness.test.request({ method: 'POST', url: '/v1/payment-intents', token: b.agent, payload: { action_type: 'ach_outbound', source_account_id: b.account, destination_counterparty_id: b.supplier, amount: '800.00', currency: 'EUR' } })
+    expect(proposed.statusCode, proposed.body).toBe(201)
+    const intentId = proposed.json().id as string
+    expect(proposed.json()).toMatchObject({ status: 'pending_approval', approvals_required: 2 })
+    const listed = (await (await harness.test.request({ method: 'GET', url: '/v1/proposals?status=pending_approval&limit=100', token: b.owner.token })).json()) as { proposals: Array<{ id: string; payment_intent_id: string | null }> }
+    const proposalId = listed.proposals.find((candidate) => candidate.payment_intent_id === intentId)!.id
+
+    const { context, page, errors } = await harness.newPage()
+    const needs = async () => {
+      await open(page, '#/home')
+      const text = (await page.getByTestId('needs-approvals').textContent())!
+      expect(text).toMatch(/^\d+ proposal\(s\) and payment\(s\) awaiting your decision$/)
+      return Number.parseInt(text, 10)
+    }
+    // Before any approval, both members are offered the payment, and it counts for both.
+    await signIn(page, harness.baseUrl, first.email, testPassword)
+    const firstBefore = await needs()
+    await signIn(page, harness.baseUrl, second.email, testPassword)
+    expect(await needs()).toBe(firstBefore)
+
+    // The first member approves it (through the API); the payment now awaits a second, different member.
+    const approved = await harness.test.request({ method: 'POST', url: `/v1/payment-intents/${intentId}/approve`, token: first.token, headers: { 'idempotency-key': `first-${intentId}` } })
+    expect(approved.statusCode, approved.body).toBe(200)
+    expect(approved.json()).toMatchObject({ status: 'awaiting_second_approval', approvals: [{ decision: 'approve', member_id: first.memberId }] })
+
+    // The first member: not counted, and the card (the proposal, and the payment's own page) offers no decision and says why.
+    await signIn(page, harness.baseUrl, first.email, testPassword)
+    expect(await needs()).toBe(firstBefore - 1)
+    await open(page, '#/approvals')
+    const card = page.locator(`[data-testid="inbox-item"][data-id="${proposalId}"]`)
+    expect(await card.locator('.badge').textContent()).toBe('Awaiting a second approval: a different member has to approve it too')
+    expect(await card.textContent()).toContain('You gave the first approval: a second, different member has to approve or reject it.')
+    expect(await card.getByRole('button').count()).toBe(0)
+    expect(await page.locator('[data-testid="inbox-item"]').count()).toBe(firstBefore)
+    await open(page, `#/payment-intents/${intentId}`)
+    expect(await page.locator('main').textContent()).toContain('You gave the first approval: a second, different member has to approve or reject it.')
+    expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0)
+
+    // The second member: still counted and offered; their approval from the payment's page is the last one needed.
+    await signIn(page, harness.baseUrl, second.email, testPassword)
+    expect(await needs()).toBe(firstBefore)
+    await open(page, '#/approvals')
+    expect(await card.getByRole('button').allTextContents()).toEqual(['Approve', 'Reject'])
+    await open(page, `#/payment-intents/${intentId}`)
+    expect(await page.locator('main').textContent()).toContain('Your approval is the last one needed')
+    await page.getByRole('button', { name: 'Approve' }).click()
+    await page.locator('.badge').getByText('approved', { exact: true }).waitFor()
+    const stored = (await (await harness.test.request({ method: 'GET', url: `/v1/payment-intents/${intentId}`, token: b.owner.token })).json()) as { status: string; approvals: Array<{ member_id: string }> }
+    expect(stored.status).toBe('approved')
+    expect(stored.approvals.map((approval) => approval.member_id)).toEqual([first.memberId, second.memberId])
+    expect(errors).toEqual([])
     await context.close()
   }, 180_000)
 
