@@ -22,7 +22,8 @@
  * 2. Latency, workers running: jobs arriving at a fixed rate (an open loop), timed from the commit that
  *    enqueued each (the send's transaction; the gate's execute command) to the handler starting (bare),
  *    to the dispatch's `claimed` step and to its `committed` step, via the diagnostics channel
- *    `steward:execution:step`.
+ *    `steward:execution:step`. On PostgreSQL also bare jobs sent from another process (a second pool and
+ *    job queue) that nudges the queue after each commit, which reaches the worker here by NOTIFY.
  *
  * Target (issue 17): dispatch rate ≥ 0.5× the bare job rate.
  *
@@ -44,7 +45,7 @@ import type { Principal } from '../src/kernel/principal.ts'
 import { loadConfig } from '../src/main/config.ts'
 import { createRuntime, type Runtime } from '../src/main/compose.ts'
 import { resolveSecrets } from '../src/main/secrets.ts'
-import { queryRows } from '../src/platform/db/database.ts'
+import { openDatabase, queryRows } from '../src/platform/db/database.ts'
 import { createJobQueue, defineQueue } from '../src/platform/jobs/job-queue.ts'
 import { defaultExecutionSettings, executionQueues } from '../src/modules/execution/index.ts'
 import { seedParsedArtifact } from '../src/modules/raw/raw.testing.ts'
@@ -187,6 +188,8 @@ async function cpuMeter(runtime: Runtime, jobs: number) {
 interface BenchRuntime {
   readonly runtime: Runtime
   readonly app: FastifyInstance
+  /** PostgreSQL: the throwaway database's URL (another "process" opens it too). */
+  readonly databaseUrl: string | undefined
   close(): Promise<void>
 }
 
@@ -255,7 +258,7 @@ async function startRuntime(): Promise<BenchRuntime> {
     const app = await runtime.buildApp()
     cleanups.push(() => app.close())
     await app.ready()
-    return { runtime, app, close: cleanup }
+    return { runtime, app, databaseUrl, close: cleanup }
   } catch (error) {
     await cleanup()
     throw error
@@ -542,6 +545,28 @@ async function main() {
     const executed: Array<{ outboxId: string; at: number }> = []
     await atRate(arrivals, rate, async (index) => void executed.push(await execute(executionCount + index)))
     await until(() => executed.every((sent) => committedAt.has(sent.outboxId)), drainTimeoutMs, 'the dispatch latency jobs')
+    // PostgreSQL: the same bare jobs sent from another process (its own pool and job queue) that nudges the
+    // queue after each commit: the worker here hears it by NOTIFY instead of waiting for its poll.
+    let nudgedAcross: ReturnType<typeof latencySummary> | null = null
+    if (bench.databaseUrl !== undefined) {
+      log(`latency: bare jobs sent and nudged from another process at ${rate}/s for ${latencySeconds}s`)
+      const other = await openDatabase({ url: bench.databaseUrl, poolConnectionsMax: 2 })
+      const otherJobs = createJobQueue(other, { schema: 'pgboss', logger: runtime.logger, queues: bareQueues })
+      try {
+        await otherJobs.start()
+        const sent: Array<{ id: string; at: number }> = []
+        await atRate(arrivals, rate, async (index) => {
+          const id = await other.transaction((tx) => otherJobs.enqueue(tx, bareQueues[0]!, { n: 2 * executionCount + index }))
+          sent.push({ id, at: performance.now() })
+          otherJobs.nudge(bareQueues[0]!)
+        })
+        await until(() => sent.every((job) => bareHandledAt.has(job.id)), drainTimeoutMs, 'the nudged bare jobs')
+        nudgedAcross = latencySummary(sent.map((job) => bareHandledAt.get(job.id)! - job.at))
+      } finally {
+        await otherJobs.stop({ timeoutMs: 5000 })
+        await other.close()
+      }
+    }
     const bareLatency = latencySummary(bareSent.map((sent) => bareHandledAt.get(sent.id)! - sent.at))
     const toClaim = latencySummary(executed.map((sent) => claimedAt.get(sent.outboxId)! - sent.at))
     const toCommit = latencySummary(executed.map((sent) => committedAt.get(sent.outboxId)! - sent.at))
@@ -569,6 +594,8 @@ async function main() {
       latency: {
         rate_per_s: rate,
         bare_send_to_handler: bareLatency,
+        // PostgreSQL: sent from another process, which nudges the queue (a NOTIFY) after each commit.
+        bare_send_to_handler_nudged_from_another_process: nudgedAcross,
         dispatch_enqueue_to_claimed: toClaim,
         dispatch_enqueue_to_committed: toCommit,
         ratio_p99_claimed_vs_bare: round(toClaim.p99_ms / bareLatency.p99_ms, 4),
@@ -590,6 +617,7 @@ async function main() {
     log(`  bare jobs (after)        ${bareAfter.per_second}/s  (drift ${result.drain.bare_drift_percent}%${Math.abs(result.drain.bare_drift_percent) > 15 ? ', NOISY' : ''})  ${cpuText(bareAfter.cpu)}`)
     log(`  INSERT + commit jobs     ${writingJobs.per_second}/s  dispatch ×${result.drain.ratio_vs_insert_job} of it  ${cpuText(writingJobs.cpu)}`)
     log(`  latency at ${rate}/s${' '.repeat(Math.max(1, 11 - String(rate).length))}bare send→handler p50 ${bareLatency.p50_ms} ms p99 ${bareLatency.p99_ms} ms`)
+    if (nudgedAcross !== null) log(`                           bare, sent and nudged from another process: p50 ${nudgedAcross.p50_ms} ms p99 ${nudgedAcross.p99_ms} ms`)
     log(`                           execute→claimed p50 ${toClaim.p50_ms} ms p99 ${toClaim.p99_ms} ms (p99 ×${result.latency.ratio_p99_claimed_vs_bare} of the bare job's)`)
     log(`                           execute→committed p50 ${toCommit.p50_ms} ms p99 ${toCommit.p99_ms} ms (p99 ×${result.latency.ratio_p99_committed_vs_bare})`)
     log(`                           claimed→rail answered p50 ${latencySegments.claimed_to_rail_answered.p50_ms} ms, rail answered→committed p50 ${latencySegments.rail_answered_to_committed.p50_ms} ms`)

@@ -101,7 +101,7 @@ export const superviseIntervalSeconds = 10
  * jobWakeIntervalMs plus a round trip, instead of at its next poll.
  */
 export const jobWakeChannel = 'steward_job_wake'
-export const jobWakeIntervalMs = 50
+export const jobWakeIntervalMs = 10
 
 const nilUuid = '00000000-0000-0000-0000-000000000000'
 
