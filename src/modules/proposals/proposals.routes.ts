@@ -46,7 +46,7 @@ export const proposalRoutes: FastifyPluginAsyncTypebox<ProposalRoutesOptions> = 
         operationId: 'listProposals',
         tags,
         summary: 'Agent proposals, newest first',
-        description: `${proposalsReadNote} Filters type, status, risk_band, min_confidence (0..1); limit 1 to 100 (default 50); cursor (bound to the filters: a cursor of another filter set is 400 invalid_cursor). next_cursor is null on the last page.`,
+        description: `${proposalsReadNote} Filters type, status, risk_band, min_confidence (0..1); limit 1 to 100 (default 50); cursor (bound to the filters: a cursor of another filter set is 400 invalid_cursor). next_cursor is null on the last page. With type, status or risk_band, one request reads at most 2,000 proposals: a page may then hold fewer than limit items, even none, and still carry a next_cursor that goes on from the last proposal read.`,
         querystring: ProposalListQuery,
         response: { 200: ProposalList },
       },

@@ -36,6 +36,13 @@ export type ProposalQuery = Static<typeof ProposalListQuery>
 
 /** Agent proposals read per batch while a filtered page fills. */
 const scanBatchRows = 200
+/**
+ * Agent proposals one request reads at most while a filtered page fills (ten batches). Type, status and
+ * risk band are derived, so no index answers them: a filter that matches nothing would otherwise read
+ * every proposal the tenant has. Past it the page is answered as far as it filled, possibly empty, with a
+ * cursor after the last proposal read: the next request goes on from there.
+ */
+export const scanRowsMax = 2_000
 
 const noPolicy = { decision: null, policy_id: null, policy_version: null, matched_rule_id: null, required_approvers: [], trace: [] } satisfies Omit<PolicyView, 'explanation'>
 
@@ -65,8 +72,18 @@ export function recordedOf(rows: readonly ProposalDecisionRow[] | undefined): Re
   return (rows ?? []).map((row) => ({ id: row.id, decision: row.decision }))
 }
 
-export function createReadService(deps: { db: Database; store: ProposalsStore; cursors: CursorCodec; agents: ProposalsAgents; payments: ProposalsPayments; policy: ProposalsPolicy }) {
+export function createReadService(deps: {
+  db: Database
+  store: ProposalsStore
+  cursors: CursorCodec
+  agents: ProposalsAgents
+  payments: ProposalsPayments
+  policy: ProposalsPolicy
+  /** Default scanRowsMax (tests set fewer). */
+  scanRowsMax?: number
+}) {
   const { db, store, cursors, agents, payments, policy } = deps
+  const scanned = deps.scanRowsMax ?? scanRowsMax
 
   /** The read model of a batch of agent proposals: one read of intents, one of decisions, one policy evaluation. */
   async function viewsOf(tenantId: string, records: readonly AgentProposalRecord[]): Promise<ProposalView[]> {
@@ -107,7 +124,9 @@ export function createReadService(deps: { db: Database; store: ProposalsStore; c
     /**
      * Newest first (created_at, id), filtered by type, status, risk band and confidence, paged by a signed
      * cursor bound to the filters. Type, status and risk band are derived, so agent proposals are read in
-     * batches and filtered here until the page (and one more, to know a next page exists) is full.
+     * batches and filtered here until the page (and one more, to know a next page exists) is full, or
+     * scanRowsMax proposals have been read: then the page is what matched so far (possibly none) and its
+     * cursor points after the last proposal read, so a page short of `limit` may still have a next one.
      */
     async list(tenantId: string, query: ProposalQuery): Promise<{ proposals: ProposalView[]; next_cursor: string | null }> {
       const limit = query.limit ?? proposalPageRows.defaultRows
@@ -119,9 +138,13 @@ export function createReadService(deps: { db: Database; store: ProposalsStore; c
       const matched: ProposalView[] = []
       // Without a derived filter every row read matches: read just the page and one more.
       const derived = query.type !== undefined || query.status !== undefined || query.risk_band !== undefined
-      const batchRows = derived ? scanBatchRows : limit + 1
+      let read = 0
+      // Where the next page starts when the scan stopped at its bound before the page filled.
+      let stoppedAfter: { created_at: string; id: string } | undefined
       for (;;) {
+        const batchRows = derived ? Math.max(1, Math.min(scanBatchRows, scanned - read)) : limit + 1
         const batch = await agents.page(tenantId, { before, minConfidence: query.min_confidence, limit: batchRows })
+        read += batch.length
         const views = await viewsOf(tenantId, batch)
         for (const view of views) {
           if (query.type !== undefined && view.type !== query.type) continue
@@ -131,14 +154,16 @@ export function createReadService(deps: { db: Database; store: ProposalsStore; c
         }
         const last = batch.at(-1)
         if (matched.length > limit || batch.length < batchRows || last === undefined) break
+        if (derived && read >= scanned) {
+          stoppedAfter = { created_at: last.createdAt.toISOString(), id: last.id }
+          break
+        }
         before = { createdAt: last.createdAt, id: last.id }
       }
       const page = matched.slice(0, limit)
       const last = page.at(-1)
-      return {
-        proposals: page,
-        next_cursor: matched.length > limit && last !== undefined ? cursors.encode(listing, { created_at: last.created_at, id: last.id }) : null,
-      }
+      const next = matched.length > limit && last !== undefined ? { created_at: last.created_at, id: last.id } : stoppedAfter
+      return { proposals: page, next_cursor: next === undefined ? null : cursors.encode(listing, next) }
     },
   }
 }
