@@ -283,11 +283,32 @@ async function approvedByMember(proposal: Proposal, memberId: string | undefined
   return approvedBy(await getIntent(proposal.payment_intent_id), memberId)
 }
 
+/** Proposals shown per status, and listing requests made per status at most to find them. */
+const inboxProposalsMax = 100
+const inboxRequestsMax = 10
+
+/**
+ * A status's newest proposals, up to inboxProposalsMax: a filtered listing reads at most 2,000 proposals
+ * per request and may answer a short (even empty) page that is not the last, so its cursor is followed
+ * while pages come back short, up to inboxRequestsMax requests.
+ */
+async function proposalsIn(status: (typeof inboxStatuses)[number]) {
+  const found: Array<Schema<'Proposal'>> = []
+  let cursor: string | undefined
+  for (let request = 0; request < inboxRequestsMax && found.length < inboxProposalsMax; request += 1) {
+    const page = await api.GET('/v1/proposals', { params: { query: { status, limit: inboxProposalsMax - found.length, ...(cursor === undefined ? {} : { cursor }) } } })
+    found.push(...page.proposals)
+    if (page.next_cursor === null) break
+    cursor = page.next_cursor
+  }
+  return found
+}
+
 export const proposalSource: InboxSource = {
   name: 'Agent proposals',
   async items() {
-    const [lists, memberId] = await Promise.all([Promise.all(inboxStatuses.map((status) => api.GET('/v1/proposals', { params: { query: { status, limit: 100 } } }))), signedInMemberId()])
-    const proposals = lists.flatMap((list) => list.proposals)
+    const [lists, memberId] = await Promise.all([Promise.all(inboxStatuses.map(proposalsIn)), signedInMemberId()])
+    const proposals = lists.flat()
     const approvedByYou = await Promise.all(proposals.map((proposal) => approvedByMember(proposal, memberId)))
     return proposals.map((proposal, index) => proposalItem(proposal, approvedByYou[index]))
   },
