@@ -452,6 +452,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     cursors,
     ids,
     clock,
+    // The memory module's agent pages show each agent's state: a registration or a state change regenerates them.
+    afterWrite: (tx, notice) => memory.afterAgentWrite(tx, notice),
     promotions: { isPromoted: async (tenantId, agentId) => (await execution.promotions.activeFor(db.orm, tenantId, agentId, clock.now())) !== undefined },
     ledger: {
       async snapshot(tenantId, today): Promise<LedgerSnapshot> {

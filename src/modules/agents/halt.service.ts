@@ -15,7 +15,7 @@ import type { CommandResult, CommandRunner, CommandWork } from '../../platform/c
 import type { Tx } from '../../platform/db/database.ts'
 import type { AgentStateRow } from './agents.registry.tables.ts'
 import { catalog, type CatalogEntry } from './domain/catalog.ts'
-import type { AgentsPayments, AgentsRaw } from './ports.ts'
+import type { AgentsPayments, AgentsRaw, AgentWriteListener, AgentWriteNotice } from './ports.ts'
 import type { RegistryStore } from './registry.store.pg.ts'
 
 export interface AgentStateView {
@@ -39,8 +39,9 @@ type ReleaseView = AgentStateView & { released: boolean; released_raw_ids: strin
 
 const stateView = (row: AgentStateRow): AgentStateView => ({ agent_id: row.agentId, state: row.state, contribution_hold: row.contributionHeld })
 
-export function createHaltService(deps: { commands: CommandRunner; store: RegistryStore; clock: Clock; payments: AgentsPayments; raw: AgentsRaw }) {
+export function createHaltService(deps: { commands: CommandRunner; store: RegistryStore; clock: Clock; payments: AgentsPayments; raw: AgentsRaw; afterWrite?: AgentWriteListener | undefined }) {
   const { commands, store, clock, payments } = deps
+  const jobsAfter = async (tx: Tx, notice: AgentWriteNotice) => (await deps.afterWrite?.(tx, notice)) ?? []
 
   /**
    * Locks the agent's state row (creating a catalog agent's on first use); 404 agent_not_found when the
@@ -83,7 +84,7 @@ export function createHaltService(deps: { commands: CommandRunner; store: Regist
         const row = await lockAgent(tx, tenantId, input.agent_id, now)
         if (row.state !== 'active') throw new AppError('agent_inactive', `A ${row.state} agent cannot be halted.`, { agent_id: input.agent_id, state: row.state })
         const { view, audit } = await haltLocked(context, tx, row, now, {})
-        return { outcome: view, audit: [audit] }
+        return { outcome: view, audit: [audit], jobs: await jobsAfter(tx, { tenantId, kind: 'state_changed', agentIds: [row.agentId] }) }
       })
     },
 
@@ -102,6 +103,7 @@ export function createHaltService(deps: { commands: CommandRunner; store: Regist
         await store.updateState(tx, tenantId, input.agent_id, { state: 'active' }, now)
         return {
           outcome: stateView({ ...row, state: 'active' }),
+          jobs: await jobsAfter(tx, { tenantId, kind: 'state_changed', agentIds: [input.agent_id] }),
           audit: [auditedBy(context, { layer: 'agent', action: 'agent.restored', entity: { type: 'agent', id: input.agent_id }, outputs: { state_before: 'quarantined', state: 'active' } })],
         }
       })
@@ -125,7 +127,8 @@ export function createHaltService(deps: { commands: CommandRunner; store: Regist
           halted.push(result.view)
           audit.push(result.audit)
         }
-        return { outcome: { category: input.category, halted }, audit }
+        const jobs = halted.length === 0 ? [] : await jobsAfter(tx, { tenantId, kind: 'state_changed', agentIds: halted.map((view) => view.agent_id) })
+        return { outcome: { category: input.category, halted }, audit, jobs }
       })
     },
 

@@ -24,7 +24,7 @@ import type { AgentRegistryChain } from './chain/agent-registry.ts'
 import { createActionsService, type ActionsService, type AgentActionTypes, type AgentProposalsQuery } from './actions.service.ts'
 import { createHaltService, type HaltService } from './halt.service.ts'
 import { createLifecycleService, type LifecycleService } from './lifecycle.service.ts'
-import type { AgentsLedger, AgentsPayments, AgentsPromotions, AgentsProofs, AgentsRaw } from './ports.ts'
+import type { AgentsLedger, AgentsPayments, AgentsPromotions, AgentsProofs, AgentsRaw, AgentWriteListener } from './ports.ts'
 import { createAgentProtocolGuard, type AgentProtocolGuard } from './protocol-guard.ts'
 import { createRegistryService, type RegistryService } from './registry.service.ts'
 import { createRegistryStore } from './registry.store.pg.ts'
@@ -39,7 +39,7 @@ export { scopeHashOf } from './domain/scope-hash.ts'
 export { agentRoleScopes, scopeHashOfRole, scopesOfRole } from './domain/agent-roles.ts'
 export { createAgentRegistryChain, deployAgentRegistry, type AgentRegistryChain } from './chain/agent-registry.ts'
 export type { LedgerSnapshot } from './domain/programs/program.ts'
-export type { AgentPaymentProposal, AgentsLedger, AgentsPayments, AgentsPromotions, AgentsProofs, AgentsRaw, GateRunTrace, PolicyDryRun } from './ports.ts'
+export type { AgentPaymentProposal, AgentsLedger, AgentsPayments, AgentsPromotions, AgentsProofs, AgentsRaw, AgentWriteListener, AgentWriteNotice, GateRunTrace, PolicyDryRun } from './ports.ts'
 export type { AgentsService } from './agents.service.ts'
 export type { RunService } from './run.service.ts'
 export type { RunsReadService } from './runs.read.ts'
@@ -91,6 +91,8 @@ export function createAgents(deps: {
   chain: AgentRegistryChain | undefined
   /** The proposals module's type resolution: which public proposal type an action type resolves to. */
   actionTypes: AgentActionTypes
+  /** Told of every registration and state change, in its transaction (ports.ts AgentWriteListener). */
+  afterWrite?: AgentWriteListener | undefined
 }): Agents {
   const { db, commands, clock, chain } = deps
   const registryStore = createRegistryStore()
@@ -101,11 +103,11 @@ export function createAgents(deps: {
     service: createAgentsService({ db, store: registryStore, promotions: deps.promotions }),
     runs,
     reads: createRunsReadService({ ...deps, store: runsStore }),
-    registry: createRegistryService({ db, commands, store: registryStore, clock, chain }),
+    registry: createRegistryService({ db, commands, store: registryStore, clock, chain, afterWrite: deps.afterWrite }),
     actions,
     proposals: actions.query,
-    halt: createHaltService({ commands, store: registryStore, clock, payments: deps.payments, raw: deps.raw }),
-    lifecycle: createLifecycleService({ db, commands, store: registryStore, clock, cursors: deps.cursors, chain, payments: deps.payments }),
+    halt: createHaltService({ commands, store: registryStore, clock, payments: deps.payments, raw: deps.raw, afterWrite: deps.afterWrite }),
+    lifecycle: createLifecycleService({ db, commands, store: registryStore, clock, cursors: deps.cursors, chain, payments: deps.payments, afterWrite: deps.afterWrite }),
     protocolGuard: createAgentProtocolGuard({ db, store: registryStore, clock, chain }),
     async isContributionHeld(executor, tenantId, contributor) {
       return (await registryStore.findState(executor, tenantId, contributor))?.contributionHeld === true

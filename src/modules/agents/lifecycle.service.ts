@@ -22,7 +22,7 @@ import { sha256Hex } from '../../kernel/hashing.ts'
 import type { CommandRunner } from '../../platform/commands/command.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { AgentRegistryChain } from './chain/agent-registry.ts'
-import type { AgentsPayments } from './ports.ts'
+import type { AgentsPayments, AgentWriteListener } from './ports.ts'
 import { registeredAgentView, type RegisteredAgentView } from './registry.service.ts'
 import type { AgentState, RegisteredAgent, RegistryStore } from './registry.store.pg.ts'
 
@@ -77,6 +77,7 @@ export function createLifecycleService(deps: {
   cursors: CursorCodec
   chain: AgentRegistryChain | undefined
   payments: Pick<AgentsPayments, 'pauseIntentsOfAgent'>
+  afterWrite?: AgentWriteListener | undefined
 }) {
   const { db, commands, store, clock, cursors, chain, payments } = deps
 
@@ -132,6 +133,7 @@ export function createLifecycleService(deps: {
         const changed = await store.findRegistered(tx, input.tenantId, input.agentId)
         return {
           outcome: governanceAgentView(input.tenantId, changed!),
+          jobs: (await deps.afterWrite?.(tx, { tenantId: input.tenantId, kind: 'state_changed', agentIds: [input.agentId] })) ?? [],
           audit: [
             {
               tenantId: input.tenantId,

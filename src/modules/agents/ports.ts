@@ -5,6 +5,7 @@
  */
 import type { AuditActor } from '../../kernel/audit-record.ts'
 import type { CommandContext } from '../../kernel/context.ts'
+import type { PendingJob } from '../../platform/commands/command.ts'
 import type { Tx } from '../../platform/db/database.ts'
 import type { LedgerSnapshot } from './domain/programs/program.ts'
 
@@ -72,3 +73,17 @@ export interface AgentsProofs {
 export interface AgentsRaw {
   releaseHeldContributions(tx: Tx, tenantId: string, agentId: string): Promise<string[]>
 }
+
+/** What an agent write was: an agent registered, or agents' states changed (halt, restore, resume, activation, a lifecycle transition). */
+export interface AgentWriteNotice {
+  readonly tenantId: string
+  readonly kind: 'registered' | 'state_changed'
+  /** The agents written, at least one. */
+  readonly agentIds: readonly string[]
+}
+
+/**
+ * Who else is told that the tenant's agents changed, in the command's transaction: the jobs it returns
+ * commit with the change (the memory module regenerates its agent pages). Composition plugs it in.
+ */
+export type AgentWriteListener = (tx: Tx, notice: AgentWriteNotice) => Promise<readonly PendingJob[]>

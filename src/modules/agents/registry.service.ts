@@ -11,11 +11,12 @@ import { AppError } from '../../kernel/errors.ts'
 import { hasIdPrefix } from '../../kernel/ids.ts'
 import type { Scope } from '../../kernel/principal.ts'
 import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
-import type { Database, Executor } from '../../platform/db/database.ts'
+import type { Database, Executor, Tx } from '../../platform/db/database.ts'
 import { agentKey, type AgentRegistryChain, type RegistrationLog } from './chain/agent-registry.ts'
 import { catalog } from './domain/catalog.ts'
 import { isAgentRole, scopeHashOfRole, scopesOfRole, type AgentRole } from './domain/agent-roles.ts'
 import type { AgentRegistrationRow, AgentStateRow } from './agents.registry.tables.ts'
+import type { AgentWriteListener, AgentWriteNotice } from './ports.ts'
 import type { RegisteredAgent, RegistryStore } from './registry.store.pg.ts'
 
 const hashPattern = /^0x[0-9a-fA-F]{64}$/
@@ -97,8 +98,10 @@ export function createRegistryService(deps: {
   clock: Clock
   /** The AgentRegistry contract; undefined in a sandbox with no chain configured. */
   chain: AgentRegistryChain | undefined
+  afterWrite?: AgentWriteListener | undefined
 }) {
   const { db, commands, store, clock, chain } = deps
+  const jobsAfter = async (tx: Tx, notice: AgentWriteNotice) => (await deps.afterWrite?.(tx, notice)) ?? []
   const registryActor: AuditActor = { type: 'system', id: 'agent_registry' }
 
   async function registered(tenantId: string, agentId: string): Promise<RegisteredAgent> {
@@ -173,6 +176,7 @@ export function createRegistryService(deps: {
         if (!(await store.insertRegistration(tx, registration, state))) throw new AppError('agent_already_registered', undefined, { agent_id: input.agent_id })
         return {
           outcome: registeredAgentView({ registration, state }),
+          jobs: await jobsAfter(tx, { tenantId, kind: 'registered', agentIds: [input.agent_id] }),
           audit: [
             auditedBy(context, {
               layer: 'agent',
@@ -214,6 +218,7 @@ export function createRegistryService(deps: {
         const activated = await store.findRegistered(tx, input.tenantId, input.agentId)
         return {
           outcome: { activated: true, agent: registeredAgentView(activated!) } as ActivationOutcome,
+          jobs: await jobsAfter(tx, { tenantId: input.tenantId, kind: 'state_changed', agentIds: [input.agentId] }),
           audit: [
             {
               tenantId: input.tenantId,
@@ -252,6 +257,7 @@ export function createRegistryService(deps: {
         const after = await store.findRegistered(tx, input.tenantId, input.agentId)
         return {
           outcome: registeredAgentView(after!),
+          jobs: await jobsAfter(tx, { tenantId: input.tenantId, kind: 'state_changed', agentIds: [input.agentId] }),
           audit: [
             {
               tenantId: input.tenantId,

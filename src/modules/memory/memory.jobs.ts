@@ -1,8 +1,9 @@
 /**
  * The memory module's job: regenerate a tenant's pages after the Ledger wrote (a normalization or a
- * reconciliation that created or superseded records, a counterparty trust transition), or after a policy
- * version was composed or activated. The Ledger's and the policy module's generic write hooks
- * (LedgerWriteListener, PolicyWriteListener) ask for it in the transaction of the write, so it exists
+ * reconciliation that created or superseded records, a counterparty trust transition), after a policy
+ * version was composed or activated, or after an agent was registered or changed state (halted, restored,
+ * resumed, activated, revoked). The Ledger's, the policy module's and the agents module's generic write
+ * hooks (LedgerWriteListener, PolicyWriteListener, AgentWriteListener) ask for it in the transaction of the write, so it exists
  * exactly when that write committed. Regeneration renders every page and stores only those whose content changed, so the
  * pages the write did not touch keep their version.
  */
@@ -24,8 +25,13 @@ export const memoryRegenerateQueue = defineQueue({
         Type.Literal('ledger.trust'),
         Type.Literal('policy.composed'),
         Type.Literal('policy.activated'),
+        Type.Literal('agent.registered'),
+        Type.Literal('agent.state_changed'),
       ]),
-      /** The Ledger job's id (normalize, reconcile), the request's (a synchronous normalize), the counterparty's (trust) or the policy's. */
+      /**
+       * The Ledger job's id (normalize, reconcile), the request's (a synchronous normalize), the
+       * counterparty's (trust), the policy's, or the agents' (comma-separated, for a category's halt).
+       */
       ledger_ref: Type.String(),
     },
     { additionalProperties: false },
@@ -38,6 +44,11 @@ export const memoryQueues = [memoryRegenerateQueue] as const
 /** The job a policy write commits with it. */
 export function policyRegenerationJobFor(notice: { tenantId: string; kind: 'composed' | 'activated'; policyId: string }): PendingJob<PayloadOf<typeof memoryRegenerateQueue>> {
   return { queue: memoryRegenerateQueue, payload: { tenant_id: notice.tenantId, cause: `policy.${notice.kind}`, ledger_ref: notice.policyId } }
+}
+
+/** The job an agent write (a registration, a state change) commits with it. */
+export function agentRegenerationJobFor(notice: { tenantId: string; kind: 'registered' | 'state_changed'; agentIds: readonly string[] }): PendingJob<PayloadOf<typeof memoryRegenerateQueue>> {
+  return { queue: memoryRegenerateQueue, payload: { tenant_id: notice.tenantId, cause: `agent.${notice.kind}`, ledger_ref: notice.agentIds.join(',') } }
 }
 
 /** The job the Ledger's write hook commits with its job's success. */

@@ -29,7 +29,7 @@ export interface RegenerationRequest {
   readonly pageTypes?: readonly PageType[] | undefined
   readonly actor: AuditActor
   /** Why: a caller's request, or the Ledger job that wrote. */
-  readonly cause: { readonly kind: 'request' } | { readonly kind: 'ledger.normalize' | 'ledger.reconcile' | 'ledger.trust' | 'policy.composed' | 'policy.activated'; readonly ledgerRef: string }
+  readonly cause: { readonly kind: 'request' } | { readonly kind: 'ledger.normalize' | 'ledger.reconcile' | 'ledger.trust' | 'policy.composed' | 'policy.activated' | 'agent.registered' | 'agent.state_changed'; readonly ledgerRef: string }
 }
 
 export interface RegenerationOutcome {

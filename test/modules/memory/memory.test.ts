@@ -321,6 +321,39 @@ describe('POST /v1/memory/regenerate', () => {
     expect((await ok(other.token, `/v1/memory/pages/${counterparty.id}`)).content).toContain('| trust state | acknowledged |')
   })
 
+  it("regenerates an agent's page when it is halted and restored, and adds one when an agent registers", async () => {
+    const tenant = await signupOwner(test)
+    await test.request({ method: 'POST', url: '/v1/memory/regenerate', token: tenant.token, payload: {} })
+    const pages = async () => new Map((await all<Summary>(tenant.token, '/v1/memory/pages', 'pages')).map((page) => [page.slug, page]))
+    const contentOf = async (summary: Summary) => ((await ok(tenant.token, `/v1/memory/pages/${summary.id}`)) as Page).content
+    const before = await pages()
+    const agentPage = before.get('agent/collections')!
+    expect(await contentOf(agentPage)).toContain('| state | active |')
+
+    const halted = await test.request({ method: 'POST', url: '/v1/agents/collections/halt', token: tenant.token, payload: {} })
+    expect(halted.statusCode, halted.body).toBe(200)
+    await settledMemory()
+    const afterHalt = await pages()
+    // The halted agent's page alone changed.
+    expect([...afterHalt.keys()].filter((slug) => afterHalt.get(slug)!.content_sha256 !== before.get(slug)?.content_sha256)).toEqual(['agent/collections'])
+    expect(afterHalt.get('agent/collections')!.version).toBe(agentPage.version + 1)
+    expect(await contentOf(afterHalt.get('agent/collections')!)).toContain('| state | quarantined |')
+
+    const restored = await test.request({ method: 'POST', url: '/v1/agents/collections/restore', token: tenant.token, payload: {} })
+    expect(restored.statusCode, restored.body).toBe(200)
+    await settledMemory()
+    expect(await contentOf((await pages()).get('agent/collections')!)).toContain('| state | active |')
+
+    const admin = (await addMember(test, tenant, 'admin')).token
+    const registered = await test.request({ method: 'POST', url: '/v1/execution/agents/register', token: admin, payload: { agent_id: 'agt_memory_test', role: 'contributor', display_name: 'Memory test agent' } })
+    expect(registered.statusCode, registered.body).toBe(201)
+    await settledMemory()
+    const withRegistered = await pages()
+    const page = [...withRegistered.values()].find((summary) => summary.page_type === 'agent' && summary.subject_ids.includes('agt_memory_test'))
+    expect(page, [...withRegistered.keys()].join(', ')).toBeDefined()
+    expect(await contentOf(page!)).toContain('| state | pending\\_onchain |')
+  })
+
   it('regenerates the policy page after a version is composed and again after it is activated', async () => {
     const tenant = await signupOwner(test)
     await test.request({ method: 'POST', url: '/v1/memory/regenerate', token: tenant.token, payload: {} })

@@ -42,7 +42,7 @@ function serviceOver(records: readonly AgentProposalRecord[], bound: number) {
     store: { decisionsOf: async () => new Map() } as unknown as ProposalsStore,
     cursors: createCursorCodec('test-cursor-key'),
     agents: {
-      async page(_tenant, query) {
+      async page(_tenant: string, query: { before?: { createdAt: Date; id: string } | undefined; limit: number }) {
         const older = records.filter((record) => query.before === undefined || record.createdAt < query.before.createdAt || (record.createdAt.getTime() === query.before.createdAt.getTime() && record.id < query.before.id))
         const page = older.slice(0, query.limit)
         reads[reads.length - 1]! += page.length
