@@ -141,9 +141,9 @@ export interface JobQueue {
     options?: { pollingIntervalSeconds?: number; batchSize?: number },
   ): Promise<void>
   /**
-   * Wakes the queue's workers to fetch now instead of at their next poll: this process's at once and, on
-   * PostgreSQL, other processes' by a NOTIFY (paced: jobWakeIntervalMs). For a job enqueued in a
-   * transaction that has committed, when its latency matters (a pipeline's next step).
+   * Wakes the queue's workers to fetch now instead of at their next poll: this process's at once or, on
+   * PostgreSQL when this process runs none, other processes' by a NOTIFY (paced: jobWakeIntervalMs). For
+   * a job enqueued in a transaction that has committed, when its latency matters (a pipeline's next step).
    */
   nudge(queue: AnyQueue): void
   /** Stops fetching, waits up to `timeoutMs` for running jobs to finish. */
@@ -306,8 +306,11 @@ export function createJobQueue(database: Database, options: { schema: string; lo
     },
     nudge(queue) {
       if (!started) return
-      notifyWorkers(queue.name)
-      wake?.announce(queue.name)
+      // A worker of the queue here takes the job (at once, or in its burst after the batch it is on);
+      // other processes are told only when none runs here, so the usual deployment (workers in the
+      // server) sends no NOTIFY.
+      if ((workers.get(queue.name) ?? []).length > 0) notifyWorkers(queue.name)
+      else wake?.announce(queue.name)
     },
     async stop({ timeoutMs }) {
       if (!started) return
