@@ -10,6 +10,7 @@
 import Type from 'typebox'
 import type { PendingJob } from '../../platform/commands/command.ts'
 import { defineQueue, type JobHandler, type PayloadOf } from '../../platform/jobs/job-queue.ts'
+import type { PageType } from './domain/page-types.ts'
 import type { MemoryTenants } from './ports.ts'
 import type { RegenerationService } from './regenerate.service.ts'
 
@@ -56,11 +57,18 @@ export function regenerationJobFor(notice: { tenantId: string; kind: 'normalize'
   return { queue: memoryRegenerateQueue, payload: { tenant_id: notice.tenantId, cause: `ledger.${notice.kind}`, ledger_ref: notice.ref } }
 }
 
+/**
+ * The pages each kind of write regenerates: a policy write the policy page, an agent write the agent
+ * pages (neither reads the Ledger); a Ledger write every page (undefined), which also brings in the pages
+ * of first-party agents no write has named yet.
+ */
+const pageTypesAfter: Readonly<Record<'ledger' | 'policy' | 'agent', readonly PageType[] | undefined>> = { ledger: undefined, policy: ['policy'], agent: ['agent'] }
+
 export function createRegenerateHandler(regeneration: RegenerationService, tenants: MemoryTenants): JobHandler<PayloadOf<typeof memoryRegenerateQueue>> {
   return async (job) => {
     const { tenant_id: tenantId, ledger_ref: ledgerRef, cause } = job.data
     // A tenant deleted after the Ledger job committed has nothing left to render.
     if (!(await tenants.exists(tenantId))) return
-    await regeneration.regenerate({ requestId: `job:${job.id}` }, { tenantId, actor: { type: 'system', id: 'memory-regenerate' }, cause: { kind: cause, ledgerRef } })
+    await regeneration.regenerate({ requestId: `job:${job.id}` }, { tenantId, pageTypes: pageTypesAfter[cause.split('.')[0] as keyof typeof pageTypesAfter], actor: { type: 'system', id: 'memory-regenerate' }, cause: { kind: cause, ledgerRef } })
   }
 }

@@ -14,7 +14,7 @@ import type { CommandContext } from '../../kernel/context.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
 import type { Database, Executor } from '../../platform/db/database.ts'
-import { pageTypes, type PageType } from './domain/page-types.ts'
+import { pageTypes, sourceOfPageType, type PageType } from './domain/page-types.ts'
 import { renderPages, type MemorySources } from './domain/pages.ts'
 import type { MemoryStore } from './memory.store.ts'
 import type { MemoryPageRow } from './memory.tables.ts'
@@ -58,12 +58,14 @@ export function createRegenerationService(deps: {
   const { commands, store, ids, clock } = deps
 
   /**
-   * Everything the pages are rendered from: the Ledger and the policy read in the regeneration's
-   * transaction, after its lock, so a regeneration never stores pages older than the one before it.
+   * What the pages of `types` are rendered from: the Ledger and the policy read in the regeneration's
+   * transaction, after its lock, so a regeneration never stores pages older than the one before it. A
+   * source no page of `types` is rendered from is not read (left empty): an agent's page needs no Ledger.
    */
-  async function sourcesOf(executor: Executor, tenantId: string, agents: MemorySources['agents']): Promise<MemorySources> {
-    const ledger = await deps.ledger.current(executor, tenantId)
-    const policy = await deps.policy.policyOf(executor, tenantId)
+  async function sourcesOf(executor: Executor, tenantId: string, types: readonly PageType[], agents: MemorySources['agents']): Promise<MemorySources> {
+    const needs = new Set(types.map((type) => sourceOfPageType[type]))
+    const ledger = needs.has('ledger') ? await deps.ledger.current(executor, tenantId) : { accounts: [], balances: [], transactions: [], counterparties: [], invoices: [], obligations: [] }
+    const policy = needs.has('policy') ? await deps.policy.policyOf(executor, tenantId) : { active: null, versions: [] }
     return { tenant_id: tenantId, ...ledger, policy, agents }
   }
 
@@ -77,10 +79,10 @@ export function createRegenerationService(deps: {
       const types = request.pageTypes === undefined || request.pageTypes.length === 0 ? [...pageTypes] : pageTypes.filter((type) => request.pageTypes!.includes(type))
       const input = { page_types: request.pageTypes === undefined ? null : [...types] }
       // The agents module reads on its own connection: before the transaction (PGlite has one connection).
-      const agents = await deps.agents.agentsOf(request.tenantId)
+      const agents = types.includes('agent') ? await deps.agents.agentsOf(request.tenantId) : []
       return commands.run(context, { name: 'memory.regenerate', tenantId: request.tenantId, input }, async (tx) => {
         await store.lockTenant(tx, request.tenantId)
-        const drafts = renderPages(await sourcesOf(tx, request.tenantId, agents)).filter((draft) => types.includes(draft.page_type))
+        const drafts = renderPages(await sourcesOf(tx, request.tenantId, types, agents)).filter((draft) => types.includes(draft.page_type))
         const now = clock.now()
         const stored = new Map((await store.pageHashes(tx, request.tenantId, types)).map((row) => [row.slug, row]))
         const inserted: MemoryPageRow[] = []

@@ -338,6 +338,9 @@ describe('POST /v1/memory/regenerate', () => {
     expect([...afterHalt.keys()].filter((slug) => afterHalt.get(slug)!.content_sha256 !== before.get(slug)?.content_sha256)).toEqual(['agent/collections'])
     expect(afterHalt.get('agent/collections')!.version).toBe(agentPage.version + 1)
     expect(await contentOf(afterHalt.get('agent/collections')!)).toContain('| state | quarantined |')
+    // Regenerated for the agent pages alone (no Ledger read), citing the write.
+    const regenerated = (await auditEvents(test, tenant.tenantId, { action: 'memory.pages.regenerated' })).at(-1)!
+    expect(regenerated.inputs).toMatchObject({ page_types: ['agent'], cause: 'agent.state_changed', ledger_ref: 'collections' })
 
     const restored = await test.request({ method: 'POST', url: '/v1/agents/collections/restore', token: tenant.token, payload: {} })
     expect(restored.statusCode, restored.body).toBe(200)

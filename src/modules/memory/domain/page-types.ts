@@ -13,3 +13,15 @@ export const slugPrefixes: Readonly<Record<PageType, string>> = {
   monthly_summary: 'monthly-summary',
   cash_flow: 'cash-flow',
 }
+
+/** What each page type is rendered from: a regeneration of some types reads only their sources. */
+export const sourceOfPageType: Readonly<Record<PageType, 'ledger' | 'policy' | 'agents'>> = {
+  account: 'ledger',
+  counterparty: 'ledger',
+  obligation: 'ledger',
+  invoice: 'ledger',
+  agent: 'agents',
+  policy: 'policy',
+  monthly_summary: 'ledger',
+  cash_flow: 'ledger',
+}
