@@ -53,7 +53,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRoutesOptions> = as
         summary: 'Propose a payment',
         description:
           'Checks the proposal against the Ledger, evaluates the active policy with every gate-populated key (agent, action type, confidence, evidence score, counterparty risk, spend and count in the window) and answers 201 with the PolicyDecision attached and the status it leads to: approved, pending_approval (the policy said confirm, or the hard human-approval floor holds it) or rejected. ' +
-          '400 validation_failed (currency and amount rules), 404 for an account, counterparty, invoice, obligation or evidence row that is not the tenant\'s, 409 invoice_already_paid, 409 agent_proposal_duplicate (the same agent proposed the same action within 24 hours), 409 policy_not_active, 422 obligation_direction_invalid. ' +
+          '400 validation_failed (currency and amount rules; a proposal naming an invoice_id must pay that invoice: its counterparty, its currency, at most what is outstanding), 404 for an account, counterparty, invoice, obligation or evidence row that is not the tenant\'s, 409 invoice_already_paid, 409 invoice_not_payable (cancelled, or no counterparty), 409 agent_proposal_duplicate (the same agent proposed the same action within 24 hours), 409 policy_not_active, 422 obligation_direction_invalid. ' +
           idempotencyNote,
         headers: IdempotencyKeyHeaders,
         body: ProposeBody,

@@ -18,7 +18,7 @@ import { actionHash, type PolicyAction } from '../policy/index.ts'
 import { evidenceOf } from './domain/evidence.ts'
 import { creationOutcome, policyKindOf, proposalProblems, type FloorSettings, type PaymentActionType, type PaymentIntentStatus } from './domain/intents.ts'
 import type { PaymentsStore, PaymentIntentRow, PolicyDecisionRow } from './payments.store.ts'
-import type { IntentProposedListener, PaymentsAgents, PaymentsEvidence, PaymentsLedger, PaymentsPolicy } from './ports.ts'
+import type { IntentProposedListener, PaymentInvoice, PaymentsAgents, PaymentsEvidence, PaymentsLedger, PaymentsPolicy } from './ports.ts'
 import { intentEventPayload, toIntentView, type PaymentIntentView } from './payments.views.ts'
 
 /** A proposal with every field named. */
@@ -81,10 +81,13 @@ export function proposingAgentOf(principal: Principal): string | null {
 export function createProposeService(deps: ProposeDeps) {
   const { commands, store, ledger, evidence, policy, agents, ids, clock, floor, afterPropose } = deps
 
-  /** The explicit proposal a pay_invoice shortcut stands for, resolved from the Ledger invoice. */
-  async function resolveInvoice(tx: Tx, tenantId: string, input: PayInvoiceProposal): Promise<ExplicitProposal> {
-    const invoice = await ledger.findInvoice(tx, tenantId, input.invoice_id)
-    if (invoice === undefined) throw new AppError('ledger_invoice_not_found', 'No such invoice in this tenant.', { invoice_id: input.invoice_id })
+  /**
+   * The invoice a proposal pays, when it can be paid: 404 ledger_invoice_not_found, 422
+   * obligation_direction_invalid for a receivable, 409 invoice_already_paid, 409 invoice_not_payable
+   * (cancelled, or no counterparty). The shortcut and an explicit proposal naming an invoice_id alike.
+   */
+  function payable(invoice: PaymentInvoice | undefined, invoiceId: string): { invoice: PaymentInvoice & { counterpartyId: string }; outstanding: string } {
+    if (invoice === undefined) throw new AppError('ledger_invoice_not_found', 'No such invoice in this tenant.', { invoice_id: invoiceId })
     if (invoice.direction !== 'payable') {
       throw new AppError('obligation_direction_invalid', 'The invoice is a receivable: it is collected, not paid.', { invoice_id: invoice.id, direction: invoice.direction })
     }
@@ -92,6 +95,28 @@ export function createProposeService(deps: ProposeDeps) {
     if (invoice.status === 'paid' || decimalSign(outstanding) <= 0) throw new AppError('invoice_already_paid', 'The invoice is already paid.', { invoice_id: invoice.id })
     if (invoice.status === 'cancelled') throw new AppError('invoice_not_payable', 'The invoice is cancelled.', { invoice_id: invoice.id, status: invoice.status })
     if (invoice.counterpartyId === null) throw new AppError('invoice_not_payable', 'The invoice names no counterparty to pay.', { invoice_id: invoice.id })
+    return { invoice: { ...invoice, counterpartyId: invoice.counterpartyId }, outstanding }
+  }
+
+  /**
+   * An explicit proposal naming an invoice pays that invoice: its payee, in its currency, at most what is
+   * outstanding (400 validation_failed otherwise, naming the field and what the invoice says).
+   */
+  function assertPaysInvoice(proposal: ExplicitProposal, found: PaymentInvoice | undefined): void {
+    const { invoice, outstanding } = payable(found, proposal.invoice_id!)
+    const mismatch = (field: string, message: string, expected: string) => new AppError('validation_failed', message, { invoice_id: invoice.id, field, expected, issues: [{ path: `/${field}`, message }] })
+    if (proposal.destination_counterparty_id !== invoice.counterpartyId) {
+      throw mismatch('destination_counterparty_id', `The invoice is payable to ${invoice.counterpartyId}; a payment of it goes to that counterparty.`, invoice.counterpartyId)
+    }
+    if (proposal.currency !== invoice.currency) throw mismatch('currency', `The invoice is in ${invoice.currency}; a payment of it is in that currency.`, invoice.currency)
+    if (decimalSign(decimalSubtract(outstanding, proposal.amount)) < 0) {
+      throw mismatch('amount', `The invoice has ${formatAmount(outstanding, invoice.currency)} ${invoice.currency} outstanding; a payment of it is at most that.`, formatAmount(outstanding, invoice.currency))
+    }
+  }
+
+  /** The explicit proposal a pay_invoice shortcut stands for, resolved from the Ledger invoice. */
+  async function resolveInvoice(tx: Tx, tenantId: string, input: PayInvoiceProposal): Promise<ExplicitProposal> {
+    const { invoice, outstanding } = payable(await ledger.findInvoice(tx, tenantId, input.invoice_id), input.invoice_id)
     let sourceAccountId = input.source_account_id
     if (sourceAccountId === undefined) {
       const accounts = await ledger.activeAccountsIn(tx, tenantId, invoice.currency)
@@ -157,16 +182,16 @@ export function createProposeService(deps: ProposeDeps) {
           store.lockProposalKey(tx, tenantId, proposalKey),
           ledger.findAccount(tx, tenantId, proposal.source_account_id),
           ledger.findCounterparty(tx, tenantId, proposal.destination_counterparty_id),
-          proposal.invoice_id === undefined || 'type' in input ? true : ledger.findInvoice(tx, tenantId, proposal.invoice_id).then((invoice) => invoice !== undefined),
+          proposal.invoice_id === undefined || 'type' in input ? undefined : ledger.findInvoice(tx, tenantId, proposal.invoice_id),
           proposal.obligation_id === undefined ? undefined : ledger.findObligation(tx, tenantId, proposal.obligation_id),
           evidenceIds.length === 0 ? [] : evidence.parsedRowEvidence(tx, tenantId, evidenceIds),
           agentId === null ? undefined : agents.standing(tx, tenantId, agentId, now),
-        ]).then(([, account, counterparty, invoiceFound, obligation, cited, standing]) => {
+        ]).then(([, account, counterparty, invoice, obligation, cited, standing]) => {
           if (account === undefined) throw new AppError('ledger_account_not_found', 'No such account in this tenant.', { source_account_id: proposal.source_account_id })
           if (counterparty === undefined) {
             throw new AppError('ledger_counterparty_not_found', 'No such counterparty in this tenant.', { destination_counterparty_id: proposal.destination_counterparty_id })
           }
-          if (!invoiceFound) throw new AppError('ledger_invoice_not_found', 'No such invoice in this tenant.', { invoice_id: proposal.invoice_id })
+          if (proposal.invoice_id !== undefined && !('type' in input)) assertPaysInvoice({ ...proposal, amount }, invoice)
           if (proposal.obligation_id !== undefined) {
             if (obligation === undefined) throw new AppError('obligation_not_found', 'No such obligation in this tenant.', { obligation_id: proposal.obligation_id })
             if (obligation.direction !== 'payable') {

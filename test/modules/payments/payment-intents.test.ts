@@ -18,6 +18,8 @@ let supplierId: string
 let payeeMember: JoinedMember
 let payeeCounterpartyId: string
 let invoiceId: string
+let paidInvoiceId: string
+let receivableInvoiceId: string
 let receivableObligationId: string
 let evidenceId: string
 
@@ -32,6 +34,7 @@ beforeAll(async () => {
     bankTransaction({ amount: '-5.00', transaction_date: '2026-03-03', description: 'EXPENSES', counterparty: { name: 'A Member', email: payeeMember.email } }),
     bankTransaction({ amount: '5000.00', transaction_date: '2026-03-01', description: 'OPENING DEPOSIT' }),
     { kind: 'invoice', direction: 'payable', invoice_number: 'PS-77', issue_date: '2026-03-05', due_date: '2026-04-05', currency: 'EUR', total: '300.00', amount_paid: '100.00', counterparty: { name: 'Paper Supply Co', iban: supplierIban } },
+    { kind: 'invoice', direction: 'payable', invoice_number: 'PS-76', issue_date: '2026-02-05', due_date: '2026-03-05', currency: 'EUR', total: '80.00', amount_paid: '80.00', counterparty: { name: 'Paper Supply Co', iban: supplierIban } },
     { kind: 'invoice', direction: 'receivable', invoice_number: 'AR-1', issue_date: '2026-03-05', due_date: '2026-04-05', currency: 'EUR', total: '50.00', counterparty: { name: 'Customer One' } },
   ], { sourceType: 'bank_provider' })
   await normalize(test, owner.tenantId, seeded.artifactId)
@@ -41,7 +44,12 @@ beforeAll(async () => {
   const counterparties = (await getOk(test, owner.token, '/v1/ledger/counterparties?limit=500')).counterparties as Array<Record<string, any>>
   supplierId = counterparties.find((row) => row.name === 'Paper Supply Co')!.id
   payeeCounterpartyId = counterparties.find((row) => row.name === 'A Member')!.id
-  invoiceId = ((await getOk(test, owner.token, '/v1/ledger/invoices?direction=payable')).invoices as Array<Record<string, any>>)[0]!.id
+  // The list answers one direction at a time (receivable by default).
+  const invoices = (['payable', 'receivable'] as const).map(async (direction) => (await getOk(test, owner.token, `/v1/ledger/invoices?direction=${direction}`)).invoices as Array<Record<string, any>>)
+  const byNumber = new Map((await Promise.all(invoices)).flat().map((row) => [row.invoice_number as string, row.id as string]))
+  invoiceId = byNumber.get('PS-77')!
+  paidInvoiceId = byNumber.get('PS-76')!
+  receivableInvoiceId = byNumber.get('AR-1')!
   const obligations = (await getOk(test, owner.token, '/v1/ledger/obligations')).obligations as Array<Record<string, any>>
   receivableObligationId = obligations.find((row) => row.direction === 'receivable')!.id
   agentToken = await mintServiceToken(test, owner.tenantId, 'payments test')
@@ -107,6 +115,19 @@ describe('POST /v1/payment-intents', () => {
     const response = await propose(proposal(overrides))
     expect(response.statusCode, response.body).toBe(status)
     expectError(response, code as never)
+  })
+
+  it('refuses an explicit invoice_id the payment cannot settle: paid (409), a receivable (422), another payee, currency or more than is outstanding (400)', async () => {
+    expectError(await propose(proposal({ invoice_id: paidInvoiceId })), 'invoice_already_paid')
+    expectError(await propose(proposal({ invoice_id: receivableInvoiceId })), 'obligation_direction_invalid')
+    const refused = (overrides: Record<string, unknown>) => propose(proposal({ invoice_id: invoiceId, ...overrides }))
+    expect(expectError(await refused({ destination_counterparty_id: payeeCounterpartyId }), 'validation_failed').details).toMatchObject({ field: 'destination_counterparty_id', expected: supplierId })
+    expect(expectError(await refused({ currency: 'USD' }), 'validation_failed').details).toMatchObject({ field: 'currency', expected: 'EUR' })
+    expect(expectError(await refused({ amount: '200.01' }), 'validation_failed').details).toMatchObject({ field: 'amount', expected: '200.00' })
+    // Part of what is outstanding, to its payee, in its currency, is a payment of it.
+    const part = await propose(proposal({ invoice_id: invoiceId, amount: '150.00' }))
+    expect(part.statusCode, part.body).toBe(201)
+    expect(part.json()).toMatchObject({ invoice_id: invoiceId, amount: '150.00', destination_counterparty_id: supplierId })
   })
 
   it('refuses an obligation that is not payable (422 obligation_direction_invalid)', async () => {
