@@ -7160,7 +7160,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Keep the old secret working this long (default 0: it stops at once). */
@@ -7499,7 +7499,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Keep signing with the old secret too for this long (default 0: it stops at once). Deliveries then carry two signatures. */
@@ -7600,7 +7600,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -8577,7 +8577,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description The body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Why; kept on the counterparty version, digested in the audit event. */
@@ -8629,7 +8629,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description The body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Why; kept on the counterparty version, digested in the audit event. */
@@ -8681,7 +8681,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description The body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Why; kept on the counterparty version, digested in the audit event. */
@@ -8733,7 +8733,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description The body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Why; kept on the counterparty version, digested in the audit event. */
@@ -9046,7 +9046,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No options: a run reconciles the tenant's whole current Ledger. The body may be omitted. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -11421,7 +11421,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Why, at most 500 characters. */
@@ -11833,7 +11833,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description A domain-event name (ledger.obligation.created, …). Give exactly one of event and intent. */
@@ -11893,7 +11893,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description A domain-event name (ledger.obligation.created, …). Give exactly one of event and intent. */
@@ -11953,7 +11953,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description A domain-event name (ledger.obligation.created, …). Give exactly one of event and intent. */
@@ -13900,7 +13900,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Optional: which page types to regenerate (all when the body is empty or absent). */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Regenerate only these types; every type when absent. */

@@ -139,7 +139,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const components = openapiObject.components ?? {}
       components.schemas = Object.fromEntries(Object.entries(components.schemas ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       for (const operations of Object.values(openapiObject.paths ?? {})) {
-        for (const operation of Object.values(operations ?? {}) as Array<{ responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>) {
+        for (const operation of Object.values(operations ?? {}) as Array<{ requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> }; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>) {
+          // The server reads an absent body as {} (platform/http/input-rules.ts): a body that requires no
+          // property may be left out, so the document says so (@fastify/swagger marks every body required).
+          if (operation?.requestBody !== undefined && acceptsEmptyObject(Object.values(operation.requestBody.content ?? {})[0]?.schema, components.schemas ?? {})) {
+            operation.requestBody.required = false
+          }
           for (const [status, response] of Object.entries(operation?.responses ?? {})) {
             if (!/^[45]/.test(status) || response.content === undefined) continue
             const schema = Object.values(response.content)[0]?.schema
@@ -164,6 +169,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.ready()
   return app as unknown as FastifyInstance
+}
+
+/**
+ * Whether `{}` is a valid instance of a request body's JSON schema, read structurally: an object schema
+ * (or a reference to one among `components`) that requires no property and is not a union or
+ * intersection. Anything else is taken to need a body.
+ */
+export function acceptsEmptyObject(schema: unknown, components: Record<string, unknown>): boolean {
+  if (schema === null || typeof schema !== 'object') return false
+  const node = schema as { $ref?: unknown; type?: unknown; required?: unknown; anyOf?: unknown; oneOf?: unknown; allOf?: unknown; minProperties?: unknown }
+  if (typeof node.$ref === 'string') {
+    const name = /^#\/components\/schemas\/(.+)$/.exec(node.$ref)?.[1]
+    return name !== undefined && acceptsEmptyObject(components[name], components)
+  }
+  if (node.anyOf !== undefined || node.oneOf !== undefined || node.allOf !== undefined) return false
+  if (node.minProperties !== undefined && node.minProperties !== 0) return false
+  return node.type === 'object' && (node.required === undefined || (Array.isArray(node.required) && node.required.length === 0))
 }
 
 /**

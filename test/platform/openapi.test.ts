@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { errorCodes } from '../../src/kernel/errors.ts'
-import { createTestApp, expectError, type TestApp } from '../support/harness.ts'
+import { acceptsEmptyObject } from '../../src/main/app.ts'
+import { createTestApp, expectError, signupOwner, type TestApp } from '../support/harness.ts'
 
 interface Operation {
   operationId?: string
@@ -87,6 +88,25 @@ describe('GET /v1/openapi.json', () => {
     expect(members.parameters!.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(
       expect.arrayContaining(['path:tenant_id', 'query:limit', 'query:cursor', 'query:status', 'query:role']),
     )
+  })
+
+  it('marks a request body optional exactly where the server takes none (a body that requires no property)', async () => {
+    const bodyOf = (path: string) => (document.paths[path]!.post as unknown as { requestBody: { required: boolean } }).requestBody
+    expect(bodyOf('/v1/payment-intents/{payment_intent_id}/reject').required).toBe(false)
+    expect(bodyOf('/v1/memory/regenerate').required).toBe(false)
+    expect(bodyOf('/v1/signup').required).toBe(true)
+    // A union of two shapes, each requiring fields.
+    expect(bodyOf('/v1/payment-intents').required).toBe(true)
+    expect(acceptsEmptyObject({ type: 'object', properties: { reason: { type: 'string' } } }, {})).toBe(true)
+    expect(acceptsEmptyObject({ $ref: '#/components/schemas/Body' }, { Body: { type: 'object', required: [] } })).toBe(true)
+    expect(acceptsEmptyObject({ type: 'object', required: ['reason'] }, {})).toBe(false)
+    expect(acceptsEmptyObject({ type: 'object', minProperties: 1 }, {})).toBe(false)
+    expect(acceptsEmptyObject({ anyOf: [{ type: 'object' }, { type: 'object' }] }, {})).toBe(false)
+    expect(acceptsEmptyObject({ $ref: '#/components/schemas/Missing' }, {})).toBe(false)
+    // And the server does take none: an optional body left out is read as {} (here, a reject of no intent: 404, not 400).
+    const owner = await signupOwner(test)
+    const response = await test.request({ method: 'POST', url: '/v1/payment-intents/pi_nope/reject', token: owner.token })
+    expectError(response, 'payment_intent_not_found')
   })
 
   it('documents the import-visibility operations by operationId, with their filters and path parameter (issue 15, item 9)', () => {
