@@ -11282,7 +11282,7 @@ export interface operations {
     getPaymentIntent: {
         parameters: {
             query?: {
-                /** @description agent adds the proposing agent. */
+                /** @description agent adds the proposing agent: {id, kind, display_name}, kind internal for a first-party agent or a service token, external for a registered agent; null for a person's proposal. */
                 expand?: "agent";
             };
             header?: never;

@@ -379,6 +379,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       standing: agentStanding,
       // Promotions are the execution module's, built next; this runs only once both exist.
       promotionOf: (executor, tenantId, agentId, now) => execution.promotions.activeFor(executor, tenantId, agentId, now),
+      identityOf: (executor, tenantId, agentId) => agents.actions.identityOf(executor, tenantId, agentId),
     },
     auditChain: { oldestUnlinkedSeconds },
     // The execution module is built next, from this module's dispatch port; these run only once both exist.

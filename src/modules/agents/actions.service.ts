@@ -176,6 +176,9 @@ export function createActionsService(deps: { db: Database; commands: CommandRunn
   return {
     query,
 
+    /** Who an agent id names (the catalog, a registration, or a service token standing for Steward's internal agents); an unknown id as an internal agent named by its id. */
+    identityOf: agentOf,
+
     /**
      * The payments module's IntentProposedListener (composition plugs it in): a PaymentIntent an agent
      * proposed directly (an agent token or a service token, by REST or the agent protocol) is recorded as

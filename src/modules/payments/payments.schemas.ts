@@ -104,7 +104,7 @@ export const PaymentIntent = named('PaymentIntent', Strict({
 }))
 
 export const IntentPathParams = Strict({ payment_intent_id: PathId('payment_intent_not_found', 'paymentIntent', 'The payment intent id') })
-export const IntentReadQuery = Strict({ expand: Type.Optional(literals(['agent'] as const, { description: 'agent adds the proposing agent.' })) })
+export const IntentReadQuery = Strict({ expand: Type.Optional(literals(['agent'] as const, { description: 'agent adds the proposing agent: {id, kind, display_name}, kind internal for a first-party agent or a service token, external for a registered agent; null for a person\'s proposal.' })) })
 export const RejectBody = Strict({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: rejectionReasonCharactersMax, description: `Why, at most ${rejectionReasonCharactersMax} characters.` })) })
 
 export const IntentListQuery = Strict({

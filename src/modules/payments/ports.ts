@@ -66,6 +66,8 @@ export interface PaymentsAgents {
   standing(executor: Executor, tenantId: string, agentId: string, now: Date): Promise<{ active: boolean; mayPropose: boolean; behaviorHash: string | null } | undefined>
   /** The agent's promotion out of shadow mode, active at `now` (not demoted, not expired); undefined when none. */
   promotionOf(executor: Executor, tenantId: string, agentId: string, now: Date): Promise<PromotionFact | undefined>
+  /** Who the agent is, for `expand=agent`: a first-party or service-token agent is internal, a registered one external. */
+  identityOf(executor: Executor, tenantId: string, agentId: string): Promise<{ readonly kind: 'internal' | 'external'; readonly display_name: string }>
 }
 
 /** The tenant's audit chain, as the gate checks it. */

@@ -5,12 +5,11 @@
  */
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import { AppError } from '../../kernel/errors.ts'
-import { hasIdPrefix } from '../../kernel/ids.ts'
 import { canonicalJson } from '../../kernel/hashing.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { PaymentActionType, PaymentIntentStatus } from './domain/intents.ts'
 import type { PaymentIntentRow, PaymentsStore } from './payments.store.ts'
-import type { PaymentExecution, PaymentsEvidence, PaymentsExecution } from './ports.ts'
+import type { PaymentExecution, PaymentsAgents, PaymentsEvidence, PaymentsExecution } from './ports.ts'
 import { evidenceOf, type EvidenceEntry } from './domain/evidence.ts'
 import type { GateCheckResult } from './domain/gate.ts'
 import { loadIntentView, type PaymentIntentView } from './payments.views.ts'
@@ -35,12 +34,6 @@ export interface ReplayInvestigation {
   evidence_ids: string[]
 }
 
-/** What `expand=agent` shows of the proposing agent until the agent registry (issue 18) names them. */
-function agentOf(row: PaymentIntentRow): PaymentIntentView['agent'] {
-  if (row.createdByAgentId === null) return null
-  // A service token stands for Steward's internal agents (propose.service.ts, proposingAgentOf).
-  return { id: row.createdByAgentId, kind: 'internal', display_name: hasIdPrefix(row.createdByAgentId, 'serviceToken') ? 'Steward internal agent (service token)' : row.createdByAgentId }
-}
 
 /** What a proof of an intent needs from this module (modules/proofs): its gate runs' checks and the evidence it cites. */
 export interface IntentProofFacts {
@@ -51,8 +44,19 @@ export interface IntentProofFacts {
   readonly evidence: readonly EvidenceEntry[]
 }
 
-export function createReadService(deps: { db: Database; store: PaymentsStore; cursors: CursorCodec; execution: PaymentsExecution; evidence: PaymentsEvidence }) {
-  const { db, store, cursors, execution, evidence } = deps
+export function createReadService(deps: { db: Database; store: PaymentsStore; cursors: CursorCodec; execution: PaymentsExecution; evidence: PaymentsEvidence; agents: Pick<PaymentsAgents, 'identityOf'> }) {
+  const { db, store, cursors, execution, evidence, agents } = deps
+
+  /**
+   * What `expand=agent` shows of the proposing agent: a first-party agent or a service token (standing for
+   * Steward's internal agents, propose.service.ts proposingAgentOf) is internal, a registered agent external,
+   * as the agents module names them; null for a person's proposal.
+   */
+  async function agentOf(row: PaymentIntentRow): Promise<PaymentIntentView['agent']> {
+    if (row.createdByAgentId === null) return null
+    const identity = await agents.identityOf(db.orm, row.tenantId, row.createdByAgentId)
+    return { id: row.createdByAgentId, kind: identity.kind, display_name: identity.display_name }
+  }
 
   async function found(tenantId: string, id: string): Promise<PaymentIntentRow> {
     const row = await store.findIntent(db.orm, tenantId, id)
@@ -73,8 +77,8 @@ export function createReadService(deps: { db: Database; store: PaymentsStore; cu
     /** One intent; `expand=agent` adds the proposing agent. */
     async get(tenantId: string, id: string, options: { expandAgent: boolean }): Promise<PaymentIntentView> {
       const row = await found(tenantId, id)
-      const shown = await loadIntentView(db.orm, store, row)
-      return options.expandAgent ? { ...shown, agent: agentOf(row) } : shown
+      const [shown, agent] = await Promise.all([loadIntentView(db.orm, store, row), options.expandAgent ? agentOf(row) : undefined])
+      return agent === undefined ? shown : { ...shown, agent }
     },
 
     /** Newest first, filtered by status, action type, agent and creation time, paged by a signed cursor bound to the filters. */

@@ -190,6 +190,8 @@ describe('an MCP client signed in with SIWX', () => {
     const large = await call(client, 'payment_intent.propose', { action_type: 'ach_outbound', source_account_id: world.account, destination_counterparty_id: world.supplier, amount: '80.00', currency: 'EUR', confidence: 0.9 })
     expect(large).toMatchObject({ status: 'pending_approval', policy_decision: { outcome: 'confirm', matched_rule_id: 'other' } })
     expect(await getOk(test, world.owner.token, `/v1/payment-intents/${large.id}`)).toMatchObject({ id: large.id, status: 'pending_approval' })
+    // The proposing agent, expanded: a registered agent is external, under its registered name.
+    expect((await getOk(test, world.owner.token, `/v1/payment-intents/${large.id}?expand=agent`)).agent).toEqual({ id: proposer.agentId, kind: 'external', display_name: 'MCP proposer' })
 
     const listed = await call(client, 'payment_intent.list', { agent_id: proposer.agentId })
     expect(listed.payment_intents.map((intent: { id: string }) => intent.id).sort()).toEqual([small.id, large.id].sort())

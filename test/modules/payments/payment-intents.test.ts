@@ -232,7 +232,7 @@ describe('reads', () => {
     expect(next.payment_intents.map((row: any) => row.id)).not.toContain(page.payment_intents[0].id)
     expectError(await test.request({ method: 'GET', url: `/v1/payment-intents?status=approved&cursor=${encodeURIComponent(page.next_cursor)}`, token: owner.token }), 'invalid_cursor')
     const expanded = await getOk(test, owner.token, `/v1/payment-intents/${intent.id}?expand=agent`)
-    expect(expanded.agent).toMatchObject({ id: intent.created_by_agent_id, kind: 'internal' })
+    expect(expanded.agent).toEqual({ id: intent.created_by_agent_id, kind: 'internal', display_name: 'Steward internal agent (service token)' })
     const replay = await getOk(test, owner.token, `/v1/payment-intents/${intent.id}/replay-investigation`)
     expect(replay).toMatchObject({ payment_intent: { id: intent.id }, executions: [], policy_decision_id: intent.policy_decision_id })
     const other = await signupOwner(test)
