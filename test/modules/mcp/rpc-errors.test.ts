@@ -90,7 +90,18 @@ describe('catalogue errors thrown by a contribution become the spec\'s JSON-RPC 
   it('a gate failure is -32004 with the gate_* check in data.code', async () => {
     const error = await callWith(gateFailure)
     expect(error.code).toBe(-32004)
-    expect(error.data).toMatchObject({ code: 'gate_counterparty_unverified', error_code: 'payment_intent_gate_failed', details: { failed_check: { index: 7 } } })
+    expect(error.data).toMatchObject({ code: 'gate_counterparty_unverified', gate_codes: ['gate_counterparty_unverified'], error_code: 'payment_intent_gate_failed', details: { failed_check: { index: 7 } } })
+  })
+
+  it('a gate failure whose first failed check has no gate_* code names the first that has one, or the catalogue code', async () => {
+    const failedCheck = (index: number | string, name: string, code: string | null) => ({ index, name, code, reason: 'no' })
+    const withChecks = (checks: ReturnType<typeof failedCheck>[]) =>
+      new AppError('payment_intent_gate_failed', 'The pre-execution gate failed.', { payment_intent_id: 'pi_1', failed_check: checks[0], failed_checks: checks })
+    const mixed = await callWith(withChecks([failedCheck(1.5, 'agent_behavior_pinned', null), failedCheck(9, 'counterparty_verified', 'gate_counterparty_unverified'), failedCheck(13, 'audit_chain_healthy', 'gate_audit_chain_stale')]))
+    expect(mixed.code).toBe(-32004)
+    expect(mixed.data).toMatchObject({ code: 'gate_counterparty_unverified', gate_codes: ['gate_counterparty_unverified', 'gate_audit_chain_stale'], error_code: 'payment_intent_gate_failed' })
+    const none = await callWith(withChecks([failedCheck(6.5, 'currency_matches_account', null)]))
+    expect(none.data).toMatchObject({ code: 'payment_intent_gate_failed', gate_codes: [], error_code: 'payment_intent_gate_failed' })
   })
 
   it('an unknown error is -32603 with a generic message that hides it', async () => {

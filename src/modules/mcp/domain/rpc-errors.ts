@@ -54,17 +54,20 @@ export interface RpcErrorBody {
 
 /**
  * The JSON-RPC error of a catalogue error. The spec's five service codes map as listed above; a gate
- * failure carries the failed check's gate_* code in `data.code` (and the catalogue code in
- * `data.error_code`). Every other caller error (4xx: not found, conflict, validation, policy) is -32602
+ * failure carries the first failed check's gate_* code in `data.code` (the first failed check that has
+ * one; `payment_intent_gate_failed` when none has), every failed check's in `data.gate_codes`, and the
+ * catalogue code in `data.error_code`. Every other caller error (4xx: not found, conflict, validation, policy) is -32602
  * with the catalogue code in `data.error_code`, so an agent reads the same stable codes as over REST; a
  * server error (5xx) is -32603 with a generic message.
  */
 export function rpcErrorOf(error: { code: string; message: string; status: number; details?: Record<string, unknown> | undefined }): RpcErrorBody {
   const details = error.details === undefined ? {} : { details: error.details }
   if (error.code === 'payment_intent_gate_failed') {
-    const failed = (error.details as { failed_check?: { code?: unknown } } | undefined)?.failed_check
-    const gateCode = typeof failed?.code === 'string' ? failed.code : 'gate_failed'
-    return { code: rpcCodes.gate, message: error.message, data: { code: gateCode, error_code: error.code, ...details } }
+    // The first failed check's gate_* code; a check without one of its own (most hardening checks) gives
+    // way to the first failed check that has one, and a failure with none is the catalogue code itself.
+    const gate = error.details as { failed_check?: { code?: unknown }; failed_checks?: ReadonlyArray<{ code?: unknown }> } | undefined
+    const codes = [gate?.failed_check?.code, ...(gate?.failed_checks ?? []).map((check) => check.code)].filter((code): code is string => typeof code === 'string' && code.startsWith('gate_'))
+    return { code: rpcCodes.gate, message: error.message, data: { code: codes[0] ?? error.code, gate_codes: [...new Set(codes)], error_code: error.code, ...details } }
   }
   const mapped = byErrorCode[error.code]
   if (mapped !== undefined) return { code: mapped, message: error.message, data: { error_code: error.code, ...details } }
