@@ -27,7 +27,7 @@ import { AppError } from '../../kernel/errors.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import { hasScopes } from '../../kernel/principal.ts'
 import type { CommandRunner, PendingEvent } from '../../platform/commands/command.ts'
-import { availableDecisionsOf, checkFindingAuthority, statusOf, typeOf, undoTarget } from './domain/read-model.ts'
+import { availableDecisionsOf, checkFindingAuthority, isMoneyProposal, statusOf, typeOf, undoTarget } from './domain/read-model.ts'
 import type { ProposalDecision, ProposalStatus } from './domain/types.ts'
 import type { ProposalsStore } from './proposals.store.pg.ts'
 import type { ProposalsAgents, ProposalsMembers, ProposalsPayments } from './ports.ts'
@@ -92,7 +92,7 @@ export function createDecideService(deps: {
       const record = await agents.find(tenantId, input.id)
       if (record === undefined) throw notFound(input.id)
       const stored = storedOf(record)
-      const money = record.paymentIntentId !== null
+      const money = isMoneyProposal(stored)
       const { outcome, replayed } = await commands.run(context, { name: 'proposal.decide', tenantId, input }, async (tx) => {
         await store.lockProposal(tx, tenantId, record.id)
         const decisions = (await store.decisionsOf(tx, tenantId, [record.id])).get(record.id) ?? []
@@ -107,6 +107,9 @@ export function createDecideService(deps: {
         const audit: AuditRecord[] = []
         const events: PendingEvent[] = []
         if (money) {
+          if (record.paymentIntentId === null) {
+            throw unavailable(input.decision, 'rejected', [], 'The payment was refused when it was proposed (it never became a PaymentIntent): no decision is open on it.')
+          }
           if (input.decision !== 'approve' && input.decision !== 'reject') {
             throw unavailable(input.decision, 'money', ['approve', 'reject'], 'A money proposal is approved or rejected; acknowledge and undo apply to findings only (a person pauses or cancels an approved payment instead).')
           }
@@ -131,7 +134,11 @@ export function createDecideService(deps: {
           if (!available.includes(input.decision)) {
             throw unavailable(input.decision, statusBefore, available, input.decision === 'undo' ? 'There is no acknowledgement or rejection in force to undo.' : `The finding is ${statusBefore}: undo its decision first.`)
           }
-          if (input.decision === 'undo') undoes = undoTarget(false, recorded)!.id
+          if (input.decision === 'undo') {
+            const target = undoTarget(false, recorded)
+            if (target === undefined) throw unavailable(input.decision, statusBefore, available, 'There is no acknowledgement or rejection in force to undo.')
+            undoes = target.id
+          }
           status = findingStatusAfter[input.decision]
         }
         // The decision's audit event (with proposal.decided, which cites it) first, then its row citing it:

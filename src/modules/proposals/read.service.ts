@@ -15,6 +15,7 @@ import type { AgentProposalRecord } from '../agents/index.ts'
 import { isResolvableKind } from './domain/evidence.ts'
 import {
   availableDecisionsOf,
+  isMoneyProposal,
   policyExplanationOf,
   presentationOf,
   riskBandOf,
@@ -89,7 +90,8 @@ export function createReadService(deps: {
   async function viewsOf(tenantId: string, records: readonly AgentProposalRecord[]): Promise<ProposalView[]> {
     if (records.length === 0) return []
     const money = records.filter((record) => record.paymentIntentId !== null)
-    const findings = records.filter((record) => record.paymentIntentId === null)
+    // A refused payment is a money proposal without an intent: no finding's policy decision for it.
+    const findings = records.filter((record) => !isMoneyProposal(record))
     const [intents, decisions, findingPolicies] = await Promise.all([
       payments.intents(tenantId, money.map((record) => record.paymentIntentId!)),
       store.decisionsOf(db.orm, tenantId, records.map((record) => record.id)),
@@ -101,7 +103,7 @@ export function createReadService(deps: {
     const policyOfFinding = new Map(findings.map((record, index) => [record.id, findingPolicies[index]]))
     return records.map((record) => {
       const intent = record.paymentIntentId === null ? undefined : intents.get(record.paymentIntentId)
-      const policyFacts = record.paymentIntentId === null ? (policyOfFinding.get(record.id) ?? noPolicy) : (intent?.policy ?? noPolicy)
+      const policyFacts = isMoneyProposal(record) ? (intent?.policy ?? noPolicy) : (policyOfFinding.get(record.id) ?? noPolicy)
       return viewOf(record, intent, recordedOf(decisions.get(record.id)), policyFacts)
     })
   }
@@ -171,7 +173,7 @@ export function createReadService(deps: {
 /** One proposal's read model, from its stored record, its intent (money), its recorded decisions and its policy decision. */
 export function viewOf(record: AgentProposalRecord, intent: ProposalIntent | undefined, decisions: readonly RecordedDecision[], policyFacts: Omit<PolicyView, 'explanation'>): ProposalView {
   const stored = storedOf(record)
-  const money = record.paymentIntentId !== null
+  const money = isMoneyProposal(stored)
   const resolution = typeOf(stored)
   // Every stored proposal resolves (first-party roles are public types; POST /v1/agents/actions refuses what does not); the stored type stands in otherwise.
   const type: ProposalType = resolution.type ?? (isPublicProposalType(record.proposalType) ? record.proposalType : 'financial_health')

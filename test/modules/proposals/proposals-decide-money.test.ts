@@ -6,6 +6,7 @@
  * second_approval_required), emits proposal.awaiting_second_approval and proposal.decided, audits the
  * decision, approves without dispatching a rail, and refuses what money proposals do not take. Both engines.
  */
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Principal } from '../../../src/kernel/principal.ts'
 import { roleScopes } from '../../../src/modules/auth/scopes.ts'
@@ -137,6 +138,22 @@ describe('POST /v1/proposals/{id}/decide on money, the member rules in the spec 
     expect((await getOk(test, owner.token, `/v1/payment-intents/${proposal.payment_intent_id}`)).rejection_reason).toBe('paid by card')
     expectError(await decide(owner.token, proposal.id, { decision: 'approve' }), 'payment_intent_invalid_state')
     expectError(await decide(owner.token, proposal.id, { decision: 'undo' }), 'proposal_decision_unavailable')
+  })
+
+  it('a payment the payments module refused at proposal is rejected with no decision open: every decision is 409, never a 500', async () => {
+    // As a run records one (agents run.service.ts: refused, no PaymentIntent); written here directly.
+    const id = `prp_refused_${Date.now().toString(36)}`
+    await test.runtime.db.orm.execute(sql`
+      insert into agent_proposals (id, tenant_id, run_id, agent_id, proposal_type, action_type, proposal_key, status, confidence, evidence_score, narrative, evidence, details, payment_intent_id, policy_decision_id, created_at)
+      values (${id}, ${owner.tenantId}, null, 'bill_payment', 'bill_management', 'pay_invoice', ${`refused:${id}`}, 'refused', 0.9, 0.9, 'Pay invoice X-1.', '[]'::jsonb,
+              ${JSON.stringify({ refused: { code: 'invoice_already_paid', message: 'The invoice is already paid.' } })}::jsonb, null, null, now())`)
+    const read = await getOk(test, owner.token, `/v1/proposals/${id}`)
+    expect(read).toMatchObject({ status: 'rejected', available_decisions: [], payment_intent_id: null })
+    for (const decision of ['approve', 'reject', 'acknowledge', 'undo']) {
+      const response = await decide(owner.token, id, { decision })
+      expect(response.statusCode, `${decision}: ${response.body}`).toBe(409)
+      expect(expectError(response, 'proposal_decision_unavailable').details).toMatchObject({ decision, available_decisions: [] })
+    }
   })
 
   it('replays a decision for the same Idempotency-Key', async () => {

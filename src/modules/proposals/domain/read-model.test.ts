@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { classifyRef, deepLinkOf, summaryOf } from './evidence.ts'
 import {
   availableDecisionsOf,
+  isMoneyProposal,
   checkFindingAuthority,
   confidenceBandOf,
   decisionInForce,
@@ -69,6 +70,14 @@ describe('status', () => {
   it('a money proposal whose intent is gone is unknown; a refused one rejected', () => {
     expect(statusOf({ paymentIntentId: 'pi_1', status: 'pending_approval' }, undefined, [])).toBe('unknown')
     expect(statusOf({ paymentIntentId: null, status: 'refused' }, undefined, [])).toBe('rejected')
+  })
+
+  it('a refused payment is a money proposal: rejected, with no decision open (not even undo)', () => {
+    const refused = { paymentIntentId: null, status: 'refused' }
+    expect(isMoneyProposal(refused)).toBe(true)
+    expect(isMoneyProposal({ paymentIntentId: 'pi_1', status: 'pending_approval' })).toBe(true)
+    expect(isMoneyProposal({ paymentIntentId: null, status: 'proposed' })).toBe(false)
+    expect(availableDecisionsOf(isMoneyProposal(refused), statusOf(refused, undefined, []))).toEqual([])
   })
 
   it.each([

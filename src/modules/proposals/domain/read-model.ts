@@ -91,6 +91,15 @@ export function decisionInForce(decisions: readonly RecordedDecision[]): Recorde
   return latest === undefined || latest.decision === 'undo' ? undefined : latest
 }
 
+/**
+ * Whether a stored proposal is a money proposal: one that became a PaymentIntent, or a payment the payments
+ * module refused when it was proposed (stored `refused`, no intent). A refused payment is no finding: it
+ * reads as rejected, and no decision (not even undo) is open on it.
+ */
+export function isMoneyProposal(proposal: Pick<StoredProposal, 'paymentIntentId' | 'status'>): boolean {
+  return proposal.paymentIntentId !== null || proposal.status === 'refused'
+}
+
 export function statusOf(proposal: Pick<StoredProposal, 'paymentIntentId' | 'status'>, intent: IntentState | undefined, decisions: readonly RecordedDecision[]): ProposalStatus {
   if (proposal.paymentIntentId !== null) return intent === undefined ? 'unknown' : (intentStatusMap[intent.status] ?? 'unknown')
   // A money proposal the payments module refused never became an intent: it reads as rejected.
@@ -246,7 +255,7 @@ export function presentationOf(input: {
   available: DecisionOption[]
 }): Presentation {
   const { proposal, resolution, status, intent, policy } = input
-  const money = proposal.paymentIntentId !== null
+  const money = isMoneyProposal(proposal)
   const typeLabel = resolution.type === undefined ? 'Finding' : typeLabels[resolution.type]
   const sentence = proposal.narrative.split(/(?<=\.)\s/)[0] ?? proposal.narrative
   const headline = `${typeLabel}: ${sentence.length > 160 ? `${sentence.slice(0, 159)}…` : sentence}`
