@@ -13021,6 +13021,8 @@ export interface operations {
                 period_end: string;
                 /** @description A registered agent's id in the tenant. */
                 agent_id?: string;
+                /** @description json only (the default): a snapshot freezes the JSON report; csv is 400. */
+                format?: "json";
             };
             header?: {
                 /** @description Optional, 1 to 255 visible ASCII characters. The same key with the same request replays the first outcome (header Idempotent-Replayed: true) without running the command again; with a different request it is 409 idempotency_key_reused. */

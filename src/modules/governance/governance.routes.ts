@@ -133,7 +133,9 @@ export const governanceRoutes: FastifyPluginAsyncTypebox<{ agents: GovernanceAge
       },
     },
     async (request, reply) => {
-      const { outcome, replayed } = await reports.snapshot(contextOf(request), request.query, request.body)
+      // format=json names the default: the same snapshot with or without it (and the same idempotency fingerprint).
+      const { format: _json, ...query } = request.query
+      const { outcome, replayed } = await reports.snapshot(contextOf(request), query, request.body)
       return markReplayed(reply, replayed).code(201).send({ report_id: outcome.report_id, snapshot: outcome })
     },
   )

@@ -65,7 +65,8 @@ const period = {
 }
 
 export const ReportQuery = Strict({ ...period, format: Type.Optional(Type.Enum(['json', 'csv'], { description: 'json (default) or csv (the events, one per line).' })) })
-export const SnapshotQuery = Strict(period)
+/** The report's query; `format` is accepted as json only (a snapshot is the JSON report), so the report's own query can be reused as it is. */
+export const SnapshotQuery = Strict({ ...period, format: Type.Optional(Type.Enum(['json'], { description: 'json only (the default): a snapshot freezes the JSON report; csv is 400.' })) })
 export const SnapshotBody = Strict({ created_by: Type.String({ minLength: 1, maxLength: 200, description: 'Who at the platform froze the report.' }) })
 
 const ReportRow = Strict({

@@ -196,6 +196,11 @@ describe('governance reports', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true')
     expect(replay.json()).toEqual(body)
     expectError(await snapshot('snap-1', `${query}&agent_id=someone`), 'idempotency_key_reused')
+    // The report's own query, format=json included, is the same request; csv is refused.
+    const withFormat = await snapshot('snap-1', `${query}&format=json`)
+    expect(withFormat.headers['idempotent-replayed']).toBe('true')
+    expect(withFormat.json()).toEqual(body)
+    expectError(await snapshot('snap-2', `${query}&format=csv`), 'request_params_invalid')
 
     // New data: the live report moves, the snapshot does not.
     await approvedIntent(test, b, { amount: '12.00' })

@@ -24,6 +24,9 @@ describe('buildReport', () => {
     event('e7', { state: 'quarantined' }, { action: 'agent.halted', entity: { type: 'agent', id: 'a1' }, actor: { type: 'user', id: 'u1' } }),
     event('e8', { n: 1 }, { action: 'policy.evaluate', entity: { type: 'policy', id: 'p1' } }),
     event('e9', { outcome: 'allow' }, { action: 'agent.run.completed', actor: { type: 'agent', id: 'a3' }, entity: { type: 'agent_run', id: 'r1' } }),
+    // A first-party agent's run, asked for by a person, and a finding an agent proposed with a service token: the agent is in the inputs.
+    event('e10', { status: 'proposal_created', proposal_ids: ['prp_1'] }, { action: 'agent.run.completed', actor: { type: 'user', id: 'u1' }, entity: { type: 'agent_run', id: 'run_1' }, inputs: { agent_id: 'a4' } }),
+    event('e11', { proposal_id: 'prp_2', status: 'proposed' }, { action: 'agent.action.proposed', actor: { type: 'service', id: 'svt_1' }, entity: { type: 'agent_proposal', id: 'prp_2' }, inputs: { agent_id: 'a4' } }),
   ]
   const decisions = new Map([
     ['pd1', 'allow'],
@@ -44,11 +47,13 @@ describe('buildReport', () => {
       ['e6', 'a1', null, 'unavailable', 'native_outcome_mismatch'],
       ['e7', 'a1', null, 'unavailable', 'policy_decision_id_missing'],
       ['e9', 'a3', null, 'unavailable', 'policy_decision_id_missing'],
+      ['e10', 'a4', null, 'unavailable', 'policy_decision_id_missing'],
+      ['e11', 'a4', null, 'unavailable', 'policy_decision_id_missing'],
     ])
     expect(report.events[0]).toMatchObject({ actor: 'service:svc_1', policy_check_id: 'small', raw_policy_outcome: 'allow', policy_decision_id: 'pd1' })
     expect(report.summary).toEqual({
-      totals: { proposed: 6, approved: 1, blocked: 1, escalated: 1, decision_data_unavailable: 5 },
-      coverage: { events: 8, with_policy_decision_id: 6, joined_policy_decision: 5, with_native_outcome: 6 },
+      totals: { proposed: 6, approved: 1, blocked: 1, escalated: 1, decision_data_unavailable: 7 },
+      coverage: { events: 10, with_policy_decision_id: 6, joined_policy_decision: 5, with_native_outcome: 6 },
     })
   })
 
@@ -69,7 +74,7 @@ describe('buildReport', () => {
     const csv = reportCsv(buildReport({ ...base, events, decisions }))
     const lines = csv.split('\r\n')
     expect(lines[0]).toBe('audit_event_id,created_at,actor,agent_id,action,policy_decision_id,policy_check_id,raw_policy_outcome,outcome,decision_data_status,unavailable_reason')
-    expect(lines).toHaveLength(8 + 2)
+    expect(lines).toHaveLength(10 + 2)
     expect(lines[1]).toBe('e1,2026-03-01T10:00:00.000Z,service:svc_1,a1,payment_intent.proposed,pd1,small,allow,approved,available,')
     expect(lines.at(-1)).toBe('')
   })

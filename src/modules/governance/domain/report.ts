@@ -3,8 +3,9 @@
  * period and the policy decisions they name (docs/governance.md, "Reports").
  *
  * Which events: every audit event of the period that an agent is answerable for — its `outputs.agent_id`
- * (a PaymentIntent an agent proposed), else an `agent` actor, else an `agent` entity (its lifecycle:
- * registered, halted, governed). With `agent_id`, only that agent's.
+ * (a PaymentIntent an agent proposed), else its `inputs.agent_id` (a first-party agent's run, a finding an
+ * agent proposed itself, whoever asked for it), else an `agent` actor, else an `agent` entity (its
+ * lifecycle: registered, halted, governed). With `agent_id`, only that agent's.
  *
  * Each row:
  * - `policy_decision_id`: the event's `outputs.policy_decision_id`; `policy_check_id`: the policy rule
@@ -29,6 +30,8 @@ export interface ReportAuditEvent {
   readonly action: string
   readonly entity: { readonly type: string; readonly id: string }
   readonly outputs: Readonly<Record<string, unknown>>
+  /** Read for `agent_id` only (an agent's run or finding names its agent among its inputs). */
+  readonly inputs?: Readonly<Record<string, unknown>> | undefined
 }
 
 export type ReportOutcome = 'approved' | 'blocked' | 'escalated'
@@ -66,7 +69,12 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 
 /** The agent an event is about, or undefined when it is no agent's. */
 export function agentOf(event: ReportAuditEvent): string | undefined {
-  return text(event.outputs['agent_id']) ?? (event.actor.type === 'agent' ? event.actor.id : undefined) ?? (event.entity.type === 'agent' ? event.entity.id : undefined)
+  return (
+    text(event.outputs['agent_id']) ??
+    text(event.inputs?.['agent_id']) ??
+    (event.actor.type === 'agent' ? event.actor.id : undefined) ??
+    (event.entity.type === 'agent' ? event.entity.id : undefined)
+  )
 }
 
 /** The decision ids the events name, for the caller to look up. */
