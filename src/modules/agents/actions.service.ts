@@ -71,7 +71,8 @@ export interface AgentProposalRecord {
   readonly proposalKey: string
   /** `proposed` for findings; a money proposal's PaymentIntent status when it was made, or `refused`. */
   readonly status: string
-  readonly confidence: number
+  /** Null for a PaymentIntent its agent proposed without stating one (stored 0, `details.confidence_stated` false). */
+  readonly confidence: number | null
   readonly evidenceScore: number
   readonly narrative: string
   readonly evidence: ReadonlyArray<{ kind: string; ref: string }>
@@ -152,7 +153,8 @@ export function createActionsService(deps: { db: Database; commands: CommandRunn
       actionType: row.actionType,
       proposalKey: row.proposalKey,
       status: row.status,
-      confidence: row.confidence,
+      // A directly proposed payment that stated no confidence has none: stored 0 (the column needs a number), read as null.
+      confidence: (row.details as Record<string, unknown>)['confidence_stated'] === false ? null : row.confidence,
       evidenceScore: row.evidenceScore,
       narrative: row.narrative,
       evidence: row.evidence as Array<{ kind: string; ref: string }>,

@@ -96,6 +96,16 @@ describe('a payment an external agent proposes directly', () => {
     expect(listed).toHaveLength(1)
     expect(listed[0]).toMatchObject({ type: 'payment', status: 'approved', policy: { decision: 'allow', matched_rule_id: 'small' }, available_decisions: [] })
   })
+
+  it('without a stated confidence: the proposal has none (null, band unknown), not a confidence of 0', async () => {
+    const { confidence: _stated, ...unstated } = payment('85.00')
+    const proposed = await test.request({ method: 'POST', url: '/v1/payment-intents', token: proposer.token, payload: unstated })
+    expect(proposed.statusCode, proposed.body).toBe(201)
+    const [proposal] = await proposalsOf(proposed.json().id)
+    expect(proposal).toMatchObject({ confidence: null, details: { confidence_stated: false } })
+    expect(proposal!.presentation.confidence_band).toBe('unknown')
+    expect(proposal!.presentation.key_facts).toContainEqual({ label: 'Confidence', value: 'unknown' })
+  })
 })
 
 describe('who else proposes', () => {
