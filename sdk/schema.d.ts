@@ -1607,7 +1607,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate an action against the active policy
-         * @description Accepts only kind, counterparty_id, amount, agent_role and timestamp. Reserves nothing, proposes nothing and issues no verdict, but every call records a policy.evaluate audit event and emits the policy.evaluate webhook event. Rules on agent_id, tenant_category, confidence, evidence_score, risk_level, spend_in_window, tx_count_in_window, behavior_hash or action_id see those keys unpopulated here and may evaluate differently in the gate. Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay returns the first decision and audit_event_id and records nothing more, even if another version has been activated since.
+         * @description Accepts only kind, counterparty_id, amount, agent_role and timestamp. Reserves nothing, proposes nothing and issues no verdict, but every call records a policy.evaluate audit event and emits the policy.evaluate webhook event. Rules on agent_id, tenant_category, confidence, evidence_score, risk_level, spend_in_window, tx_count_in_window, behavior_hash or action_id see those keys unpopulated here and may evaluate differently in the gate. An amount with more fraction digits than its currency has is 400 validation_failed (nothing is recorded). Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay returns the first decision and audit_event_id and records nothing more, even if another version has been activated since.
          */
         post: operations["evaluatePolicy"];
         delete?: never;
@@ -1647,7 +1647,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate an action against a stored version
-         * @description Any version (pending ones too). The action may also carry the gate-populated fields. Records nothing. 404 policy_not_found for an unknown version. Writes nothing, so it takes no Idempotency-Key: a repeat computes again.
+         * @description Any version (pending ones too). The action may also carry the gate-populated fields. Records nothing. 404 policy_not_found for an unknown version; 400 validation_failed for an amount with more fraction digits than its currency has. Writes nothing, so it takes no Idempotency-Key: a repeat computes again.
          */
         post: operations["simulatePolicy"];
         delete?: never;

@@ -8,6 +8,7 @@ import type { Database } from '../../platform/db/database.ts'
 import { diffPolicies, evaluatePolicy, lintPolicy, type LintFinding, type PolicyAction, type Rule } from './domain/index.ts'
 import type { PolicyRow, PolicyStore } from './policy.store.ts'
 import { toDecisionView, type PolicyDecisionView } from './policy.views.ts'
+import { assertActionAmounts } from './evaluate.service.ts'
 import type { StoredContents } from './stored-content.ts'
 
 export interface DiffResult {
@@ -47,6 +48,7 @@ export function createPolicyAnalysis(deps: { db: Database; store: PolicyStore; c
 
     /** Evaluates the action against any stored version, pending ones too; 404 policy_not_found for an unknown one. */
     async simulate(tenantId, input) {
+      assertActionAmounts(input.action)
       const row = await versionOrFail(tenantId, input.version)
       return { decision: toDecisionView(evaluatePolicy(contents.contentOf(row), input.action)), policy_version: row.version }
     },

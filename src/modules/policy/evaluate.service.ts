@@ -8,7 +8,7 @@ import { auditedBy, type CommandContext } from '../../kernel/context.ts'
 import { AppError } from '../../kernel/errors.ts'
 import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
 import { commandTenant } from './command-tenant.ts'
-import { evaluatePolicy, type PolicyAction } from './domain/index.ts'
+import { actionAmountProblems, evaluatePolicy, type PolicyAction } from './domain/index.ts'
 import type { PolicyStore } from './policy.store.ts'
 import { toDecisionView, type PolicyDecisionView } from './policy.views.ts'
 import type { StoredContents } from './stored-content.ts'
@@ -30,6 +30,12 @@ export interface PolicyEvaluation {
   evaluate(context: CommandContext, input: EvaluateInput): Promise<CommandResult<EvaluateResult>>
 }
 
+/** 400 validation_failed for an action amount more precise than its currency (domain/amounts.ts), before anything is evaluated or recorded. */
+export function assertActionAmounts(action: Parameters<typeof actionAmountProblems>[0]): void {
+  const issues = actionAmountProblems(action)
+  if (issues.length > 0) throw new AppError('validation_failed', issues.map((issue) => issue.message).join(' '), { issues })
+}
+
 export function createPolicyEvaluation(deps: { commands: CommandRunner; store: PolicyStore; contents: StoredContents }): PolicyEvaluation {
   const { commands, store, contents } = deps
   return {
@@ -42,6 +48,7 @@ export function createPolicyEvaluation(deps: { commands: CommandRunner; store: P
     async evaluate(context, input) {
       const { tenantId } = commandTenant(context, input)
       const { action } = input
+      assertActionAmounts(action)
       return commands.run(context, { name: 'policy.evaluate', tenantId, input }, async (tx) => {
         const policy = await store.findActivePolicy(tx, tenantId)
         if (policy === undefined) throw new AppError('policy_not_found', 'The tenant has no active policy.')

@@ -179,7 +179,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
         description:
           'Accepts only kind, counterparty_id, amount, agent_role and timestamp. Reserves nothing, proposes nothing and issues no verdict, but every call records a policy.evaluate audit event ' +
           'and emits the policy.evaluate webhook event. Rules on agent_id, tenant_category, confidence, evidence_score, risk_level, spend_in_window, tx_count_in_window, ' +
-          'behavior_hash or action_id see those keys unpopulated here and may evaluate differently in the gate. ' +
+          'behavior_hash or action_id see those keys unpopulated here and may evaluate differently in the gate. An amount with more fraction digits than its currency has is 400 validation_failed (nothing is recorded). ' +
           `${idempotencyNote} A replay returns the first decision and audit_event_id and records nothing more, even if another version has been activated since.`,
         params: PolicyParams,
         headers: IdempotencyKeyHeaders,
@@ -218,7 +218,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
         operationId: 'simulatePolicy',
         tags,
         summary: 'Simulate an action against a stored version',
-        description: `Any version (pending ones too). The action may also carry the gate-populated fields. Records nothing. 404 policy_not_found for an unknown version. ${keylessNote}`,
+        description: `Any version (pending ones too). The action may also carry the gate-populated fields. Records nothing. 404 policy_not_found for an unknown version; 400 validation_failed for an amount with more fraction digits than its currency has. ${keylessNote}`,
         params: PolicyParams,
         body: SimulateBody,
         response: { 200: SimulateResponse },

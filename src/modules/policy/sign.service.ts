@@ -152,13 +152,17 @@ export function createPolicySigning(deps: {
             })),
           )
           const signers = [...current.signers, ...addresses]
-          const activated = signers.length >= current.quorumRequired
+          // Earlier signatures count only while their signers are still authorized (a member deactivated or
+          // a wallet unlinked since does not count), as the gate counts them again on every execute (check
+          // 3.5): a version that activated on a stale count would leave every payment failing that check.
+          const counted = current.signers.length === 0 ? addresses.length : (await authorizedSigners(deps, tx, tenantId, signers)).size
+          const activated = counted >= current.quorumRequired
           const signedEvent = auditedBy(context, {
             layer: 'policy',
             action: 'policy.signed',
             entity: { type: 'policy', id: current.id },
             inputs: { signer_addresses: addresses, signatures: digestOf(input.signatures.map((signature) => signature.signature)) },
-            outputs: { signers: signers.length, quorum_required: current.quorumRequired, activated },
+            outputs: { signers: signers.length, authorized_signers: counted, quorum_required: current.quorumRequired, activated },
           })
           if (!activated) {
             await store.updatePolicy(tx, tenantId, current.id, { signers })

@@ -132,6 +132,13 @@ describe('POST /v1/policy/{tenant_id}/evaluate', () => {
       expectError(await post(owner, 'evaluate', { action }), 'request_body_invalid')
     }
     expectError(await post(owner, 'evaluate', { action: { kind: 'ledger_write' }, extra: true }), 'request_body_invalid')
+    // More fraction digits than the currency has: refused, not evaluated as an amount that fails every check (and nothing audited).
+    const before = (await auditEvents(test, owner.tenantId, { action: 'policy.evaluate' })).length
+    const overPrecise = expectError(await post(owner, 'evaluate', { action: { kind: 'outbound_payment', amount: { currency: 'USD', value: '50000.001' } } }), 'validation_failed')
+    expect(overPrecise.details).toEqual({ issues: [{ path: '/action/amount/value', message: 'USD has 2 fraction digits; 50000.001 has 3.' }] })
+    expect(await auditEvents(test, owner.tenantId, { action: 'policy.evaluate' })).toHaveLength(before)
+    // A currency outside the table keeps the evaluator's rule (no rule in another currency holds for it).
+    expect((await post(owner, 'evaluate', { action: { kind: 'outbound_payment', amount: { currency: 'ZZZ', value: '1.12345' } } })).statusCode).toBe(200)
     const service = await test.request({ method: 'POST', url: '/v1/auth/service-token', headers: { authorization: `Bearer ${testServiceTokenSecret}` }, payload: { tenant_id: owner.tenantId, reason: 'policy test' } })
     expect((await post(owner, 'evaluate', { action: { kind: 'ledger_write' } }, service.json().access_token)).statusCode).toBe(200)
     const key = await issueApiKey(test, owner)
@@ -249,6 +256,7 @@ describe('lint, simulate and diff', () => {
     expectError(await post(owner, 'simulate', { action: small, version: 3 }), 'policy_not_found')
     expectError(await post(owner, 'simulate', { action: small }), 'request_body_invalid')
     expectError(await post(owner, 'simulate', { action: { ...small, unknown: 1 }, version: 1 }), 'request_body_invalid')
+    expectError(await post(owner, 'simulate', { action: { ...small, spend_in_window: { currency: 'JPY', value: '10.5' } }, version: 1 }), 'validation_failed')
   })
 
   it('allows a matched auto on money whatever its cap, and reports whether the matched rule\'s cap covers it (the floor is the gate\'s)', async () => {

@@ -219,6 +219,27 @@ describe('POST /v1/policy/{tenant_id}/sign', () => {
     expect(accepted.json().warnings).toContainEqual(expect.objectContaining({ code: 'quorum_exceeds_signers' }))
   })
 
+  it('counts an earlier signature only while its signer is still authorized: a deactivated signer\'s does not complete the quorum', async () => {
+    const { owner, signers } = await tenantWithSigners(3)
+    const [first, second, third] = signers as [Signer, Signer, Signer]
+    const composed = await compose(test, owner, samplePolicy(), 2)
+    expect((await sign(test, owner, first.member.token, composed.policy_id, [await signatureOf(first, composed)])).json().activated).toBe(false)
+    const deactivated = await test.request({ method: 'POST', url: `/v1/tenants/${owner.tenantId}/members/${first.member.memberId}/deactivate`, token: owner.token })
+    expect(deactivated.statusCode, deactivated.body).toBe(200)
+    // Two recorded signatures, one of them from a signer no longer authorized: not yet a quorum.
+    const secondSigned = await sign(test, owner, second.member.token, composed.policy_id, [await signatureOf(second, composed)])
+    expect(secondSigned.statusCode, secondSigned.body).toBe(200)
+    expect(secondSigned.json()).toMatchObject({ activated: false, policy: { state: 'pending_signatures' } })
+    const thirdSigned = await sign(test, owner, third.member.token, composed.policy_id, [await signatureOf(third, composed)])
+    expect(thirdSigned.json()).toMatchObject({ activated: true, policy: { state: 'active' } })
+    const signedEvents = await auditEvents(test, owner.tenantId, { action: 'policy.signed', entityId: composed.policy_id })
+    expect(signedEvents.map((event) => event.outputs)).toEqual([
+      expect.objectContaining({ signers: 1, authorized_signers: 1, activated: false }),
+      expect.objectContaining({ signers: 2, authorized_signers: 1, activated: false }),
+      expect.objectContaining({ signers: 3, authorized_signers: 2, activated: true }),
+    ])
+  })
+
   it('counts signers submitted concurrently: both are recorded and exactly one call activates', async () => {
     const { owner, signers } = await tenantWithSigners(3)
     const composed = await compose(test, owner, samplePolicy(), 2)
