@@ -97,6 +97,26 @@ describe('a keyed command, in its own transaction', () => {
     expect(command.calls()).toBe(1)
   })
 
+  it('keeps keys apart by credential: two keys or members of one tenant sending the same key never share an outcome', async () => {
+    const command = counter()
+    const tenantId = randomUUID()
+    const request = { name: 'test.count', tenantId, input: { amount: '10.00' } }
+    const key = newKey()
+    const as = (type: 'api_key' | 'user', credentialId: string): CommandContext => ({
+      requestId: 'req_test',
+      idempotencyKey: key,
+      principal: { id: credentialId, type, tenantId, scopes: [], credentialId, rateLimit: { perMinute: 60, burst: 60 } },
+    })
+    const firstKey = await commands.run(as('api_key', 'key_a'), request, command.work)
+    const otherKey = await commands.run(as('api_key', 'key_b'), request, command.work)
+    const member = await commands.run(as('user', 'usr_a'), { ...request, input: { amount: '99.00' } }, command.work)
+    expect([firstKey.replayed, otherKey.replayed, member.replayed]).toEqual([false, false, false])
+    expect(command.calls()).toBe(3)
+    // The same credential with the same key replays its own outcome.
+    expect(await commands.run(as('api_key', 'key_b'), request, command.work)).toMatchObject({ replayed: true, outcome: otherKey.outcome })
+    expect(command.calls()).toBe(3)
+  })
+
   it('keeps keys apart by tenant and by command', async () => {
     const command = counter()
     const key = newKey()

@@ -122,6 +122,17 @@ export function assertIdempotencyKey(key: string): void {
   }
 }
 
+/**
+ * Whose an Idempotency-Key is: the command's, under the tenant, for the credential that sent it (the API
+ * key, the member's login, the agent or service token; `credentialId`), as the spec keys idempotency to
+ * the key. Two members or two keys of one tenant that happen to send the same key never see each other's
+ * stored outcome. A request with no principal (a public route) shares one scope per command.
+ */
+export function keyScopeOf(context: CommandContext, commandName: string): string {
+  const principal = context.principal
+  return principal === undefined ? `command:${commandName}` : `command:${commandName}:${principal.type}:${principal.credentialId}`
+}
+
 /** What makes two requests "the same request": the command and its input, as canonical JSON. */
 export function commandFingerprint(name: string, input: unknown): string {
   return sha256Hex(canonicalJson({ command: name, input: input ?? null }))
@@ -247,13 +258,13 @@ export function createCommandRunner(deps: {
       const key = context.idempotencyKey
       if (key === undefined) return { outcome: await work(), replayed: false }
       assertIdempotencyKey(key)
-      const ref = { tenantId: request.tenantId, scope: `command:${request.name}`, key }
+      const ref = { tenantId: request.tenantId, scope: keyScopeOf(context, request.name), key }
       return runReserved({ db: deps.db, clock: deps.clock, store: deps.idempotency }, ref, commandFingerprint(request.name, request.input), work)
     },
     async run<Input, Outcome>(context: CommandContext, request: CommandRequest<Input>, work: (tx: Tx) => Promise<CommandWork<Outcome>>): Promise<CommandResult<Outcome>> {
       const key = context.idempotencyKey
       if (key !== undefined) assertIdempotencyKey(key)
-      const ref = key === undefined ? undefined : { tenantId: request.tenantId, scope: `command:${request.name}`, key }
+      const ref = key === undefined ? undefined : { tenantId: request.tenantId, scope: keyScopeOf(context, request.name), key }
       const fingerprint = ref === undefined ? undefined : commandFingerprint(request.name, request.input)
       const relays: Relay[] = []
       const result = await deps.db.transaction(async (tx) => {

@@ -1,6 +1,7 @@
 /**
  * Idempotency keys of commands (see command.ts for the semantics). Keys are tenant-scoped and scoped by
- * command (`command:<name>`); each is stored with a hash of the request and, once its command committed,
+ * command and credential (`command:<name>:<principal type>:<credential id>`, command.ts keyScopeOf; a
+ * public route's `command:<name>`); each is stored with a hash of the request and, once its command committed,
  * the command's outcome. Stored keys do not expire; they are deleted with their tenant.
  *
  * Most commands claim and complete their key inside their own transaction (`claim`, `complete`). A
@@ -27,7 +28,7 @@ const claimRoundsMax = 3
 
 export interface IdempotencyKeyRef {
   readonly tenantId: string
-  /** `command:<name>`: two commands never share a key. */
+  /** `command:<name>[:<principal type>:<credential id>]`: two commands, or two credentials, never share a key. */
   readonly scope: string
   readonly key: string
 }
