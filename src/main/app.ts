@@ -11,6 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { RateLimitRule } from '../kernel/principal.ts'
+import { AppError } from '../kernel/errors.ts'
 import { ulid } from '../kernel/ids.ts'
 import { clientErrorHandler, ErrorEnvelope, frameworkErrorHandler, installErrorHandling } from '../platform/http/errors.ts'
 import { installGuard, type BearerAuthenticator } from '../platform/http/guard.ts'
@@ -64,7 +65,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : `req_${ulid(Date.now())}`
     },
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: options.requestLog === 'line' }),
-    return503OnClosing: true,
+    // A request arriving while the server closes is answered 503 service_unavailable in the error envelope
+    // by the first onRequest hook below, not with Fastify's own body (return503OnClosing).
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: pathParameterCharactersMax },
     frameworkErrors: frameworkErrorHandler(options.publicBaseUrl),
     clientErrorHandler: clientErrorHandler(options.publicBaseUrl),
@@ -76,17 +79,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app, options.publicBaseUrl)
   installInputRules(app)
 
+  // During shutdown, answer in-flight requests with `Connection: close`: a keep-alive socket that was
+  // busy when close() began would otherwise hold the server open until the client hangs up; and a request
+  // that arrives once closing has begun is not started: 503 service_unavailable, so the load balancer
+  // retries it on another instance.
+  let closing = false
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
+    if (closing) {
+      reply.header('retry-after', '1')
+      throw new AppError('service_unavailable', 'The server is shutting down; retry the request (another instance takes it).')
+    }
   })
   if (options.requestLog === 'line') {
     app.addHook('onResponse', async (request, reply) => {
       request.log.info(`${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`)
     })
   }
-  // During shutdown, answer in-flight requests with `Connection: close`: a keep-alive socket that was
-  // busy when close() began would otherwise hold the server open until the client hangs up.
-  let closing = false
   app.addHook('preClose', async () => {
     closing = true
   })

@@ -2,6 +2,7 @@
  * The error envelope on every failure path, the catalogue's coverage of the spec, and the published
  * error reference.
  */
+import injectRequest from 'light-my-request'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { errorCatalogue, errorCodes, type ErrorCode } from '../../src/kernel/errors.ts'
 import { createTestApp, expectError, signupOwner, testPassword, testPublicBaseUrl, uniqueEmail, type TestApp } from '../support/harness.ts'
@@ -128,6 +129,28 @@ describe('the envelope on every failure path', () => {
     } finally {
       await broken.app.close()
       await broken.runtime.jobs.stop({ timeoutMs: 500 }).catch(() => {})
+    }
+  })
+
+  it('answers a request that arrives while the server closes with 503 service_unavailable in the envelope, and Retry-After', async () => {
+    const closingApp = await createTestApp()
+    // A request in flight keeps close() waiting (Fastify drains it), so the next one arrives while closing.
+    const listening = await closingApp.app.listen({ port: 0, host: '127.0.0.1' })
+    const slow = fetch(`${listening}/v1/ready`)
+    const closed = closingApp.app.close()
+    try {
+      await new Promise((resolve) => setImmediate(resolve))
+      // app.inject refuses once close() has begun; the router itself still takes a request, as a request on a
+      // keep-alive connection reaches it.
+      const response = await injectRequest(closingApp.app.routing.bind(closingApp.app), { method: 'GET', url: '/v1/tenants/00000000-0000-0000-0000-000000000000' })
+      const error = expectError(response, 'service_unavailable')
+      expect(error.request_id).toBe(response.headers['x-request-id'])
+      expect(response.headers['retry-after']).toBe('1')
+      expect(response.headers.connection).toBe('close')
+    } finally {
+      await slow.catch(() => undefined)
+      await closed
+      await closingApp.close().catch(() => {})
     }
   })
 
