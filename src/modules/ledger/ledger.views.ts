@@ -87,7 +87,8 @@ export function counterpartyView(row: CounterpartyRow) {
 }
 
 export function invoiceView(row: InvoiceRow) {
-  const due = decimalSubtract(row.total, row.amountPaid)
+  // A cancelled invoice owes nothing, whatever was paid on it.
+  const due = row.status === 'cancelled' ? '0' : decimalSubtract(row.total, row.amountPaid)
   return {
     id: row.id,
     direction: row.direction,

@@ -356,6 +356,18 @@ describe('invoices, obligations and wallets', () => {
     ])
   })
 
+
+  it('shows a cancelled invoice with nothing due, whatever its total', async () => {
+    const owner = await signupOwner(test)
+    const { artifactId } = await seedArtifact(
+      test,
+      owner.tenantId,
+      [{ kind: 'invoice', direction: 'receivable', invoice_number: 'INV-VOID-1', issue_date: '2026-03-01', due_date: '2026-03-31', currency: 'EUR', total: '1000', status: 'cancelled', counterparty: { name: 'Voided Customer' } }],
+      { sourceType: 'pdf_upload' },
+    )
+    await normalize(test, owner.tenantId, artifactId)
+    expect((await get(owner, '/v1/ledger/invoices')).invoices).toEqual([expect.objectContaining({ invoice_number: 'INV-VOID-1', status: 'cancelled', total: '1000.00', amount_paid: '0.00', amount_due: '0.00' })])
+  })
   it('wallet transfers become transactions of an on-chain account, with the other wallet as counterparty', async () => {
     const owner = await signupOwner(test)
     const wallet = '0x1111111111111111111111111111111111111111'
