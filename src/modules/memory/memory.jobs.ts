@@ -62,13 +62,21 @@ export function regenerationJobFor(notice: { tenantId: string; kind: 'normalize'
  * pages (neither reads the Ledger); a Ledger write every page (undefined), which also brings in the pages
  * of first-party agents no write has named yet.
  */
-const pageTypesAfter: Readonly<Record<'ledger' | 'policy' | 'agent', readonly PageType[] | undefined>> = { ledger: undefined, policy: ['policy'], agent: ['agent'] }
+const pageTypesAfter: Readonly<Record<PayloadOf<typeof memoryRegenerateQueue>['cause'], readonly PageType[] | undefined>> = {
+  'ledger.normalize': undefined,
+  'ledger.reconcile': undefined,
+  'ledger.trust': undefined,
+  'policy.composed': ['policy'],
+  'policy.activated': ['policy'],
+  'agent.registered': ['agent'],
+  'agent.state_changed': ['agent'],
+}
 
 export function createRegenerateHandler(regeneration: RegenerationService, tenants: MemoryTenants): JobHandler<PayloadOf<typeof memoryRegenerateQueue>> {
   return async (job) => {
     const { tenant_id: tenantId, ledger_ref: ledgerRef, cause } = job.data
     // A tenant deleted after the Ledger job committed has nothing left to render.
     if (!(await tenants.exists(tenantId))) return
-    await regeneration.regenerate({ requestId: `job:${job.id}` }, { tenantId, pageTypes: pageTypesAfter[cause.split('.')[0] as keyof typeof pageTypesAfter], actor: { type: 'system', id: 'memory-regenerate' }, cause: { kind: cause, ledgerRef } })
+    await regeneration.regenerate({ requestId: `job:${job.id}` }, { tenantId, pageTypes: pageTypesAfter[cause], actor: { type: 'system', id: 'memory-regenerate' }, cause: { kind: cause, ledgerRef } })
   }
 }
