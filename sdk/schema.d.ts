@@ -1711,7 +1711,7 @@ export interface paths {
         put?: never;
         /**
          * Link a wallet
-         * @description Links an address to this tenant (stored lower-cased). An address is linked to at most one tenant in the service: 409 wallet_already_linked. A human wallet belongs to a member (principal_id, default the caller) and is an authorized policy signer while that member is active; an agent wallet needs principal_id. Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay returns the linked wallet rather than 409 wallet_already_linked.
+         * @description Links an address to this tenant (stored lower-cased). An address is linked to at most one tenant in the service: 409 wallet_already_linked. An address an agent is registered with (in any tenant, or on chain) is 409 wallet_already_linked too, unless this is that agent's own link (principal_type agent, principal_id the agent, this tenant): no tenant can take another's agent wallet. A human wallet belongs to a member (principal_id, default the caller) and is an authorized policy signer while that member is active; an agent wallet needs principal_id. Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay returns the linked wallet rather than 409 wallet_already_linked.
          */
         post: operations["linkWallet"];
         delete?: never;
@@ -2232,7 +2232,7 @@ export interface paths {
         put?: never;
         /**
          * Register an external agent
-         * @description 201 with the agent: kind external, state pending_onchain, registered_at null. The role fixes its plain scopes and so its scope hash (a scope_hash given must equal it, else 400 validation_failed). The agent becomes active when its AgentRegistry registration is confirmed on chain (the registered_tx given, or the contract's record) with that scope hash; in a sandbox with no chain configured, by the platform's governance resume (docs/agents.md). 409 agent_already_registered for an id your tenant already has. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         * @description 201 with the agent: kind external, state pending_onchain, registered_at null. The role fixes its plain scopes and so its scope hash (a scope_hash given must equal it, else 400 validation_failed). The agent becomes active when its AgentRegistry registration is confirmed on chain (the registered_tx given, or the contract's record) with that scope hash; in a sandbox with no chain configured, by the platform's governance resume (docs/agents.md). 409 agent_already_registered for an id your tenant already has; 409 wallet_already_linked for an onchain_address another agent (of any tenant) is registered with, or that is linked to a person or another tenant (a wallet address belongs to one agent in the service). With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
          */
         post: operations["registerAgent"];
         delete?: never;

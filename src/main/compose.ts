@@ -237,6 +237,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const tenantDirectory = createTenantDirectory()
   // A replayed command hands its secret out again by deriving it from a stored seed, with a key derived
   // from API_KEY_PEPPER: the key that already guards stored credentials (rotating it ends API keys anyway).
+  // A wallet's link in any tenant (policy's wallets), for sign-in and for agent registrations; policy is built later.
+  const walletLinkOf = async (executor: Executor, address: string) => {
+    const row = await policy.store.findWalletByAddress(executor, address)
+    return row === undefined ? undefined : { tenantId: row.tenantId, principalType: row.principalType, principalId: row.principalId }
+  }
   const replayableSecrets = createReplayableSecrets(hmacSha256Hex(config.apiKeyPepper, 'steward:replayable-secret:v1'))
   const auth = createAuth(
     {
@@ -250,12 +255,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       secrets: replayableSecrets,
       tenants: tenantDirectory,
       // Policy and the agents module are built later; these run only once both exist.
-      wallets: {
-        async findWallet(executor, address) {
-          const row = await policy.store.findWalletByAddress(executor, address)
-          return row === undefined ? undefined : { tenantId: row.tenantId, principalType: row.principalType, principalId: row.principalId }
-        },
-      },
+      wallets: { findWallet: (executor, address) => walletLinkOf(executor, address) },
       agents: {
         agentOfWallet: (tenantId, address) => agents.registry.agentOfWallet(tenantId, address),
         agentById: (tenantId, agentId) => agents.registry.agentById(tenantId, agentId),
@@ -280,7 +280,21 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const webhooks = createWebhooks({ db, commands, cursors, ids, clock, environment: config.environment }, options.webhooks)
   // The memory module is built later; the Ledger's write hook runs only once both exist (in a job).
   const ledger = createLedger({ db, commands, audit: auditRecorder, events, jobs, ids, clock, cursors, raw: createRawRecords(), afterWrite: (tx, notice) => memory.afterLedgerWrite(tx, notice) })
-  const policy = createPolicy({ db, commands, cursors, ids, clock, tenants: tenantDirectory, ledger: ledger.queries, afterWrite: (tx, notice) => memory.afterPolicyWrite(tx, notice) })
+  const policy = createPolicy({
+    db,
+    commands,
+    cursors,
+    ids,
+    clock,
+    tenants: tenantDirectory,
+    ledger: ledger.queries,
+    // The agents module is built later; a wallet link asks its registry only once both exist.
+    agentWallets: {
+      registrationsClaiming: (executor, address) => agents.registry.registrationsClaiming(executor, address),
+      tenantOnchain: (address) => agents.registry.tenantOfWalletOnchain(address),
+    },
+    afterWrite: (tx, notice) => memory.afterPolicyWrite(tx, notice),
+  })
   // Tenants created before the Policy layer get the default policy (idempotent; a no-op once done).
   const backfilled = await policy.defaultPolicy.backfill()
   if (backfilled > 0) logger.info({ tenants: backfilled }, 'default policy given to existing tenants')
@@ -455,6 +469,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     clock,
     // The memory module's agent pages show each agent's state: a registration or a state change regenerates them.
     afterWrite: (tx, notice) => memory.afterAgentWrite(tx, notice),
+    // A registration may not name a wallet linked to a person, another tenant or another agent (policy's links).
+    walletLinks: { linkOf: (executor, address) => walletLinkOf(executor, address) },
     promotions: { isPromoted: async (tenantId, agentId) => (await execution.promotions.activeFor(db.orm, tenantId, agentId, clock.now())) !== undefined },
     ledger: {
       async snapshot(tenantId, today): Promise<LedgerSnapshot> {

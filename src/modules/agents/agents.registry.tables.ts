@@ -6,7 +6,7 @@
  * Part of the one schema of both engines (drizzle.config.ts collects every `*.tables.ts`).
  */
 import { sql } from 'drizzle-orm'
-import { boolean, check, primaryKey, text, pgTable, uuid } from 'drizzle-orm/pg-core'
+import { boolean, check, index, primaryKey, text, pgTable, uuid } from 'drizzle-orm/pg-core'
 import { createdAt, timestamptz, updatedAt } from '../../platform/db/columns.ts'
 import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
 import { tenants } from '../tenants/tenants.tables.ts'
@@ -37,6 +37,8 @@ export const agentRegistrations = pgTable(
     primaryKey({ columns: [table.tenantId, table.agentId] }),
     check('agent_registrations_scope_hash_check', sql`${table.scopeHash} ~ '^0x[0-9a-f]{64}$'`),
     check('agent_registrations_onchain_address_check', sql`${table.onchainAddress} is null or ${table.onchainAddress} ~ '^0x[0-9a-f]{40}$'`),
+    // Across tenants: sign-in and a wallet link ask which registration, anywhere, claims an address.
+    index('agent_registrations_onchain_address_idx').on(table.onchainAddress).where(sql`${table.onchainAddress} is not null`),
   ],
 )
 

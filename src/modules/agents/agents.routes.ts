@@ -326,7 +326,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<AgentRoutesOptions> = async 
         summary: 'Register an external agent',
         description:
           '201 with the agent: kind external, state pending_onchain, registered_at null. The role fixes its plain scopes and so its scope hash (a scope_hash given must equal it, else 400 validation_failed). ' +
-          'The agent becomes active when its AgentRegistry registration is confirmed on chain (the registered_tx given, or the contract\'s record) with that scope hash; in a sandbox with no chain configured, by the platform\'s governance resume (docs/agents.md). 409 agent_already_registered for an id your tenant already has. ' +
+          'The agent becomes active when its AgentRegistry registration is confirmed on chain (the registered_tx given, or the contract\'s record) with that scope hash; in a sandbox with no chain configured, by the platform\'s governance resume (docs/agents.md). 409 agent_already_registered for an id your tenant already has; 409 wallet_already_linked for an onchain_address another agent (of any tenant) is registered with, or that is linked to a person or another tenant (a wallet address belongs to one agent in the service). ' +
           idempotencyNote,
         headers: IdempotencyKeyHeaders,
         body: RegisterAgentBody,

@@ -24,7 +24,7 @@ import type { AgentRegistryChain } from './chain/agent-registry.ts'
 import { createActionsService, type ActionsService, type AgentActionTypes, type AgentProposalsQuery } from './actions.service.ts'
 import { createHaltService, type HaltService } from './halt.service.ts'
 import { createLifecycleService, type LifecycleService } from './lifecycle.service.ts'
-import type { AgentsLedger, AgentsPayments, AgentsPromotions, AgentsProofs, AgentsRaw, AgentWriteListener } from './ports.ts'
+import type { AgentsLedger, AgentsPayments, AgentsPromotions, AgentsProofs, AgentsRaw, AgentsWalletLinks, AgentWriteListener } from './ports.ts'
 import { createAgentProtocolGuard, type AgentProtocolGuard } from './protocol-guard.ts'
 import { createRegistryService, type RegistryService } from './registry.service.ts'
 import { createRegistryStore } from './registry.store.pg.ts'
@@ -39,7 +39,7 @@ export { scopeHashOf } from './domain/scope-hash.ts'
 export { agentRoleScopes, scopeHashOfRole, scopesOfRole } from './domain/agent-roles.ts'
 export { createAgentRegistryChain, deployAgentRegistry, type AgentRegistryChain } from './chain/agent-registry.ts'
 export type { LedgerSnapshot } from './domain/programs/program.ts'
-export type { AgentPaymentProposal, AgentsLedger, AgentsPayments, AgentsPromotions, AgentsProofs, AgentsRaw, AgentWriteListener, AgentWriteNotice, GateRunTrace, PolicyDryRun } from './ports.ts'
+export type { AgentPaymentProposal, AgentsLedger, AgentsPayments, AgentsPromotions, AgentsProofs, AgentsRaw, AgentsWalletLinks, AgentWriteListener, AgentWriteNotice, GateRunTrace, PolicyDryRun } from './ports.ts'
 export type { AgentsService } from './agents.service.ts'
 export type { RunService } from './run.service.ts'
 export type { RunsReadService } from './runs.read.ts'
@@ -88,6 +88,8 @@ export function createAgents(deps: {
   payments: AgentsPayments
   proofs: AgentsProofs
   raw: AgentsRaw
+  /** The policy module's wallet links: a registration may not name a wallet another agent, tenant or person has linked. */
+  walletLinks: AgentsWalletLinks
   chain: AgentRegistryChain | undefined
   /** The proposals module's type resolution: which public proposal type an action type resolves to. */
   actionTypes: AgentActionTypes
@@ -103,7 +105,7 @@ export function createAgents(deps: {
     service: createAgentsService({ db, store: registryStore, promotions: deps.promotions }),
     runs,
     reads: createRunsReadService({ ...deps, store: runsStore }),
-    registry: createRegistryService({ db, commands, store: registryStore, clock, chain, afterWrite: deps.afterWrite }),
+    registry: createRegistryService({ db, commands, store: registryStore, clock, chain, walletLinks: deps.walletLinks, afterWrite: deps.afterWrite }),
     actions,
     proposals: actions.query,
     halt: createHaltService({ commands, store: registryStore, clock, payments: deps.payments, raw: deps.raw, afterWrite: deps.afterWrite }),

@@ -6,7 +6,7 @@
 import type { AuditActor } from '../../kernel/audit-record.ts'
 import type { CommandContext } from '../../kernel/context.ts'
 import type { PendingJob } from '../../platform/commands/command.ts'
-import type { Tx } from '../../platform/db/database.ts'
+import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { LedgerSnapshot } from './domain/programs/program.ts'
 
 export interface AgentsPromotions {
@@ -67,6 +67,12 @@ export interface AgentsPayments {
 export interface AgentsProofs {
   /** The Proof artifact of an action (GET /v1/proof/{action_id}); throws 404 proof_not_found. */
   proof(tenantId: string, actionId: string): Promise<unknown>
+}
+
+/** A wallet linked to a tenant (the policy module's wallet links), as a registration's claim on its address is checked against it. */
+export interface AgentsWalletLinks {
+  /** The link of a (lower-cased) address in any tenant; undefined when none. */
+  linkOf(executor: Executor, address: string): Promise<{ tenantId: string; principalType: 'human' | 'agent'; principalId: string } | undefined>
 }
 
 /** What the contribution hold's release needs of Raw: handing the held artifacts to the Ledger, in the caller's transaction. */

@@ -12,11 +12,12 @@ import { hasIdPrefix } from '../../kernel/ids.ts'
 import type { Scope } from '../../kernel/principal.ts'
 import type { CommandResult, CommandRunner } from '../../platform/commands/command.ts'
 import type { Database, Executor, Tx } from '../../platform/db/database.ts'
+import { lockWalletAddress } from '../../platform/db/locks.ts'
 import { agentKey, type AgentRegistryChain, type RegistrationLog } from './chain/agent-registry.ts'
 import { catalog } from './domain/catalog.ts'
 import { isAgentRole, scopeHashOfRole, scopesOfRole, type AgentRole } from './domain/agent-roles.ts'
 import type { AgentRegistrationRow, AgentStateRow } from './agents.registry.tables.ts'
-import type { AgentWriteListener, AgentWriteNotice } from './ports.ts'
+import type { AgentsWalletLinks, AgentWriteListener, AgentWriteNotice } from './ports.ts'
 import type { RegisteredAgent, RegistryStore } from './registry.store.pg.ts'
 
 const hashPattern = /^0x[0-9a-fA-F]{64}$/
@@ -98,6 +99,7 @@ export function createRegistryService(deps: {
   clock: Clock
   /** The AgentRegistry contract; undefined in a sandbox with no chain configured. */
   chain: AgentRegistryChain | undefined
+  walletLinks: AgentsWalletLinks
   afterWrite?: AgentWriteListener | undefined
 }) {
   const { db, commands, store, clock, chain } = deps
@@ -131,12 +133,28 @@ export function createRegistryService(deps: {
     return { ok: true, log, registeredAt: new Date(Number(record.registeredAt) * 1000) }
   }
 
+  /**
+   * A wallet address names one agent in the whole service: none registered elsewhere with it, and no
+   * link of it but this agent's own (`principal_type: agent`, this tenant). Holds the address's lock.
+   */
+  async function assertWalletFree(tx: Tx, tenantId: string, agentId: string, address: string): Promise<void> {
+    await lockWalletAddress(tx, address)
+    const taken = () => new AppError('wallet_already_linked', 'This wallet address is already another agent\'s or linked to a person or another tenant.', { field: '/onchain_address' })
+    // The agent's own registration (a repeated id) is left to the insert's 409 agent_already_registered.
+    const claims = await store.registrationsClaiming(tx, address, 2)
+    if (claims.some((claim) => claim.tenantId !== tenantId || claim.agentId !== agentId)) throw taken()
+    const link = await deps.walletLinks.linkOf(tx, address)
+    if (link !== undefined && (link.tenantId !== tenantId || link.principalType !== 'agent' || link.principalId !== agentId)) throw taken()
+  }
+
   return {
     /**
      * Registers an external agent of the caller's tenant: kind external, state pending_onchain,
      * registered_at null. The scope hash is its role's (a given scope_hash must equal it). Inserts the
      * registration and its state row; audits agent.registered. Takes an Idempotency-Key. 409
-     * agent_already_registered for an id the tenant already has (registered or in the catalog).
+     * agent_already_registered for an id the tenant already has (registered or in the catalog); 409
+     * wallet_already_linked for an onchain_address another agent (of any tenant) is registered with, or
+     * that is linked to a person or to another tenant (the address lock orders it with wallet links).
      */
     async register(context: CommandContext, input: RegisterInput): Promise<CommandResult<RegisteredAgentView>> {
       const principal = requirePrincipal(context)
@@ -159,6 +177,7 @@ export function createRegistryService(deps: {
 
       return commands.run(context, { name: 'agents.register', tenantId, input }, async (tx) => {
         const now = clock.now()
+        if (input.onchain_address !== undefined) await assertWalletFree(tx, tenantId, input.agent_id, input.onchain_address.toLowerCase())
         const registration: AgentRegistrationRow = {
           tenantId,
           agentId: input.agent_id,
@@ -299,6 +318,15 @@ export function createRegistryService(deps: {
       const found = await store.findRegistered(executor, tenantId, agentId)
       if (found === undefined || !isAgentRole(found.registration.role)) return undefined
       return { tenantId, agentId, state: found.state.state, scopes: scopesOfRole(found.registration.role), scopeHash: found.registration.scopeHash, onchainAddress: found.registration.onchainAddress }
+    },
+
+    /**
+     * Deliberately across tenants: the registrations (at most two) whose wallet is `address`, for a
+     * wallet link's check that the address is not another agent's. Read in the caller's transaction,
+     * which holds the address's lock.
+     */
+    async registrationsClaiming(executor: Executor, address: string): Promise<Array<{ tenantId: string; agentId: string }>> {
+      return store.registrationsClaiming(executor, address.toLowerCase(), 2)
     },
 
     /** The tenant the chain registered a wallet for, when a chain is configured. */

@@ -1,6 +1,7 @@
 /**
  * The registry's store: external agents' registrations and every agent's per-tenant state. Touches only
- * this module's tables (agents.registry.tables.ts); every query names the tenant.
+ * this module's tables (agents.registry.tables.ts); every query names the tenant but one
+ * (`registrationsClaiming`: a wallet address is claimed once across the service).
  */
 import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Executor, Tx } from '../../platform/db/database.ts'
@@ -43,6 +44,19 @@ export function createRegistryStore() {
         .where(and(eq(agentRegistrations.tenantId, tenantId), eq(agentRegistrations.onchainAddress, address)))
         .limit(1)
       return row
+    },
+
+    /**
+     * Deliberately across tenants: the registrations whose wallet is `address` (lower-cased), at most
+     * `limit`, in (tenant, agent) order. A wallet address belongs to one agent in the whole service.
+     */
+    async registrationsClaiming(executor: Executor, address: string, limit: number): Promise<Array<{ tenantId: string; agentId: string }>> {
+      return executor
+        .select({ tenantId: agentRegistrations.tenantId, agentId: agentRegistrations.agentId })
+        .from(agentRegistrations)
+        .where(eq(agentRegistrations.onchainAddress, address))
+        .orderBy(agentRegistrations.tenantId, agentRegistrations.agentId)
+        .limit(limit)
     },
 
     /** Every registered agent of the tenant, in id order. Bounded by `limit`. */

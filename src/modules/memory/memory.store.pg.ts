@@ -7,7 +7,7 @@ import type { MemoryStore, PageListing } from './memory.store.ts'
 import { memoryPages } from './memory.tables.ts'
 
 /** The advisory-lock class of memory regenerations (beside the Ledger's 7_264_110 and Policy's 7_264_120). */
-const memoryLockClass = 7_264_190
+const memoryLockClass = 7_264_200
 /** Rows per insert statement (13 parameters a row, far below PostgreSQL's 65,535). */
 const insertRowsMax = 500
 

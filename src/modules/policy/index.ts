@@ -14,7 +14,7 @@ import { StoredContents } from './stored-content.ts'
 import type { PolicyStore } from './policy.store.ts'
 import { createPolicyVerdicts, type PolicyVerdicts } from './verdicts.ts'
 import { createWalletsService, type WalletsService } from './wallets.service.ts'
-import type { LedgerOutflows, PolicyTenants, PolicyWriteListener } from './ports.ts'
+import type { LedgerOutflows, PolicyAgentWallets, PolicyTenants, PolicyWriteListener } from './ports.ts'
 import { createPolicyIntegrity, type PolicyIntegrityReader } from './integrity.ts'
 
 export { policyRoutes, policyContentSchemaPath } from './policy.routes.ts'
@@ -25,7 +25,7 @@ export type { EvaluatedDecision, IssuedVerdict, PolicyVerdicts, VerdictConsumpti
 export { actionHash, verdictLifetimeSeconds } from './verdicts.ts'
 export type { PolicyAction, PolicyDecision, TraceEntry } from './domain/index.ts'
 export type { PolicyIntegrity, PolicyIntegrityReader } from './integrity.ts'
-export type { PolicyWriteListener, PolicyWriteNotice } from './ports.ts'
+export type { PolicyAgentWallets, PolicyWriteListener, PolicyWriteNotice } from './ports.ts'
 
 export interface Policy {
   readonly service: PolicyService
@@ -48,6 +48,8 @@ export interface PolicyDeps {
   readonly tenants: PolicyTenants
   /** The Ledger's queries: recorded outflows for simulate-historical. */
   readonly ledger: LedgerOutflows
+  /** The agents module's registry: a wallet link may not take an address another agent is registered with. */
+  readonly agentWallets: PolicyAgentWallets
   /** Told of each composed and activated version, in its transaction (ports.ts PolicyWriteListener). */
   readonly afterWrite?: PolicyWriteListener | undefined
 }
@@ -59,7 +61,7 @@ export function createPolicy(deps: PolicyDeps): Policy {
   const contents = new StoredContents()
   return {
     service: createPolicyService({ db, commands, store, tenants, ledger, cursors, ids, clock, contents, afterWrite: deps.afterWrite }),
-    wallets: createWalletsService({ db, commands, store, tenants, cursors, ids, clock }),
+    wallets: createWalletsService({ db, commands, store, tenants, agents: deps.agentWallets, cursors, ids, clock }),
     defaultPolicy: createDefaultPolicyProvisioner({ db, commands, store, tenants, ids, clock }),
     verdicts: createPolicyVerdicts({ store, ids, clock, contents }),
     integrity: createPolicyIntegrity({ store, tenants }),

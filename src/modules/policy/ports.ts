@@ -19,6 +19,14 @@ export interface PolicyTenants {
   isMemberUser(executor: Executor, tenantId: string, userId: string): Promise<boolean>
 }
 
+/** Agents' claims on wallet addresses (the agents module's registry), which a wallet link must not contradict. */
+export interface PolicyAgentWallets {
+  /** Registrations, in any tenant, whose wallet is the (lower-cased) address; read in the caller's transaction. */
+  registrationsClaiming(executor: Executor, address: string): Promise<Array<{ tenantId: string; agentId: string }>>
+  /** The tenant whose agent the chain registered the address for; undefined with no chain configured or none. */
+  tenantOnchain(address: string): Promise<string | undefined>
+}
+
 /** What a policy write was: a new version composed, or a version activated (the previous one superseded). */
 export interface PolicyWriteNotice {
   readonly tenantId: string

@@ -16,7 +16,8 @@ import type { Database } from '../../platform/db/database.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { commandTenant } from './command-tenant.ts'
 import { walletAddressTakenConstraint, type PolicyStore, type WalletRow } from './policy.store.ts'
-import type { PolicyTenants } from './ports.ts'
+import { lockWalletAddress } from '../../platform/db/locks.ts'
+import type { PolicyAgentWallets, PolicyTenants } from './ports.ts'
 
 export const walletPageRows = { defaultRows: 50, maxRows: 500 } as const satisfies PageSizeBounds
 
@@ -75,6 +76,7 @@ export function createWalletsService(deps: {
   commands: CommandRunner
   store: PolicyStore
   tenants: Pick<PolicyTenants, 'isMemberUser'>
+  agents: PolicyAgentWallets
   cursors: CursorCodec
   ids: IdSource
   clock: Clock
@@ -86,8 +88,11 @@ export function createWalletsService(deps: {
     /**
      * Links a wallet to the caller's tenant. A human wallet's principal is a member's user (default: the
      * caller); an agent wallet names its agent. Audits wallet.linked; emits nothing. 409
-     * wallet_already_linked when the address is linked anywhere (the unique index settles races). Takes
-     * an Idempotency-Key: a retry of a link that committed gets the wallet, not 409.
+     * wallet_already_linked when the address is linked anywhere (the unique index settles races), or
+     * when an agent is registered with it (in the agents module's registry or on chain) unless it is the
+     * named agent of this tenant: a link cannot take another tenant's agent wallet, which would lock that
+     * agent out of sign-in. The address's lock orders it with registrations. Takes an Idempotency-Key: a
+     * retry of a link that committed gets the wallet, not 409.
      */
     async link(context, input) {
       const { principal, tenantId } = commandTenant(context, input)
@@ -100,12 +105,19 @@ export function createWalletsService(deps: {
         principalId = input.principal_id ?? principal.id
         if (principal.type !== 'user' && input.principal_id === undefined) throw invalid('/principal_id', 'is required unless the caller is a user')
       }
+      const isThisAgent = (claim: { tenantId: string; agentId: string | null }) => input.principal_type === 'agent' && claim.tenantId === tenantId && (claim.agentId === null || claim.agentId === principalId)
+      // The chain is read before the transaction opens (no transaction waits on an RPC).
+      const onchainTenant = await deps.agents.tenantOnchain(address)
+      if (onchainTenant !== undefined && !isThisAgent({ tenantId: onchainTenant, agentId: null })) throw alreadyLinked()
       try {
         return await commands.run(context, { name: 'wallets.link', tenantId, input }, async (tx) => {
           if (input.principal_type === 'human' && !(await deps.tenants.isMemberUser(tx, tenantId, principalId))) {
             throw invalid('/principal_id', 'is not a member of this tenant')
           }
+          await lockWalletAddress(tx, address)
           if ((await store.findWalletByAddress(tx, address)) !== undefined) throw alreadyLinked()
+          const claims = await deps.agents.registrationsClaiming(tx, address)
+          if (claims.some((claim) => !isThisAgent(claim))) throw alreadyLinked()
           const row: WalletRow = { id: ids.newId('wallet'), tenantId, address, principalType: input.principal_type, principalId, createdBy: principal.id, createdAt: clock.now() }
           await store.insertWallet(tx, row)
           return {

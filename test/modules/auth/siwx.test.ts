@@ -184,3 +184,75 @@ describe('a challenge older than 5 minutes', () => {
     }
   })
 })
+
+describe('a wallet address is claimed once, by links and registrations alike', () => {
+  const register = async (tenantOwner: TenantOwner, agentId: string, address: string) =>
+    test.request({
+      method: 'POST',
+      url: '/v1/execution/agents/register',
+      token: (await addMember(test, tenantOwner, 'admin')).token,
+      payload: { agent_id: agentId, role: 'proposer', display_name: 'Claimer', onchain_address: address },
+    })
+  const linkResponse = (tenantOwner: TenantOwner, address: string, principalType: 'human' | 'agent', principalId?: string) =>
+    test.request({
+      method: 'POST',
+      url: `/v1/tenants/${tenantOwner.tenantId}/wallets`,
+      token: tenantOwner.token,
+      payload: { address, principal_type: principalType, ...(principalId === undefined ? {} : { principal_id: principalId }) },
+    })
+
+  it("keeps another tenant from linking a registered agent's wallet, so the agent still signs in", async () => {
+    const victim = await signupOwner(test)
+    const squatter = await signupOwner(test)
+    const agentAccount = privateKeyToAccount(generatePrivateKey())
+    const agentId = `agt_claimed_${Date.now()}`
+    expect((await register(victim, agentId, agentAccount.address)).statusCode).toBe(201)
+    await test.runtime.agents.registry.resume({ requestId: 'req_test' }, { tenantId: victim.tenantId, agentId, actor: { type: 'platform', id: 'governance' } })
+
+    // Neither as a person's wallet nor as an agent's, in upper or lower case, and not in the agent's own tenant as a person's.
+    expectError(await linkResponse(squatter, agentAccount.address, 'human'), 'wallet_already_linked')
+    expectError(await linkResponse(squatter, agentAccount.address.toLowerCase(), 'agent', agentId), 'wallet_already_linked')
+    expectError(await linkResponse(victim, agentAccount.address, 'human'), 'wallet_already_linked')
+    expectError(await linkResponse(victim, agentAccount.address, 'agent', 'agt_someone_else'), 'wallet_already_linked')
+    // Another tenant cannot register an agent with it either.
+    expectError(await register(squatter, `${agentId}_copy`, agentAccount.address), 'wallet_already_linked')
+
+    // The agent's own link is still allowed, and the agent signs in to its tenant.
+    expect((await linkResponse(victim, agentAccount.address, 'agent', agentId)).statusCode).toBe(201)
+    const response = await signIn(await signed(agentAccount))
+    expect(response.statusCode, response.body).toBe(200)
+    expect(response.json().principal).toMatchObject({ id: agentId, type: 'agent', tenantId: victim.tenantId })
+  })
+
+  it('refuses to register an agent with a wallet linked to a person or to another tenant, and accepts its own earlier link', async () => {
+    const first = await signupOwner(test)
+    const second = await signupOwner(test)
+    const person = privateKeyToAccount(generatePrivateKey())
+    await link(first, person.address, 'human')
+    expectError(await register(first, `agt_person_${Date.now()}`, person.address), 'wallet_already_linked')
+    expectError(await register(second, `agt_person_${Date.now()}`, person.address), 'wallet_already_linked')
+
+    const agentAccount = privateKeyToAccount(generatePrivateKey())
+    const agentId = `agt_linked_first_${Date.now()}`
+    await link(first, agentAccount.address, 'agent', agentId)
+    expectError(await register(second, agentId, agentAccount.address), 'wallet_already_linked')
+    expectError(await register(first, `${agentId}_other`, agentAccount.address), 'wallet_already_linked')
+    expect((await register(first, agentId, agentAccount.address)).statusCode).toBe(201)
+    // The person's sign-in is unchanged.
+    expect((await signIn(await signed(person))).json().principal).toMatchObject({ id: first.userId, type: 'user', tenantId: first.tenantId })
+  })
+
+  it('settles a link and a registration of one address racing from two tenants: exactly one claims it', async () => {
+    const linker = await signupOwner(test)
+    const registrar = await signupOwner(test)
+    const admin = await addMember(test, registrar, 'admin')
+    for (let trial = 0; trial < 5; trial += 1) {
+      const address = privateKeyToAccount(generatePrivateKey()).address
+      const [linked, registered] = await Promise.all([
+        linkResponse(linker, address, 'human'),
+        test.request({ method: 'POST', url: '/v1/execution/agents/register', token: admin.token, payload: { agent_id: `agt_race_${trial}_${Date.now()}`, role: 'proposer', display_name: 'Racer', onchain_address: address } }),
+      ])
+      expect([linked.statusCode, registered.statusCode].sort(), `${linked.body} ${registered.body}`).toEqual([201, 409])
+    }
+  })
+})

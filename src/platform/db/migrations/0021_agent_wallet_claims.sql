@@ -1,0 +1,1 @@
+CREATE INDEX "agent_registrations_onchain_address_idx" ON "agent_registrations" USING btree ("onchain_address") WHERE "agent_registrations"."onchain_address" is not null;
