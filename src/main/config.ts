@@ -70,6 +70,8 @@ export interface Config {
   readonly onchainSessionKeySeed: string | undefined
   /** Raw: let fetch-by-URL reach loopback addresses (sandbox tests serving files locally); refused in production. */
   readonly rawFetchAllowLoopback: boolean
+  /** Webhooks: let endpoint URLs reach loopback addresses (a receiver on the developer's machine); refused in production. Private ranges never. */
+  readonly webhookAllowLoopback: boolean
   /** Sandbox: create the demo business (sandbox/demo) on the first start; never in production. */
   readonly sandboxDemoData: boolean
   /** Where stored bytes live: the filesystem under `dataDir` (one host), or an S3-compatible bucket (shared). */
@@ -115,6 +117,7 @@ export const configurationNames = [
   'MAIL_FROM',
   'WORKERS_IN_PROCESS',
   'RAW_FETCH_ALLOW_LOOPBACK',
+  'WEBHOOK_ALLOW_LOOPBACK',
   'PAYMENTS_FIAT_FLOOR',
   'ACH_WEBHOOK_SECRET',
   'SANDBOX_ACH_SETTLE_SECONDS',
@@ -232,6 +235,10 @@ export function loadConfig(env: Env): Config {
   if (production && rawFetchAllowLoopback) {
     problems.push('RAW_FETCH_ALLOW_LOOPBACK: must not be true when STEWARD_ENV=production (Raw never fetches from loopback there)')
   }
+  const webhookAllowLoopback = read.boolean('WEBHOOK_ALLOW_LOOPBACK', false)
+  if (production && webhookAllowLoopback) {
+    problems.push('WEBHOOK_ALLOW_LOOPBACK: must not be true when STEWARD_ENV=production (webhooks are delivered to public addresses only there)')
+  }
 
   const sandboxDemoData = read.boolean('SANDBOX_DEMO_DATA', !production)
   if (production && sandboxDemoData) problems.push('SANDBOX_DEMO_DATA: must not be true when STEWARD_ENV=production (demo data is for the sandbox)')
@@ -267,6 +274,7 @@ export function loadConfig(env: Env): Config {
     agentRegistry: readAgentRegistry(read, problems),
     llm: readLanguageModel(read, problems),
     rawFetchAllowLoopback,
+    webhookAllowLoopback,
     paymentsFiatFloor: read.boolean('PAYMENTS_FIAT_FLOOR', true),
     achWebhookSecret: read.secret('ACH_WEBHOOK_SECRET', { requiredIn: false }),
     sandboxAchSettleSeconds: read.integer('SANDBOX_ACH_SETTLE_SECONDS', 5, { min: 0, max: 86_400 }),

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../src/platform/db/database.ts'
 import {
   classifyAddress,
-  egressPolicyFor,
+  productionEgressPolicy,
+  type EgressPolicy,
   EgressRefusedError,
   EgressRequestError,
   getFollowingRedirects,
@@ -21,12 +22,14 @@ import {
   type ResolvedAddress,
 } from '../../src/platform/net/egress.ts'
 import { artifactRow, startFileServer, uniqueCsv, type FileServer } from '../fixtures/raw/ingest/raw-test-kit.ts'
+import { loadConfig } from '../../src/main/config.ts'
 import { createTestApp, expectError, login, signupOwner, testPassword, testPlatformSecret, uniqueEmail, type TenantOwner, type TestApp } from '../support/harness.ts'
 import { changeMember, createWebhookTestApp, deliveriesOf, type WebhookTestApp } from '../support/webhook-app.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
-const production = egressPolicyFor('production')
-const sandbox = egressPolicyFor('sandbox')
+const production = productionEgressPolicy
+// Everything allowed but the URL's own faults: the pinned-connection tests below talk to local receivers.
+const unrestricted: EgressPolicy = { httpsOnly: false, allowNonPublicAddresses: true }
 
 /** A resolver answering from a table; a function entry answers differently on each call. Unknown names fail like NXDOMAIN. */
 function fakeResolver(table: Record<string, string[] | ((call: number) => string[])>): HostResolver & { calls: string[] } {
@@ -167,10 +170,15 @@ describe('resolveEgressTarget', () => {
     expect((await refusal(resolveEgressTarget(url, production, resolver))).reason).toBe(reason)
   })
 
-  it('names the address and its range in the refusal, for the caller to fix', async () => {
+  it('names a host name\'s range in the refusal but never the address it resolved to (no internal DNS oracle)', async () => {
     const error = await refusal(resolveEgressTarget('https://metadata.example/x', production, resolver))
-    expect(error.details).toEqual({ host: 'metadata.example', address: '169.254.169.254', range: 'linkLocal' })
-    expect(error.message).toContain('169.254.169.254')
+    expect(error.details).toEqual({ host: 'metadata.example', range: 'linkLocal' })
+    expect(error.message).not.toContain('169.254.169.254')
+  })
+
+  it('names an IP literal\'s address and range in the refusal, for the caller to fix', async () => {
+    const error = await refusal(resolveEgressTarget('https://169.254.169.254/x', production, resolver))
+    expect(error.details).toEqual({ host: '169.254.169.254', address: '169.254.169.254', range: 'linkLocal' })
   })
 
   it.each([
@@ -179,16 +187,16 @@ describe('resolveEgressTarget', () => {
     ['http://127.0.0.1:3000/hooks', '127.0.0.1'],
     ['http://[::1]:3000/hooks', '::1'],
     ['https://metadata.example/', '169.254.169.254'],
-  ])('allows %s in the sandbox (tests and local development deliver to private addresses)', async (url, address) => {
-    expect((await resolveEgressTarget(url, sandbox, resolver)).address.address).toBe(address)
+  ])('allows %s under a policy open to non-public addresses', async (url, address) => {
+    expect((await resolveEgressTarget(url, unrestricted, resolver)).address.address).toBe(address)
   })
 
   it.each([
     ['ftp://127.0.0.1/', 'scheme_not_allowed'],
     ['http://user:pw@127.0.0.1/', 'credentials_in_url'],
     ['http://unknown.example/', 'host_unresolvable'],
-  ])('still refuses %s in the sandbox (%s)', async (url, reason) => {
-    expect((await refusal(resolveEgressTarget(url, sandbox, resolver))).reason).toBe(reason)
+  ])('still refuses %s under a policy open to non-public addresses (%s)', async (url, reason) => {
+    expect((await refusal(resolveEgressTarget(url, unrestricted, resolver))).reason).toBe(reason)
   })
 })
 
@@ -204,7 +212,7 @@ describe('sendPinned', () => {
     // The name resolves once (at the check) to loopback; any later resolution would fail, since
     // `.invalid` never resolves, and would answer a different address if it did.
     const resolver = fakeResolver({ 'pinned.invalid': (call) => (call === 1 ? ['127.0.0.1'] : ['10.9.9.9']) })
-    const target = await resolveEgressTarget(`http://pinned.invalid:${port}/pinned`, sandbox, resolver)
+    const target = await resolveEgressTarget(`http://pinned.invalid:${port}/pinned`, unrestricted, resolver)
     const response = await sendPinned(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 2000, responseBytesMax: 1024 })
     expect(response.statusCode).toBe(200)
     expect(response.body.toString()).toBe('ok')
@@ -215,20 +223,20 @@ describe('sendPinned', () => {
 
   it('fails with timeout when no response arrives in time, and bounds a collected body', async () => {
     receiver.answer('/slow', 'hang')
-    const slow = await resolveEgressTarget(receiver.url('/slow'), sandbox, fakeResolver({}))
+    const slow = await resolveEgressTarget(receiver.url('/slow'), unrestricted, fakeResolver({}))
     const timedOut = await sendPinned(slow, { method: 'GET', headers: {}, timeoutMs: 200, responseBytesMax: 0 }).catch((error: unknown) => error)
     expect(timedOut).toBeInstanceOf(EgressRequestError)
     expect((timedOut as EgressRequestError).reason).toBe('timeout')
 
     receiver.answer('/large', 500)
-    const large = await resolveEgressTarget(receiver.url('/large'), sandbox, fakeResolver({}))
+    const large = await resolveEgressTarget(receiver.url('/large'), unrestricted, fakeResolver({}))
     const tooLarge = await sendPinned(large, { method: 'GET', headers: {}, timeoutMs: 2000, responseBytesMax: 4 }).catch((error: unknown) => error)
     expect((tooLarge as EgressRequestError).reason).toBe('response_too_large')
   })
 
   it('does not follow redirects', async () => {
     receiver.answer('/moved', 302)
-    const target = await resolveEgressTarget(receiver.url('/moved'), sandbox, fakeResolver({}))
+    const target = await resolveEgressTarget(receiver.url('/moved'), unrestricted, fakeResolver({}))
     expect((await sendPinned(target, { method: 'GET', headers: {}, timeoutMs: 2000, responseBytesMax: 0 })).statusCode).toBe(302)
     expect(receiver.received.filter((delivery) => delivery.path !== '/moved' && delivery.path.startsWith('/mov'))).toEqual([])
   })
@@ -318,7 +326,14 @@ describe('a production app', () => {
   ])('refuses to register %s: %s is %s carrying %s (%s)', async (url, address, range, embeddedAddress, embeddedRange) => {
     const response = await register(url)
     expectRefused(response, 'address_not_public')
-    expect(response.json().error.details).toMatchObject({ address, range, embedded_address: embeddedAddress, embedded_range: embeddedRange })
+    const { details } = response.json().error
+    if (new URL(url).hostname.startsWith('[')) expect(details).toMatchObject({ address, range, embedded_address: embeddedAddress, embedded_range: embeddedRange })
+    else {
+      // A host name: the ranges, never the addresses it resolved to.
+      expect(details).toMatchObject({ range, embedded_range: embeddedRange })
+      expect(details.address).toBeUndefined()
+      expect(details.embedded_address).toBeUndefined()
+    }
   })
 
   it('refuses a change of URL to a private address', async () => {
@@ -341,7 +356,8 @@ describe('a production app', () => {
     await expect.poll(async () => (await attempt())?.last_error ?? null, { timeout: 20_000, interval: 100 }).not.toBeNull()
     const delivery = await attempt()
     expect(delivery).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: null })
-    expect(delivery!.last_error).toMatch(/^URL refused: The host rebind\.example\.com resolves to 10\.0\.0\.7, a private address/)
+    expect(delivery!.last_error).toMatch(/^URL refused: The host rebind\.example\.com resolves to a private address/)
+    expect(delivery!.last_error).not.toContain('10.0.0.7')
     expect(resolver.calls.filter((name) => name === 'rebind.example.com').length).toBeGreaterThanOrEqual(2)
     const [next] = await queryRows<{ next_attempt_at: Date }>(app.runtime.db.orm, sql`select next_attempt_at from webhook_deliveries where id = ${delivery!.id}`)
     expect(next!.next_attempt_at).not.toBeNull()
@@ -356,7 +372,7 @@ describe('a production app', () => {
     await expect.poll(async () => (await attempt())?.last_error ?? null, { timeout: 20_000, interval: 100 }).not.toBeNull()
     expect(await attempt()).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: null })
     expect((await attempt())!.last_error).toMatch(
-      /^URL refused: The host rebind-embedded\.example\.com resolves to ::a9fe:a9fe, an IPv6 address of the ipv4Compatible form carrying 169\.254\.169\.254/,
+      /^URL refused: The host rebind-embedded\.example\.com resolves to an IPv6 address of the ipv4Compatible form carrying a linkLocal address/,
     )
   })
 })
@@ -388,7 +404,6 @@ describe('a production app fetching for Raw', () => {
         ['https://[::a9fe:a9fe]/latest/meta-data/', '::a9fe:a9fe', '169.254.169.254'],
         ['https://[::7f00:1]:8443/a.csv', '::7f00:1', '127.0.0.1'],
         ['https://[2002:a00:1::]/a.csv', '2002:a00:1::', '10.0.0.1'],
-        ['https://compatible.example.com/latest/meta-data/', '::a9fe:a9fe', '169.254.169.254'],
       ] as const) {
         const response = await productionApp.request({ method: 'POST', url: '/v1/raw/ingest', token, payload: { source_type: 'csv_upload', url } })
         expect(response.statusCode, response.body).toBe(400)
@@ -435,11 +450,15 @@ describe('a sandbox app fetching for Raw with RAW_FETCH_ALLOW_LOOPBACK', () => {
       [`http://[::ffff:0:7f00:1]:${server.port}/a.csv`, '::ffff:0:7f00:1', 'rfc6145'],
       [`http://[64:ff9b::7f00:1]:${server.port}/a.csv`, '64:ff9b::7f00:1', 'rfc6052'],
       [`http://[2002:7f00:1::1]:${server.port}/a.csv`, '2002:7f00:1::1', '6to4'],
-      [`http://compatible.test:${server.port}/a.csv`, '::7f00:1', 'ipv4Compatible'],
-      ['http://metadata.test/latest/meta-data/', '::a9fe:a9fe', 'ipv4Compatible'],
     ] as const) {
       const error = expectError(await ingest(url), 'raw_fetch_refused')
       expect(error.details, url).toMatchObject({ reason: 'address_not_public', address, range })
+    }
+    // Host names resolving to those forms: the range, never the address.
+    for (const url of [`http://compatible.test:${server.port}/a.csv`, 'http://metadata.test/latest/meta-data/']) {
+      const error = expectError(await ingest(url), 'raw_fetch_refused')
+      expect(error.details, url).toMatchObject({ reason: 'address_not_public', range: 'ipv4Compatible' })
+      expect(error.details?.address, url).toBeUndefined()
     }
     expect(server.requests.length).toBe(before)
   })
@@ -452,21 +471,52 @@ describe('a sandbox app fetching for Raw with RAW_FETCH_ALLOW_LOOPBACK', () => {
 })
 
 describe('a sandbox app', () => {
-  it('registers endpoints on private and loopback addresses', async () => {
-    const sandboxApp = await createWebhookTestApp({ webhooks: { resolver: fakeResolver({ 'dev.internal': ['10.1.2.3'], 'localhost': ['127.0.0.1', '::1'] }) } })
+  async function sandboxOwner(sandboxApp: WebhookTestApp) {
+    const email = uniqueEmail('sandbox-egress')
+    const signup = await sandboxApp.request({ method: 'POST', url: '/v1/signup', payload: { email, password: testPassword } })
+    const { tenant_id: tenantId, verification_token: token } = signup.json()
+    await sandboxApp.request({ method: 'POST', url: '/v1/auth/verify-email', payload: { tenant_id: tenantId, token } })
+    return login(sandboxApp, email)
+  }
+  const resolver = fakeResolver({ 'dev.internal': ['10.1.2.3'], 'localhost': ['127.0.0.1', '::1'] })
+  const register = (sandboxApp: WebhookTestApp, token: string, url: string) => sandboxApp.request({ method: 'POST', url: '/v1/webhooks', token, payload: { url, event_types: ['raw.ingest.new'] } })
+
+  it('refuses private, link-local and loopback endpoints by default: anyone may sign up to a sandbox', async () => {
+    const sandboxApp = await createWebhookTestApp({ env: { WEBHOOK_ALLOW_LOOPBACK: 'false' }, webhooks: { resolver } })
     try {
-      const email = uniqueEmail('sandbox-egress')
-      const signup = await sandboxApp.request({ method: 'POST', url: '/v1/signup', payload: { email, password: testPassword } })
-      const { tenant_id: tenantId, verification_token: token } = signup.json()
-      await sandboxApp.request({ method: 'POST', url: '/v1/auth/verify-email', payload: { tenant_id: tenantId, token } })
-      const ownerToken = await login(sandboxApp, email)
-      for (const url of ['http://dev.internal/hooks', 'http://localhost:3000/hooks', 'http://127.0.0.1:3000/hooks', 'http://[::1]:3000/hooks', 'http://169.254.169.254/']) {
-        const response = await sandboxApp.request({ method: 'POST', url: '/v1/webhooks', token: ownerToken, payload: { url, event_types: ['raw.ingest.new'] } })
-        expect(response.statusCode, `${url}: ${response.body}`).toBe(201)
+      const ownerToken = await sandboxOwner(sandboxApp)
+      for (const url of ['http://dev.internal/hooks', 'http://localhost:3000/hooks', 'http://127.0.0.1:3000/hooks', 'http://[::1]:3000/hooks', 'http://169.254.169.254/', 'http://10.0.0.5:6379/']) {
+        const response = await register(sandboxApp, ownerToken, url)
+        expect(response.statusCode, `${url}: ${response.body}`).toBe(400)
+        expect(response.json().error).toMatchObject({ code: 'webhook_url_refused', details: { reason: 'address_not_public' } })
+      }
+      expect((await register(sandboxApp, ownerToken, 'http://dev.internal/hooks')).json().error.message).not.toContain('10.1.2.3')
+    } finally {
+      await sandboxApp.close()
+    }
+  })
+
+  it('registers loopback endpoints (a receiver on this machine, over http) with WEBHOOK_ALLOW_LOOPBACK, and still no private or link-local one', async () => {
+    const sandboxApp = await createWebhookTestApp({ env: { WEBHOOK_ALLOW_LOOPBACK: 'true' }, webhooks: { resolver } })
+    try {
+      const ownerToken = await sandboxOwner(sandboxApp)
+      for (const url of ['http://localhost:3000/hooks', 'http://127.0.0.1:3000/hooks', 'http://[::1]:3000/hooks']) {
+        expect((await register(sandboxApp, ownerToken, url)).statusCode, url).toBe(201)
+      }
+      for (const url of ['http://dev.internal/hooks', 'http://169.254.169.254/', 'http://[::ffff:10.0.0.5]/']) {
+        expectError(await register(sandboxApp, ownerToken, url), 'webhook_url_refused')
       }
     } finally {
       await sandboxApp.close()
     }
+  })
+
+  it('refuses WEBHOOK_ALLOW_LOOPBACK in production', () => {
+    const base = { STEWARD_ENV: 'production', JWT_SECRET: 'j'.repeat(32), API_KEY_PEPPER: 'p'.repeat(32), SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_BASE_URL: 'https://steward.example' }
+    expect(loadConfig(base).webhookAllowLoopback).toBe(false)
+    expect(() => loadConfig({ ...base, WEBHOOK_ALLOW_LOOPBACK: 'true' })).toThrow(/WEBHOOK_ALLOW_LOOPBACK/)
+    expect(loadConfig({}).webhookAllowLoopback).toBe(false)
+    expect(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: 'true' }).webhookAllowLoopback).toBe(true)
   })
 })
 

@@ -76,6 +76,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     PUBLIC_RATE_LIMIT_BURST: '100000',
     LOG_LEVEL: 'silent',
     SHUTDOWN_TIMEOUT_MS: '2000',
+    // Webhook tests deliver to receivers on 127.0.0.1 (the documented local-development setting, which
+    // production refuses).
+    ...(options.env?.STEWARD_ENV === 'production' ? {} : { WEBHOOK_ALLOW_LOOPBACK: 'true' }),
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
     ...options.env,
   }) as ResolvedConfig

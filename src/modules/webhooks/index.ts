@@ -10,7 +10,8 @@ import type { IdSource } from '../../kernel/ids.ts'
 import type { CommandRunner } from '../../platform/commands/command.ts'
 import type { Database } from '../../platform/db/database.ts'
 import type { JobQueue } from '../../platform/jobs/job-queue.ts'
-import { egressPolicyFor, systemResolver, type HostResolver } from '../../platform/net/egress.ts'
+import { systemResolver, type HostResolver } from '../../platform/net/egress.ts'
+import { webhookEgressPolicy } from './sender.ts'
 import { retryBaseSecondsDefault } from './domain/delivery.ts'
 import { createDeliverHandler, createFanoutHandler } from './delivery.jobs.ts'
 import { createWebhookSender, deliveryTimeoutMsDefault } from './sender.ts'
@@ -56,12 +57,14 @@ export interface WebhooksDeps {
   readonly clock: Clock
   /** Picks the egress rules every endpoint URL is checked against (docs/webhooks.md). */
   readonly environment: StewardEnvironment
+  /** WEBHOOK_ALLOW_LOOPBACK: in a sandbox, endpoints may also be on loopback (a receiver on this machine). */
+  readonly allowLoopback?: boolean | undefined
 }
 
 export function createWebhooks(deps: WebhooksDeps, options: WebhookOptions = {}): Webhooks {
   const { db, commands, cursors, ids, clock } = deps
   const store = createWebhooksStore()
-  const egressPolicy = egressPolicyFor(deps.environment)
+  const egressPolicy = webhookEgressPolicy(deps.environment, { allowLoopback: deps.allowLoopback === true })
   const resolver = options.resolver ?? systemResolver
   const requestTimeoutMs = options.requestTimeoutMs ?? deliveryTimeoutMsDefault
   const sender = createWebhookSender({ policy: egressPolicy, resolver, timeoutMs: requestTimeoutMs, clock })

@@ -10,6 +10,17 @@ import { boundedError, webhookPayload } from './domain/delivery.ts'
 import { signatureHeaders } from './signing.ts'
 import type { EndpointRow, EventRow } from './webhooks.store.ts'
 
+/**
+ * The addresses endpoint URLs may reach: public ones only, in every environment (a sandbox is as open
+ * to signups as production is to tenants, and a POST to 169.254.169.254 or 10.0.0.5:6379 is the same
+ * request there). Production also needs https. WEBHOOK_ALLOW_LOOPBACK lets a sandbox deliver to a
+ * receiver on its own machine; private, link-local and other special ranges stay refused.
+ */
+export function webhookEgressPolicy(environment: 'sandbox' | 'production', options: { allowLoopback: boolean }): EgressPolicy {
+  const production = environment === 'production'
+  return { httpsOnly: production, allowNonPublicAddresses: false, allowLoopback: !production && options.allowLoopback }
+}
+
 /** How long one attempt may take, from connect to response headers. */
 export const deliveryTimeoutMsDefault = 10_000
 export const deliveryUserAgent = 'Steward-Webhooks/1'

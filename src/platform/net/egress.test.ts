@@ -6,9 +6,10 @@
  */
 import ipaddr from 'ipaddr.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { classifyAddress, egressPolicyFor, EgressRefusedError, resolveEgressTarget, type EgressPolicy, type HostResolver, type ResolvedAddress } from './egress.ts'
+import { isIP } from 'node:net'
+import { classifyAddress, productionEgressPolicy, EgressRefusedError, resolveEgressTarget, type EgressPolicy, type HostResolver, type ResolvedAddress } from './egress.ts'
 
-const production = egressPolicyFor('production')
+const production = productionEgressPolicy
 const loopbackOnly: EgressPolicy = { httpsOnly: false, allowNonPublicAddresses: false, allowLoopback: true }
 
 type Verdict = 'allowed' | 'refused'
@@ -39,7 +40,16 @@ async function expectVerdict(url: string, policy: EgressPolicy, resolver: HostRe
     if (!outcome.allowed) {
       expect(outcome.error).toBeInstanceOf(EgressRefusedError)
       expect((outcome.error as EgressRefusedError).reason, url).toBe('address_not_public')
-      expect((outcome.error as EgressRefusedError).details.address, url).toBe(address)
+      // A literal URL's refusal names its address; a host name's never names what the name resolved to.
+      const literal = isIP(new URL(url).hostname.replace(/^\[(.*)\]$/, '$1')) !== 0
+      const { details, message } = outcome.error as EgressRefusedError
+      if (literal) expect(details.address, url).toBe(address)
+      else {
+        expect(details.address, url).toBeUndefined()
+        const host = new URL(url).hostname
+        if (!host.includes(classifyAddress(address).address)) expect(message, url).not.toContain(classifyAddress(address).address)
+        expect(details.range, url).toBeDefined()
+      }
     }
   }
 }
@@ -424,15 +434,15 @@ describe('every way of writing a host in a URL', () => {
       embedded_range: 'linkLocal',
     })
     expect((error as EgressRefusedError).message).toBe(
-      'The host ::a9fe:a9fe resolves to ::a9fe:a9fe, an IPv6 address of the ipv4Compatible form carrying 169.254.169.254 ' +
+      'The address ::a9fe:a9fe is an IPv6 address of the ipv4Compatible form carrying 169.254.169.254 ' +
         '(a linkLocal address); IPv6 forms that carry an IPv4 address are refused, and only public internet addresses are allowed.',
     )
   })
 
-  it('lets the webhook sandbox policy reach every address, embedded forms included (it allows non-public addresses)', async () => {
-    const sandbox = egressPolicyFor('sandbox')
+  it('lets a policy open to non-public addresses reach every address, embedded forms included', async () => {
+    const unrestricted: EgressPolicy = { httpsOnly: false, allowNonPublicAddresses: true }
     for (const host of ['[::a9fe:a9fe]', '[2002:a00:1::]', '127.0.0.1', 'bücher.example']) {
-      await expect(resolveEgressTarget(`http://${host}/`, sandbox, resolver)).resolves.toMatchObject({ hostname: expect.any(String) })
+      await expect(resolveEgressTarget(`http://${host}/`, unrestricted, resolver)).resolves.toMatchObject({ hostname: expect.any(String) })
     }
   })
 })

@@ -62,11 +62,8 @@ export interface EgressPolicy {
   readonly allowLoopback?: boolean
 }
 
-export function egressPolicyFor(environment: 'sandbox' | 'production'): EgressPolicy {
-  return environment === 'production'
-    ? { httpsOnly: true, allowNonPublicAddresses: false }
-    : { httpsOnly: false, allowNonPublicAddresses: true }
-}
+/** Production's rule for any tenant-supplied URL: https, and public addresses only. */
+export const productionEgressPolicy: EgressPolicy = { httpsOnly: true, allowNonPublicAddresses: false }
 
 export type EgressRefusalReason =
   | 'url_invalid'
@@ -283,18 +280,33 @@ function addressAllowed(classified: AddressClass, policy: EgressPolicy): boolean
   return policy.allowLoopback === true && classified.range === 'loopback' && classified.embedded === undefined
 }
 
+/**
+ * The refusal of a non-public address. For a URL naming an IP literal it says which address and range;
+ * for a host name it names the range only, never the address the name resolved to: the caller learns
+ * nothing of an internal network's names (a registration is not a DNS lookup service).
+ */
 function addressRefusal(hostname: string, classified: AddressClass): EgressRefusedError {
   const { embedded } = classified
+  if (isIP(hostname) === 0) {
+    if (embedded === undefined) {
+      return new EgressRefusedError('address_not_public', `The host ${hostname} resolves to a ${classified.range} address; only public internet addresses are allowed.`, { host: hostname, range: classified.range })
+    }
+    return new EgressRefusedError(
+      'address_not_public',
+      `The host ${hostname} resolves to an IPv6 address of the ${classified.range} form carrying a ${embedded.range} address; IPv6 forms that carry an IPv4 address are refused, and only public internet addresses are allowed.`,
+      { host: hostname, range: classified.range, embedded_range: embedded.range },
+    )
+  }
   if (embedded === undefined) {
     return new EgressRefusedError(
       'address_not_public',
-      `The host ${hostname} resolves to ${classified.address}, a ${classified.range} address; only public internet addresses are allowed.`,
+      `The address ${classified.address} is a ${classified.range} address; only public internet addresses are allowed.`,
       { host: hostname, address: classified.address, range: classified.range },
     )
   }
   return new EgressRefusedError(
     'address_not_public',
-    `The host ${hostname} resolves to ${classified.address}, an IPv6 address of the ${classified.range} form carrying ${embedded.address} ` +
+    `The address ${classified.address} is an IPv6 address of the ${classified.range} form carrying ${embedded.address} ` +
       `(a ${embedded.range} address); IPv6 forms that carry an IPv4 address are refused, and only public internet addresses are allowed.`,
     { host: hostname, address: classified.address, range: classified.range, embedded_address: embedded.address, embedded_range: embedded.range },
   )

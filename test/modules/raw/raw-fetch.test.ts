@@ -250,7 +250,8 @@ describe('the SSRF corpus (default sandbox: no private address, not even loopbac
     const before = server.requests.length
     const error = expectError(await ingestUrl(strictApp, strictOwner.token, { url: template.replace('{port}', String(server.port)) }), 'raw_fetch_refused')
     expect(error.details?.reason).toBe(reason)
-    if (address !== undefined) expect(error.details?.address).toBe(address)
+    // An IP literal's refusal names the address; a host name's only its range (no internal DNS oracle).
+    if (address !== undefined) expect(error.details?.address).toBe(/^http:\/\/[\d.[]/.test(template) ? address : undefined)
     // Nothing was requested: the check comes before any connection.
     expect(server.requests.length).toBe(before)
   })
