@@ -10,7 +10,7 @@ export { proofRoutes } from './proofs.routes.ts'
 export { proofsRpc } from './proofs.rpc.ts'
 /** The Proof's wire schema, for routes of other modules that hand a proof on (GET /v1/agents/runs/{run_id}/proof). */
 export { Proof as ProofSchema } from './proofs.schemas.ts'
-export { verifyActionProof, type ProofCheck, type ProofVerification } from './verifier.ts'
+export { verifyActionProof, type ProofChain, type ProofCheck, type ProofVerification } from './verifier.ts'
 export { explain, proofOutcomes, type Proof, type ProofOutcome } from './domain/proof.ts'
 export type { ProofsAudit, ProofsAuditEvent, ProofsExecution, ProofsPayments } from './ports.ts'
 export type { ProofsService } from './proofs.service.ts'

@@ -44,7 +44,6 @@ export function createProofsService(deps: ProofsServiceDeps) {
   return {
     /** The proof of one action (a payment intent): complete, or partial while it is in motion or its events are not all sealed. */
     async proof(tenantId: string, actionId: string): Promise<Proof> {
-      const facts = await factsOf(tenantId, actionId)
       const executionIds = await execution.executionIdsOf(tenantId, actionId)
       const ids = [
         ...(await audit.eventIdsAbout(tenantId, { type: 'payment_intent', id: actionId })),
@@ -70,6 +69,10 @@ export function createProofsService(deps: ProofsServiceDeps) {
         }
       }
 
+      // Read after the events (an unknown action has none, and is 404 here): a gate run committed while the
+      // events were read has its event here only if it committed before them, and then its run is found too
+      // (a run is written with its event).
+      const facts = await factsOf(tenantId, actionId)
       const gateRun = key.gate === undefined ? undefined : facts.gateRuns.find((run) => run.auditEventId === key.gate!.id)
       const receipts = key.completed !== undefined || key.returned !== undefined ? await execution.receiptsOf(tenantId, actionId) : []
       const receiptNamed = (id: unknown) => receipts.find((receipt) => receipt.id === id)?.receipt ?? null

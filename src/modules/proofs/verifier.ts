@@ -11,7 +11,14 @@
  *    them again and compared; every other field (gate checks, evidence, receipts) hashes to the digest its
  *    event carries; merkle_root and merkle_proof are the last event's; chain_anchor is what the
  *    publication event recorded; human_explanation is written again from the fields;
- * 4. with a chain: the contract holds each root for the tenant and accepts the last event's proof.
+ * 4. with a chain: the contract holds each root for the tenant and accepts the last event's proof, and
+ *    chain_anchor names the transaction and block the contract published the last root in.
+ *
+ * What "verifies" rests on: offline, the proof is consistent with the Merkle roots its events are under
+ * (`roots`), and a reader trusts it as far as they trust those roots; with a chain, the roots are the
+ * tenant's published ones (`anchored`). An event not under a root yet is bound to nothing (anyone could
+ * write one whose hash recomputes), so a proof with such events is consistent but not `sealed`, and what
+ * those events state is unverified until its batch closes.
  */
 import { Compile } from 'typebox/compile'
 import { canonicalJson } from '../../kernel/hashing.ts'
@@ -32,6 +39,18 @@ export interface ProofVerification {
   readonly ok: boolean
   /** The action has a final outcome and every event is under a Merkle root (`partial` is false). */
   readonly complete: boolean
+  /**
+   * Every event of the action is under a Merkle root, so every field rests on `roots`. False: some events
+   * are bound to nothing yet, and what they state (status, outcome, receipts, …) is unverified.
+   */
+  readonly sealed: boolean
+  /** The distinct Merkle roots the action's events are under: what a reader trusts offline, or checks on chain. */
+  readonly roots: string[]
+  /**
+   * With a chain: every event is sealed, every root is published for the tenant, and chain_anchor is where
+   * the last one was. Null when no chain was asked.
+   */
+  readonly anchored: boolean | null
   readonly action_id: string | null
   /** The first field that does not hold; null when ok. */
   readonly failed_field: string | null
@@ -94,13 +113,49 @@ function recordChecks(proof: Proof, record: ProofEventRecord, index: number, bel
 
 const same = (left: unknown, right: unknown) => canonicalJson(left) === canonicalJson(right)
 
-export async function verifyActionProof(document: unknown, options: { chain?: OnchainVerifier } = {}): Promise<ProofVerification> {
+/** A chain a proof is checked against: the contract's roots and, when it can say, where a root was published. */
+export interface ProofChain extends OnchainVerifier {
+  findPublication?(tenantId: string, root: Hex32): Promise<{ txHash: string; blockNumber: bigint } | null>
+}
+
+/**
+ * The order the proof claims: linked events by strictly increasing seq, then the events not linked yet
+ * (the chain links in order, so none is linked after one that is not). Undefined when it holds.
+ */
+function orderCheck(records: readonly ProofEventRecord[]): ProofCheck | undefined {
+  let previous: number | null = null
+  let unlinkedSeen = false
+  for (const [index, { event }] of records.entries()) {
+    if (event.seq === null) {
+      unlinkedSeen = true
+      continue
+    }
+    if (unlinkedSeen || (previous !== null && event.seq <= previous)) return { field: `events[${index}].event.seq`, passed: false, detail: 'events are in chain order: linked events by increasing seq, then the unlinked ones' }
+    previous = event.seq
+  }
+  return undefined
+}
+
+export async function verifyActionProof(document: unknown, options: { chain?: ProofChain } = {}): Promise<ProofVerification> {
   const checks: ProofCheck[] = []
   const actionId = typeof (document as { action_id?: unknown })?.action_id === 'string' ? (document as { action_id: string }).action_id : null
+  let sealed = false
+  let roots: string[] = []
+  let anchored: boolean | null = null
   const report = (): ProofVerification => {
     const failed = checks.find((check) => !check.passed)
     const partial = (document as { partial?: unknown })?.partial
-    return { ok: failed === undefined, complete: failed === undefined && partial === false, action_id: actionId, failed_field: failed?.field ?? null, checks }
+    const ok = failed === undefined
+    return {
+      ok,
+      complete: ok && partial === false,
+      sealed: ok && sealed,
+      roots: ok ? roots : [],
+      anchored: ok ? anchored : options.chain === undefined ? null : false,
+      action_id: actionId,
+      failed_field: failed?.field ?? null,
+      checks,
+    }
   }
 
   if (!compiled.Check(document)) {
@@ -124,7 +179,16 @@ export async function verifyActionProof(document: unknown, options: { chain?: On
       return report()
     }
   }
+  const ordering = orderCheck(proof.events.slice(0, actionCount))
+  if (ordering !== undefined) {
+    checks.push(ordering)
+    return report()
+  }
   checks.push({ field: 'events', passed: true, detail: `${proof.events.length} events: each hash recomputes and each included event's path leads to its root` })
+  const actionRecords = proof.events.slice(0, actionCount)
+  const unsealed = actionRecords.filter((record) => record.inclusion.status !== 'included').length
+  sealed = unsealed === 0
+  roots = [...new Set(actionRecords.filter((record) => record.inclusion.status === 'included').map((record) => record.inclusion.merkle_root as string))]
 
   const derived = deriveFromEvents(proof.action_id, proof.events, proof.chain_anchor)
   const compare = (field: string, claimed: unknown, expected: unknown) => {
@@ -173,18 +237,33 @@ export async function verifyActionProof(document: unknown, options: { chain?: On
   if (!compare('human_explanation', explanation, explain(rest))) return report()
 
   if (options.chain !== undefined) {
+    const chain = options.chain
     // The action's roots (the publication event's own batch need not be on chain: it binds where the last root is).
-    const roots = [...new Set(proof.events.slice(0, actionCount).filter((record) => record.inclusion.status === 'included').map((record) => record.inclusion.merkle_root as Hex32))]
     for (const root of roots) {
-      const published = await options.chain.isPublished(proof.tenant_id, root)
+      const published = await chain.isPublished(proof.tenant_id, root as Hex32)
       checks.push({ field: 'chain', passed: published, detail: published ? `the contract holds root ${root} for the tenant` : `the contract does not hold root ${root} for the tenant` })
       if (!published) return report()
     }
     const terminal = proof.events[actionCount - 1]
     if (proof.merkle_root !== '' && terminal !== undefined) {
-      const accepted = await options.chain.verifyInclusion(proof.merkle_root as Hex32, terminal.inclusion.leaf as Hex32, proof.merkle_proof as Hex32[])
+      const accepted = await chain.verifyInclusion(proof.merkle_root as Hex32, terminal.inclusion.leaf as Hex32, proof.merkle_proof as Hex32[])
       checks.push({ field: 'merkle_proof', passed: accepted, detail: accepted ? 'the contract accepts the proof of the last event' : 'the contract rejects the proof of the last event' })
+      if (!accepted) return report()
     }
+    // Where the last root was published: the chain's own record, not only what the publication event says.
+    let anchorChecked = proof.chain_anchor === null
+    if (proof.chain_anchor !== null && chain.findPublication !== undefined) {
+      const found = await chain.findPublication(proof.tenant_id, proof.merkle_root as Hex32)
+      const held = found !== null && found.txHash.toLowerCase() === proof.chain_anchor.tx_hash && Number(found.blockNumber) === proof.chain_anchor.block
+      checks.push({
+        field: 'chain_anchor',
+        passed: held,
+        detail: held ? `the contract published the root in ${proof.chain_anchor.tx_hash}, block ${proof.chain_anchor.block}` : found === null ? 'the contract has no publication of merkle_root' : `the contract published merkle_root in ${found.txHash}, block ${found.blockNumber}`,
+      })
+      if (!held) return report()
+      anchorChecked = true
+    }
+    anchored = sealed && anchorChecked
   }
   return report()
 }

@@ -128,7 +128,7 @@ describe('anchoring on chain', () => {
     const proofOf = async () => (await test.request({ method: 'GET', url: `/v1/proof/${id}`, token: b.owner.token })).json()
     await test.runtime.settleAudit({ closeOpenBatch: true })
     await expect.poll(async () => (await proofOf()).chain_anchor, { timeout: 30_000, interval: 250 }).not.toBeNull()
-    // The publication event itself is sealed in the next batch: then the proof is complete.
+    // The proof is complete once the action's own events are sealed; the publication event waits for a later batch.
     await expect
       .poll(
         async () => {
@@ -146,8 +146,12 @@ describe('anchoring on chain', () => {
 
     const chain = reader()
     const report = await verifyActionProof(proof, { chain })
-    expect(report, JSON.stringify(report.checks.filter((check) => !check.passed))).toMatchObject({ ok: true, complete: true })
+    expect(report, JSON.stringify(report.checks.filter((check) => !check.passed))).toMatchObject({ ok: true, complete: true, sealed: true, anchored: true })
     expect(report.checks.filter((check) => check.field === 'chain').every((check) => check.passed)).toBe(true)
+    expect(report.checks.find((check) => check.field === 'chain_anchor' && check.detail.startsWith('the contract published'))?.passed).toBe(true)
+    // chain_anchor is checked against the chain's own record, not only the publication event's word.
+    const elsewhere = await verifyActionProof(proof, { chain: { ...chain, isPublished: chain.isPublished, verifyInclusion: chain.verifyInclusion, findPublication: async () => ({ txHash: `0x${'cd'.repeat(32)}`, blockNumber: 1n }) } })
+    expect(elsewhere).toMatchObject({ ok: false, failed_field: 'chain_anchor', anchored: false })
     const moved = await verifyActionProof({ ...proof, chain_anchor: { ...proof.chain_anchor, tx_hash: `0x${'ab'.repeat(32)}` } }, { chain })
     expect(moved).toMatchObject({ ok: false, failed_field: 'chain_anchor' })
   }, 90_000)

@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm'
 import { providerSignatureHeader } from '../../../src/modules/raw/index.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { verifyActionProof, type Proof } from '../../../src/modules/proofs/index.ts'
+import { explain } from '../../../src/modules/proofs/domain/proof.ts'
 import { createTestApp, expectError, signupOwner, type TestApp } from '../../support/harness.ts'
 import { getOk } from '../../support/ledger.ts'
 import { approvedIntent, business, type Business } from '../../support/payments.ts'
@@ -133,7 +134,7 @@ describe('the proof of an executed payment', () => {
     const run = (file: string) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/audit-verify-proof.ts', file], { encoding: 'utf8' })
     const passed = run(good)
     expect(passed.status, passed.stderr).toBe(0)
-    expect(passed.stdout).toContain(`Proof of ${id} verifies.`)
+    expect(passed.stdout).toContain(`Proof of ${id} verifies. It rests on these Merkle roots`)
     const failed = run(bad)
     expect(failed.status).toBe(1)
     expect(failed.stdout).toContain('does NOT verify: matched_rule_id does not hold')
@@ -236,8 +237,48 @@ describe('proofs of the other outcomes', () => {
     expect(proof).toMatchObject({ status: 'dispatching', outcome: 'allowed', partial: true, merkle_root: '', merkle_proof: [], rail_receipt: null, chain_anchor: null })
     expect(proof.gate_checks).toHaveLength(23)
     expect(proof.human_explanation).toContain('this proof is partial')
-    // What it holds verifies; it is not complete.
-    expect(await verifyActionProof(proof)).toMatchObject({ ok: true, complete: false })
+    // Consistent, but not complete, and not verified: the events under no root yet are bound to nothing.
+    expect(await verifyActionProof(proof)).toMatchObject({ ok: true, complete: false, sealed: false })
+  })
+
+  it('never calls a proof whose events are under no Merkle root verified: a forger can write one (exit 3)', async () => {
+    const id = await approvedIntent(test, b, { amount: '30.03' })
+    await seal()
+    const real = await proofOf(id)
+    // A forgery: every event rewritten as not yet linked, the amount raised, the explanation written again.
+    const forged = structuredClone(real) as any
+    for (const record of forged.events) {
+      Object.assign(record.event, { seq: null, prev_hash: null, hash: null })
+      record.inclusion = { status: 'pending_sequence', leaf: null, merkle_root: null, proof: [] }
+      if (record.event.action === 'payment_intent.proposed') record.event.outputs.amount = '1000000.00'
+    }
+    Object.assign(forged, { merkle_root: '', merkle_proof: [], partial: true, payment: { ...forged.payment, amount: '1000000.00' } })
+    const { human_explanation: _explanation, events: _events, ...rest } = forged
+    forged.human_explanation = explain(rest)
+    const report = await verifyActionProof(forged)
+    expect(report).toMatchObject({ ok: true, sealed: false, roots: [] })
+    // The real one rests on its roots.
+    expect(await verifyActionProof(real)).toMatchObject({ ok: true, sealed: true, roots: [...new Set(real.events.map((record) => record.inclusion.merkle_root))] })
+
+    const directory = mkdtempSync(join(tmpdir(), 'forged-'))
+    const file = join(directory, 'forged.json')
+    writeFileSync(file, JSON.stringify(forged))
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/audit-verify-proof.ts', file], { encoding: 'utf8' })
+    expect(run.status, run.stdout + run.stderr).toBe(3)
+    expect(run.stdout).toContain('is consistent but NOT verified')
+    // A usage error is 2, not a verdict.
+    expect(spawnSync(process.execPath, ['--import', 'tsx', 'scripts/audit-verify-proof.ts', file, '--bogus', 'x'], { encoding: 'utf8' }).status).toBe(2)
+    expect(spawnSync(process.execPath, ['--import', 'tsx', 'scripts/audit-verify-proof.ts', join(directory, 'missing.json')], { encoding: 'utf8' }).status).toBe(2)
+  }, 60_000)
+
+  it('rejects events out of chain order', async () => {
+    const id = await approvedIntent(test, b, { amount: '30.04' })
+    await execute(id)
+    await seal()
+    const proof = structuredClone(await proofOf(id)) as any
+    expect(proof.events.length).toBeGreaterThan(1)
+    proof.events.reverse()
+    expect((await verifyActionProof(proof)).failed_field).toMatch(/^events\[\d+\]\.event\.seq$/)
   })
 
   it('404 proof_not_found for an id that names nothing, whatever its shape', async () => {

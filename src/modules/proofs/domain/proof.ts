@@ -154,7 +154,9 @@ export function deriveFromEvents(actionId: string, records: readonly ProofEventR
   const outcome: ProofOutcome = finalOutcomes[status] ?? decisionOutcomes[decisionOutcome ?? ''] ?? 'rejected'
   const terminal = actionRecords.at(-1)
   const included = terminal !== undefined && terminal.inclusion.status === 'included'
-  const sealed = records.every((record) => record.inclusion.status === 'included')
+  // The action's own events: the publication event, appended once the batch is on chain, waits for a later
+  // batch of its own, and a proof that was complete must not read partial again meanwhile.
+  const sealed = actionRecords.every((record) => record.inclusion.status === 'included')
   return {
     tenant_id: key.proposal?.tenant_id ?? events[0]?.tenant_id ?? '',
     agent_id: text(proposal.agent_id),
