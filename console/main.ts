@@ -179,14 +179,21 @@ export async function render(): Promise<void> {
   const main = h('main', { id: 'main', tabindex: '-1', 'aria-busy': 'true' }, h('p', { class: 'loading' }, 'Loading…'))
   replace(root, shell(path, main))
   const ticket = ++renderCount
-  if (match === undefined) {
+  // A malformed percent-escape in the address (#/raw/%E0%A4%A) is no page either, not an endless "Loading…".
+  let params: Record<string, string> | undefined
+  try {
+    if (match !== undefined) params = Object.fromEntries(match.candidate.names.map((name, index) => [name, decodeURIComponent(match.found![index + 1]!)]))
+  } catch {
+    params = undefined
+  }
+  if (match === undefined || params === undefined) {
+    document.title = 'Not found · Steward'
     main.removeAttribute('aria-busy')
     replace(main, h('h1', {}, 'Not found'), h('p', {}, 'No page at this address.'))
     window.dispatchEvent(new CustomEvent('console:rendered', { detail: fragment }))
     return
   }
   document.title = `${match.candidate.title} · Steward`
-  const params = Object.fromEntries(match.candidate.names.map((name, index) => [name, decodeURIComponent(match.found![index + 1]!)]))
   try {
     const content = await match.candidate.page(params, new URLSearchParams(search))
     if (ticket !== renderCount) return

@@ -174,25 +174,85 @@ function simulation(activeVersion: number, activeContent: unknown): HTMLElement 
   )
 }
 
+type WebhookEndpoint = Awaited<ReturnType<typeof listEndpoints>>['endpoints'][number]
+type ReplayResult = { attempted: number; redelivered: number; still_failing: number; remaining: number }
+const listEndpoints = () => api.GET('/v1/webhooks', { params: { query: { limit: 100 } } })
+
+/** What one replay call did, in words (POST /v1/webhooks/{id}/replay's counts). */
+function replaySummary(result: ReplayResult): string {
+  return `Replay: ${result.attempted} attempted, ${result.redelivered} redelivered, ${result.still_failing} still failing, ${result.remaining} remaining${result.remaining > 0 ? ' (replay again for the rest)' : ''}.`
+}
+
+/**
+ * An endpoint with its dead letters and, where it can be used, the replay button. Replaying needs
+ * audit:write (admins; owners have only surfaces:admin) and an enabled endpoint (a disabled one is 409).
+ * After a replay its counts stay shown and the dead letters are read again, in place.
+ */
+async function endpointSection(endpoint: WebhookEndpoint): Promise<HTMLElement> {
+  const listing = h('div', {})
+  const controls = h('div', {})
+  const message = h('p', { role: 'alert', class: 'error' })
+  const result = h('p', { role: 'status', 'aria-live': 'polite', 'data-testid': 'replay-result' })
+  const replayButton = () =>
+    h('button', {
+      type: 'button',
+      onclick: async (event: Event) => {
+        const button = event.currentTarget as HTMLButtonElement
+        button.disabled = true
+        replace(message, '')
+        replace(result, 'Replaying…')
+        let answer: ReplayResult
+        try {
+          answer = await api.POST('/v1/webhooks/{endpoint_id}/replay', { params: { path: { endpoint_id: endpoint.id } }, body: {}, idempotencyKey: key() })
+        } catch (error) {
+          replace(result, '')
+          replace(message, describeError(error))
+          button.disabled = false
+          return
+        }
+        replace(result, replaySummary(answer))
+        try {
+          await draw()
+          controls.querySelector('button')?.focus()
+        } catch (error) {
+          replace(message, `The dead letters could not be read again: ${describeError(error)}`)
+        }
+      },
+    }, 'Replay dead letters')
+  const draw = async () => {
+    const dead = await api.GET('/v1/webhooks/{endpoint_id}/dead-letters', { params: { path: { endpoint_id: endpoint.id }, query: { limit: 100 } } })
+    replace(listing, table(dead.next_cursor ? 'Dead letters (the oldest 100)' : 'Dead letters', [
+      { title: 'Event', cell: (row) => row.event_type },
+      { title: 'Attempts', numeric: true, cell: (row) => row.attempt_count },
+      { title: 'Last error', cell: (row) => row.last_error },
+      { title: 'Last attempt', cell: (row) => dateTime(row.last_attempt_at) },
+    ], dead.dead_letters, 'none.'))
+    replace(controls,
+      dead.dead_letters.length === 0
+        ? null
+        : !can('audit:write')
+          ? h('p', { class: 'note', 'data-testid': 'replay-unavailable' }, 'An admin has to replay these dead letters: replaying needs the audit:write permission, which your role does not have.')
+          : endpoint.status !== 'enabled'
+            ? h('p', { class: 'note', 'data-testid': 'replay-unavailable' }, 'This endpoint is disabled: it has to be enabled again before its dead letters can be replayed.')
+            : replayButton(),
+    )
+  }
+  await draw()
+  return h('section', { 'aria-label': `Endpoint ${endpoint.url}`, 'data-testid': 'webhook-endpoint', 'data-id': endpoint.id },
+    h('h2', {}, endpoint.url),
+    facts([['Status', endpoint.status], ['Description', endpoint.description ?? '—'], ['Events', endpoint.event_types.join(', ') || 'all'], ['Created', dateTime(endpoint.created_at)]]),
+    listing,
+    result,
+    message,
+    controls,
+  )
+}
+
 export async function webhooksPage(): Promise<Child> {
   if (!can('surfaces:admin')) return [h('h1', {}, 'Webhooks'), h('p', {}, 'Only admins manage webhooks.')]
-  const endpoints = await api.GET('/v1/webhooks', { params: { query: { limit: 100 } } })
-  const message = h('p', { role: 'alert', class: 'error' })
-  const sections = await Promise.all(endpoints.endpoints.map(async (endpoint) => {
-    const dead = await api.GET('/v1/webhooks/{endpoint_id}/dead-letters', { params: { path: { endpoint_id: endpoint.id }, query: { limit: 100 } } })
-    return h('section', { 'aria-label': `Endpoint ${endpoint.url}` },
-      h('h2', {}, endpoint.url),
-      facts([['Status', endpoint.status], ['Description', endpoint.description ?? '—'], ['Events', endpoint.event_types.join(', ') || 'all'], ['Created', dateTime(endpoint.created_at)]]),
-      table('Dead letters', [
-        { title: 'Event', cell: (row) => row.event_type },
-        { title: 'Attempts', numeric: true, cell: (row) => row.attempt_count },
-        { title: 'Last error', cell: (row) => row.last_error },
-        { title: 'Last attempt', cell: (row) => dateTime(row.last_attempt_at) },
-      ], dead.dead_letters, 'none.'),
-      dead.dead_letters.length > 0 ? actionButton('Replay dead letters', () => api.POST('/v1/webhooks/{endpoint_id}/replay', { params: { path: { endpoint_id: endpoint.id } }, body: {}, idempotencyKey: key() }), message) : null,
-    )
-  }))
-  return [h('h1', {}, 'Webhooks'), message, endpoints.endpoints.length === 0 ? h('p', {}, 'No endpoints.') : sections]
+  const endpoints = await listEndpoints()
+  const sections = await Promise.all(endpoints.endpoints.map((endpoint) => endpointSection(endpoint)))
+  return [h('h1', {}, 'Webhooks'), endpoints.endpoints.length === 0 ? h('p', {}, 'No endpoints.') : sections]
 }
 
 export async function membersPage(): Promise<Child> {

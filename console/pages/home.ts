@@ -33,11 +33,14 @@ export async function homePage(): Promise<Child> {
     api.GET('/v1/ledger/invoices', { params: { query: { direction: 'payable', limit: 200 } } }),
     inboxGroups().catch(() => []),
     api.GET('/v1/raw', { params: { query: { extraction_status: 'failed', limit: 100 } } }).catch(() => ({ artifacts: [] })),
-    can('surfaces:admin') ? api.GET('/v1/webhooks', { params: { query: { limit: 100 } } }).catch(() => ({ endpoints: [] })) : Promise.resolve({ endpoints: [] }),
+    can('surfaces:admin') ? api.GET('/v1/webhooks', { params: { query: { limit: 100 } } }).catch(() => ({ endpoints: [], next_cursor: null })) : Promise.resolve({ endpoints: [], next_cursor: null }),
   ])
-  const deadLetters = (
-    await Promise.all(endpoints.endpoints.map((endpoint) => api.GET('/v1/webhooks/{endpoint_id}/dead-letters', { params: { path: { endpoint_id: endpoint.id }, query: { limit: 100 } } }).then((page) => page.dead_letters.length).catch(() => 0)))
-  ).reduce((sum, count) => sum + count, 0)
+  // Dead letters are read one page (100) per endpoint: a full page means there are more, shown as "100+".
+  const deadLetterPages = can('surfaces:admin')
+    ? await Promise.all(endpoints.endpoints.map((endpoint) => api.GET('/v1/webhooks/{endpoint_id}/dead-letters', { params: { path: { endpoint_id: endpoint.id }, query: { limit: 100 } } }).then((page) => ({ count: page.dead_letters.length, more: Boolean(page.next_cursor) })).catch(() => ({ count: 0, more: false }))))
+    : []
+  const deadLetters = deadLetterPages.reduce((sum, page) => sum + page.count, 0)
+  const moreDeadLetters = deadLetterPages.some((page) => page.more) || Boolean(endpoints.next_cursor)
 
   const latest = latestBalances(balances.balances)
   const cash = new Map<string, string>()
@@ -72,7 +75,8 @@ export async function homePage(): Promise<Child> {
       h('ul', {},
         h('li', {}, link('#/approvals', `${waiting} proposal(s) and payment(s) awaiting your decision`, { 'data-testid': 'needs-approvals' })),
         h('li', {}, link('#/imports', `${failedImports.artifacts.length} failed import(s)`)),
-        h('li', {}, link('#/webhooks', `${deadLetters} dead-lettered webhook deliveries`)),
+        // Only admins read webhook endpoints: for anyone else the count would be a meaningless 0.
+        can('surfaces:admin') ? h('li', {}, link('#/webhooks', `${deadLetters}${moreDeadLetters ? '+' : ''} dead-lettered webhook deliveries`, { 'data-testid': 'needs-dead-letters' })) : null,
       ),
     ),
     h('section', { 'aria-labelledby': 'cash-title' },

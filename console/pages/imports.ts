@@ -1,6 +1,6 @@
 /** Imports: drag-and-drop upload, the artifacts with extraction and normalization status and counts,
  * refused rows with reasons, tombstone; a raw file's page with its parsed rows and a download link. */
-import { api, describeError, fetchWithUploadProgress } from '../api.ts'
+import { api, can, describeError, fetchWithUploadProgress, onSessionChange } from '../api.ts'
 import { badge, facts, field, h, link, pager, refreshPage, replace, select, table, type Child } from '../dom.ts'
 import { dateTime } from '../format.ts'
 
@@ -24,15 +24,34 @@ export function pipelineState(artifact: Artifact): string {
 const settled = (artifact: Artifact) =>
   artifact.extraction_status === 'failed' || artifact.extraction_status === 'skipped' || (artifact.normalization !== null && (artifact.normalization.status === 'succeeded' || artifact.normalization.status === 'failed'))
 
-async function upload(file: File, sourceType: string, status: HTMLElement): Promise<void> {
+/**
+ * The uploads of this session, kept outside the page's tree: the Imports page is drawn anew after each
+ * upload and while artifacts are processing, and an upload still in flight (or its refusal: 413, 415,
+ * 403…) must show in the list the page shows now, not in a list a re-render has detached. Each render
+ * attaches this same element; signing out or in empties it.
+ */
+const uploadList = h('ul', { class: 'uploads' })
+const uploadStatus = h('div', { role: 'status', 'aria-live': 'polite', 'data-testid': 'upload-status' }, uploadList)
+/** Uploads kept in the list: older ones drop off. */
+const uploadsShown = 20
+/** The kind of file last chosen, so a re-render does not reset the choice. */
+let chosenSourceType = sourceTypes[0]![0]
+onSessionChange(() => {
+  uploadList.replaceChildren()
+  chosenSourceType = sourceTypes[0]![0]
+})
+
+async function upload(file: File, sourceType: string): Promise<void> {
   const progress = h('progress', { 'aria-label': `Uploading ${file.name}`, max: 100 }) as HTMLProgressElement
   const percent = h('span', { 'data-testid': 'upload-percent' }, '0%')
-  replace(status, h('span', {}, `Uploading ${file.name}… `), progress, ' ', percent)
+  const entry = h('li', { 'data-testid': 'upload' }, h('span', {}, `Uploading ${file.name}… `), progress, ' ', percent)
+  uploadList.prepend(entry)
+  while (uploadList.children.length > uploadsShown) uploadList.lastElementChild!.remove()
   const onProgress = (sent: number, total: number) => {
     const value = total > 0 ? Math.min(100, Math.floor((sent / total) * 100)) : 0
     progress.value = value
     replace(percent, `${value}%`)
-    status.dataset.uploadPercent = String(value)
+    entry.dataset.uploadPercent = String(value)
   }
   try {
     const form = new FormData()
@@ -45,25 +64,22 @@ async function upload(file: File, sourceType: string, status: HTMLElement): Prom
       // The SDK's request, sent through XMLHttpRequest so the bar shows bytes sent.
       fetch: fetchWithUploadProgress(onProgress),
     })
-    replace(status, result.deduplicated ? `${file.name} was already imported (same content).` : `${file.name} uploaded: extracting and normalizing…`)
-    refreshPage()
+    replace(entry, result.deduplicated ? `${file.name} was already imported (same content).` : `${file.name} uploaded: extracting and normalizing…`)
+    if (location.hash.startsWith('#/imports')) refreshPage()
   } catch (error) {
-    replace(status, h('span', { class: 'error' }, `${file.name}: ${describeError(error)}`))
+    replace(entry, h('span', { class: 'error' }, `${file.name}: ${describeError(error)}`))
   }
 }
 
-let poll: ReturnType<typeof setTimeout> | undefined
-/** Polling slows down while nothing changes (1 s, then ×1.5 up to 15 s): one GET /v1/raw each time. */
-let pollDelay = 1000
-let lastState = ''
-
-export async function importsPage(_params: Record<string, string>, query: URLSearchParams): Promise<Child> {
-  const page = await listArtifacts(query.get('cursor') ?? undefined)
-  const sourceType = select('source_type', sourceTypes)
+/** The drop area and file chooser; files dropped or chosen upload at once, each into the upload list. */
+function dropzone(): HTMLElement {
+  const sourceType = select('source_type', sourceTypes, chosenSourceType)
+  sourceType.addEventListener('change', () => {
+    chosenSourceType = sourceType.value
+  })
   const fileInput = h('input', { type: 'file', name: 'file', multiple: true })
-  const status = h('p', { role: 'status', 'aria-live': 'polite', 'data-testid': 'upload-status' })
   const send = (files: FileList | null) => {
-    for (const file of Array.from(files ?? [])) void upload(file, sourceType.value, status)
+    for (const file of Array.from(files ?? [])) void upload(file, sourceType.value)
   }
   fileInput.addEventListener('change', () => send(fileInput.files))
   const drop = h(
@@ -86,6 +102,18 @@ export async function importsPage(_params: Record<string, string>, query: URLSea
     field('Kind of file', sourceType),
     field('Files', fileInput),
   )
+  return drop
+}
+
+let poll: ReturnType<typeof setTimeout> | undefined
+/** Polling slows down while nothing changes (1 s, then ×1.5 up to 15 s): one GET /v1/raw each time. */
+let pollDelay = 1000
+let lastState = ''
+
+export async function importsPage(_params: Record<string, string>, query: URLSearchParams): Promise<Child> {
+  const page = await listArtifacts(query.get('cursor') ?? undefined)
+  // Uploading needs raw:write (owners and admins); approvers and viewers would only be refused.
+  const drop = can('raw:write') ? dropzone() : h('p', { class: 'note', 'data-testid': 'upload-unavailable' }, 'Uploading files needs the raw:write permission, which your role does not have: an owner or an admin can upload them.')
   // While anything is still being extracted or normalized, look again shortly.
   if (poll !== undefined) clearTimeout(poll)
   const state = page.artifacts.map(pipelineState).join('|')
@@ -99,7 +127,7 @@ export async function importsPage(_params: Record<string, string>, query: URLSea
   return [
     h('h1', {}, 'Imports'),
     drop,
-    status,
+    uploadStatus,
     table(
       'Imported files',
       [
@@ -132,7 +160,8 @@ export async function rawPage(params: Record<string, string>, query: URLSearchPa
   // The signed URL is this origin's /v1/raw/{id}/content?…: the same path here, whatever PUBLIC_BASE_URL says.
   const signed = new URL(artifact.signed_url)
   const download = `${signed.pathname}${signed.search}`
-  const tombstone = h('button', {
+  // Tombstoning needs raw:write (owners and admins): approvers and viewers are not offered it.
+  const tombstone = !can('raw:write') ? null : h('button', {
     type: 'button',
     class: 'danger',
     onclick: async () => {
@@ -178,7 +207,7 @@ export async function rawPage(params: Record<string, string>, query: URLSearchPa
           ], parsed.parsed),
           pager(`/raw/${encodeURIComponent(rawId)}`, query, parsed.next_cursor),
         ],
-    h('section', { class: 'danger-zone', 'aria-label': 'Tombstone' }, tombstone),
+    tombstone === null ? null : h('section', { class: 'danger-zone', 'aria-label': 'Tombstone' }, tombstone),
   ]
 }
 
