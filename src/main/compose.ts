@@ -797,7 +797,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
     { name: 'auth', routes: routesOf(authRoutes, { auth: services.auth, apiKeys: services.apiKeys, siwx: auth.siwx }) },
     { name: 'mail', startWorkers: (queue) => queue.work(mailSendQueue, createMailHandler(mailer), { pollingIntervalSeconds, concurrency: 4 }) },
-    { name: 'webhooks', routes: routesOf(webhookRoutes, { webhooks: webhooks.service }), startWorkers: (queue) => webhooks.startWorkers(queue, { pollingIntervalSeconds }) },
+    { name: 'webhooks', routes: routesOf(webhookRoutes, { webhooks: webhooks.service }), startWorkers: (queue) => webhooks.startWorkers(queue, { pollingIntervalSeconds }), stop: () => webhooks.stop() },
     {
       // Business events committed but not handed over (a process stopped between its commit and the relay).
       name: 'outbox',

@@ -1,7 +1,7 @@
 /**
  * A test app for webhook tests: the harness's app with webhook runtime options (a short retry base, a
- * short timeout, a fake DNS resolver) and, for the restart test, a given pg-boss schema; plus a count of
- * a queue's unfinished jobs.
+ * short timeout, a fake DNS resolver, a fast delivery sweep) and, for the restart test, a given pg-boss
+ * schema; plus a count of a queue's unfinished jobs, and ways to lose them or make them due.
  */
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
@@ -24,6 +24,8 @@ export type WebhookTestApp = TestApp & {
   unfinishedJobs(queue: string, field: string, value: string): Promise<number>
   /** As if their wait were over: the scheduled jobs of `queue` whose data has `field` = `value` may start now. Returns how many. */
   startScheduledJobsNow(queue: string, field: string, value: string): Promise<number>
+  /** As if pg-boss had lost them (deleted, or their retries ran out): deletes the unfinished jobs of `queue` whose data has `field` = `value`. Returns how many. */
+  loseJobs(queue: string, field: string, value: string): Promise<number>
 }
 
 export async function createWebhookTestApp(options: WebhookTestAppOptions = {}): Promise<WebhookTestApp> {
@@ -55,7 +57,21 @@ export async function createWebhookTestApp(options: WebhookTestAppOptions = {}):
       )
       return moved.length
     },
+    async loseJobs(queue, field, value) {
+      const lost = await queryRows<{ id: string }>(
+        test.runtime.db.orm,
+        sql`delete from ${sql.identifier(test.jobSchema)}.job
+             where name = ${queue} and data->>${field} = ${value} and state in ('created', 'retry', 'active')
+             returning id`,
+      )
+      return lost.length
+    },
   }
+}
+
+/** As if the delivery's wait were over long ago: its next attempt was due an hour before now. */
+export async function makeOverdue(test: TestApp, deliveryId: string): Promise<void> {
+  await test.runtime.db.orm.execute(sql`update webhook_deliveries set next_attempt_at = now() - interval '1 hour' where id = ${deliveryId}`)
 }
 
 /** A fresh receiver path, so tests sharing one receiver never see each other's deliveries. */

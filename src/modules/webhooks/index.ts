@@ -1,7 +1,8 @@
 /**
- * The webhooks slice as the composition root sees it: the endpoint service for the routes, and the two
- * delivery workers. Options exist so tests (and operators embedding Steward) can shorten the retry
- * schedule and resolve names without real DNS; production uses the defaults.
+ * The webhooks slice as the composition root sees it: the endpoint service for the routes, the two
+ * delivery workers and the delivery sweep. Options exist so tests (and operators embedding Steward) can
+ * shorten the retry schedule and the sweep and resolve names without real DNS; production uses the
+ * defaults.
  */
 import type { Clock } from '../../kernel/clock.ts'
 import type { StewardEnvironment } from '../../kernel/context.ts'
@@ -13,7 +14,14 @@ import type { JobQueue } from '../../platform/jobs/job-queue.ts'
 import { systemResolver, type HostResolver } from '../../platform/net/egress.ts'
 import { webhookEgressPolicy } from './sender.ts'
 import { retryBaseSecondsDefault } from './domain/delivery.ts'
-import { createDeliverHandler, createFanoutHandler } from './delivery.jobs.ts'
+import {
+  createDeliverHandler,
+  createFanoutHandler,
+  deliveryOverdueSecondsDefault,
+  deliverySweepIntervalMsDefault,
+  deliverySweepRowsMax,
+  startDeliverySweeper,
+} from './delivery.jobs.ts'
 import { createWebhookSender, deliveryTimeoutMsDefault } from './sender.ts'
 import { createWebhooksService, type WebhooksService } from './webhooks.service.ts'
 import { createWebhooksStore } from './webhooks.store.pg.ts'
@@ -40,12 +48,18 @@ export interface WebhookOptions {
   readonly requestTimeoutMs?: number
   readonly fanoutConcurrency?: number
   readonly deliverConcurrency?: number
+  /** How often each worker process sweeps for deliveries whose job was lost; default 30 s. */
+  readonly deliverySweepIntervalMs?: number
+  /** How far past due a pending delivery must be before the sweep takes it up; default 120 s. */
+  readonly deliveryOverdueSeconds?: number
 }
 
 export interface Webhooks {
   readonly service: WebhooksService
-  /** Registers the fan-out worker and the delivery workers. */
+  /** Registers the fan-out worker and the delivery workers, and starts this process's delivery sweep. */
   startWorkers(jobs: Pick<JobQueue, 'work'>, options: { pollingIntervalSeconds: number }): Promise<void>
+  /** Stops the delivery sweep, waiting for a pass under way (the job queue stops the workers). */
+  stop(): Promise<void>
 }
 
 export interface WebhooksDeps {
@@ -68,12 +82,22 @@ export function createWebhooks(deps: WebhooksDeps, options: WebhookOptions = {})
   const resolver = options.resolver ?? systemResolver
   const requestTimeoutMs = options.requestTimeoutMs ?? deliveryTimeoutMsDefault
   const sender = createWebhookSender({ policy: egressPolicy, resolver, timeoutMs: requestTimeoutMs, clock })
-  const jobDeps = { db, commands, store, ids, clock, sender, retryBaseSeconds: options.retryBaseSeconds ?? retryBaseSecondsDefault }
+  const jobDeps = { db, commands, store, ids, clock, sender, retryBaseSeconds: options.retryBaseSeconds ?? retryBaseSecondsDefault, requestTimeoutMs }
+  let stopSweeper: (() => Promise<void>) | undefined
   return {
     service: createWebhooksService({ db, commands, store, cursors, ids, clock, sender, egressPolicy, resolver, requestTimeoutMs }),
     async startWorkers(jobs, { pollingIntervalSeconds }) {
       await jobs.work(webhookFanoutQueue, createFanoutHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.fanoutConcurrency ?? fanoutConcurrencyDefault })
       await jobs.work(webhookDeliverQueue, createDeliverHandler(jobDeps), { pollingIntervalSeconds, concurrency: options.deliverConcurrency ?? deliverConcurrencyDefault })
+      stopSweeper ??= startDeliverySweeper(jobDeps, {
+        intervalMs: options.deliverySweepIntervalMs ?? deliverySweepIntervalMsDefault,
+        overdueSeconds: options.deliveryOverdueSeconds ?? deliveryOverdueSecondsDefault,
+        rowsMax: deliverySweepRowsMax,
+      })
+    },
+    async stop() {
+      await stopSweeper?.()
+      stopSweeper = undefined
     },
   }
 }

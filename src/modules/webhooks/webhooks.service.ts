@@ -319,6 +319,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
           description: input.description ?? null,
           eventTypes: [...(input.event_types ?? [])],
           status: 'enabled',
+          disabledAt: null,
           secret,
           previousSecret: null,
           previousSecretExpiresAt: null,
@@ -359,7 +360,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
     },
 
     /**
-     * Changes URL (checked again, before the transaction), event types, description or status. Locks the
+     * Changes URL (checked again, before the transaction), event types, description or status (a disable
+     * records when, so the fan-out parks the events recorded before it; an enable clears it). Locks the
      * endpoint. Audits webhook_endpoint.updated; emits nothing.
      */
     async update(context, input) {
@@ -367,13 +369,17 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
       const { endpointId, ...changes } = input
       const checked = changes.url === undefined ? undefined : await checkUrl(changes.url)
       return commands.run(context, { name: 'webhooks.update', tenantId, input }, async (tx) => {
-        await loadForChange(tx, tenantId, endpointId)
+        const before = await loadForChange(tx, tenantId, endpointId)
+        const now = clock.now()
         await store.updateEndpoint(tx, tenantId, endpointId, {
           ...(changes.url === undefined ? {} : { url: changes.url }),
           ...(changes.event_types === undefined ? {} : { eventTypes: [...changes.event_types] }),
           ...(changes.description === undefined ? {} : { description: changes.description }),
           ...(changes.status === undefined ? {} : { status: changes.status }),
-          updatedAt: clock.now(),
+          // Disabling again keeps the first instant: events recorded since were recorded while disabled.
+          ...(changes.status === 'disabled' && before.status === 'enabled' ? { disabledAt: now } : {}),
+          ...(changes.status === 'enabled' ? { disabledAt: null } : {}),
+          updatedAt: now,
         })
         const row = await reload(tx, tenantId, endpointId)
         return {

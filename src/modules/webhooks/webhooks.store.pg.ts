@@ -1,14 +1,23 @@
 /** The Drizzle implementation of WebhooksStore (both engines). */
-import { and, asc, count, eq, gt, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm'
 import { webhookDeadLetters, webhookDeliveries, webhookEndpoints } from './webhooks.tables.ts'
 import { eventReader } from '../../platform/outbox/events.ts'
-import type { ReplaySelection, WebhooksStore } from './webhooks.store.ts'
+import type { OverdueSelection, ReplaySelection, WebhooksStore } from './webhooks.store.ts'
 import { assert } from '../../kernel/assert.ts'
 
 export function createWebhooksStore(): WebhooksStore {
   const endpointOf = (tenantId: string, endpointId: string) => and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.id, endpointId))
   const deliveryOf = (tenantId: string, deliveryId: string) => and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, deliveryId))
   const deadLetterOf = (tenantId: string, deadLetterId: string) => and(eq(webhookDeadLetters.tenantId, tenantId), eq(webhookDeadLetters.id, deadLetterId))
+  // Both branches read the partial index of pending deliveries (webhook_deliveries_pending_due_idx).
+  const overdue = (selection: OverdueSelection) =>
+    and(
+      eq(webhookDeliveries.status, 'pending'),
+      or(
+        lt(webhookDeliveries.nextAttemptAt, selection.dueBefore),
+        and(isNull(webhookDeliveries.nextAttemptAt), lt(webhookDeliveries.updatedAt, selection.unscheduledChangedBefore)),
+      ),
+    )
   const claimable = (tenantId: string, endpointId: string, selection: ReplaySelection) =>
     and(
       eq(webhookDeadLetters.tenantId, tenantId),
@@ -63,11 +72,17 @@ export function createWebhooksStore(): WebhooksStore {
     // Recorded events are the outbox's: read through its reader.
     findEvent: eventReader.findEvent,
     findEvents: eventReader.findEvents,
-    async listEnabledEndpoints(executor, tenantId, registeredBy) {
+    async listFanoutEndpoints(executor, tenantId, registeredBy) {
       return executor
         .select()
         .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.status, 'enabled'), lte(webhookEndpoints.createdAt, registeredBy)))
+        .where(
+          and(
+            eq(webhookEndpoints.tenantId, tenantId),
+            or(eq(webhookEndpoints.status, 'enabled'), isNotNull(webhookEndpoints.disabledAt)),
+            lte(webhookEndpoints.createdAt, registeredBy),
+          ),
+        )
         .orderBy(asc(webhookEndpoints.id))
     },
     async insertDeliveries(tx, deliveries) {
@@ -88,20 +103,57 @@ export function createWebhooksStore(): WebhooksStore {
       const [row] = options.forUpdate ? await query.for('update') : await query
       return row
     },
-    async claimAttempt(executor, tenantId, deliveryId, at, attemptsMax) {
+    async claimAttempt(executor, tenantId, deliveryId, claim) {
       const [row] = await executor
         .update(webhookDeliveries)
-        .set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1`, lastAttemptAt: at, nextAttemptAt: null, updatedAt: at })
-        .where(and(deliveryOf(tenantId, deliveryId), eq(webhookDeliveries.status, 'pending'), lt(webhookDeliveries.attemptCount, attemptsMax)))
+        .set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1`, lastAttemptAt: claim.at, nextAttemptAt: claim.lostAfter, updatedAt: claim.at })
+        .where(
+          and(
+            deliveryOf(tenantId, deliveryId),
+            eq(webhookDeliveries.status, 'pending'),
+            eq(webhookDeliveries.attemptCount, claim.attemptCount),
+            lt(webhookDeliveries.attemptCount, claim.attemptsMax),
+          ),
+        )
         .returning()
       return row
     },
     async updateDelivery(tx, tenantId, deliveryId, changes) {
       await tx.update(webhookDeliveries).set(changes).where(deliveryOf(tenantId, deliveryId))
     },
+    async listOverdueDeliveries(executor, selection, limit) {
+      return executor
+        .select({ tenantId: webhookDeliveries.tenantId, id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(overdue(selection))
+        .orderBy(sql`${webhookDeliveries.nextAttemptAt} asc nulls first`)
+        .limit(limit)
+    },
+    async lockOverdueDeliveries(tx, tenantId, deliveryIds, selection) {
+      if (deliveryIds.length === 0) return []
+      return tx
+        .select()
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.tenantId, tenantId), inArray(webhookDeliveries.id, [...deliveryIds]), overdue(selection)))
+        .orderBy(asc(webhookDeliveries.id))
+        .for('update', { skipLocked: true })
+    },
+    async rescheduleDeliveries(tx, tenantId, deliveryIds, at) {
+      if (deliveryIds.length === 0) return
+      await tx
+        .update(webhookDeliveries)
+        .set({ nextAttemptAt: at, updatedAt: at })
+        .where(and(eq(webhookDeliveries.tenantId, tenantId), inArray(webhookDeliveries.id, [...deliveryIds]), eq(webhookDeliveries.status, 'pending')))
+    },
 
-    async insertDeadLetter(tx, deadLetter) {
-      await tx.insert(webhookDeadLetters).values(deadLetter).onConflictDoNothing({ target: [webhookDeadLetters.tenantId, webhookDeadLetters.deliveryId] })
+    async insertDeadLetters(tx, deadLetters) {
+      // 10 columns: 1,000 rows per statement stays far below PostgreSQL's 65,535 bind parameters.
+      for (let offset = 0; offset < deadLetters.length; offset += 1_000) {
+        await tx
+          .insert(webhookDeadLetters)
+          .values(deadLetters.slice(offset, offset + 1_000))
+          .onConflictDoNothing({ target: [webhookDeadLetters.tenantId, webhookDeadLetters.deliveryId] })
+      }
     },
     async listDeadLetters(executor, tenantId, endpointId, page) {
       return executor

@@ -4,6 +4,7 @@
  * Part of the one schema of both engines (drizzle.config.ts collects every `*.tables.ts`): a change here
  * becomes the next forward-only migration under src/platform/db/migrations/ (`npm run db:generate`).
  */
+import { sql } from 'drizzle-orm'
 import { index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestamptz, createdAt, updatedAt } from '../../platform/db/columns.ts'
 import type { TenantDataPlan } from '../../platform/db/tenant-data.ts'
@@ -19,6 +20,12 @@ export const webhookEndpoints = pgTable(
     /** Event types delivered; empty means every type of the allowlist. */
     eventTypes: text('event_types').array().notNull(),
     status: text('status', { enum: ['enabled', 'disabled'] }).notNull(),
+    /**
+     * When the endpoint was disabled (the start of its current disabled spell); null while it is enabled.
+     * The fan-out parks, as dead letters, the events recorded before this instant that reach it only once
+     * it is disabled.
+     */
+    disabledAt: timestamptz('disabled_at'),
     secret: text('secret').notNull(),
     previousSecret: text('previous_secret'),
     previousSecretExpiresAt: timestamptz('previous_secret_expires_at'),
@@ -40,6 +47,11 @@ export const webhookDeliveries = pgTable(
     eventType: text('event_type').notNull(),
     status: text('status', { enum: ['pending', 'succeeded', 'dead_lettered'] }).notNull(),
     attemptCount: integer('attempt_count').notNull().default(0),
+    /**
+     * While pending: when the next attempt is due, or, while an attempt is out, when its outcome is taken
+     * to be lost. The delivery sweep takes up a pending delivery well past this (its job was lost).
+     * Null once finished (and on rows an attempt of an earlier release counted: see the sweep).
+     */
     nextAttemptAt: timestamptz('next_attempt_at'),
     lastAttemptAt: timestamptz('last_attempt_at'),
     lastStatusCode: integer('last_status_code'),
@@ -51,6 +63,8 @@ export const webhookDeliveries = pgTable(
     primaryKey({ columns: [table.tenantId, table.id] }),
     uniqueIndex('webhook_deliveries_endpoint_event_unique').on(table.tenantId, table.endpointId, table.eventId),
     index('webhook_deliveries_tenant_idx').on(table.tenantId, table.endpointId, table.id),
+    // The delivery sweep: pending deliveries by when their next attempt is due (few: finished rows leave it).
+    index('webhook_deliveries_pending_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
   ],
 )
 

@@ -337,6 +337,54 @@ describe('fan-out jobs', () => {
     }
   })
 
+  it('parks, as a dead letter, an event recorded before its endpoint was disabled whose fan-out runs after the disable', async () => {
+    const idle = await createWebhookTestApp({ workers: false })
+    try {
+      const owner = await signupOwner(idle)
+      const admin = await addMember(idle, owner, 'admin')
+      const disabled = await registerWebhook(idle, receiver, owner)
+      const enabled = await registerWebhook(idle, receiver, owner)
+      const reenabled = await registerWebhook(idle, receiver, owner)
+      const setStatus = async (endpointId: string, status: 'enabled' | 'disabled') => {
+        const response = await idle.request({ method: 'PATCH', url: `/v1/webhooks/${endpointId}`, token: owner.token, payload: { status } })
+        expect(response.statusCode, response.body).toBe(200)
+      }
+      // Recorded while every endpoint is enabled; no worker runs, so its fan-out waits.
+      const eventId = await changeMemberOf(idle, owner)
+      expect(await idle.unfinishedJobs('webhook-fanout', 'event_ids', eventId)).toBe(1)
+      await setStatus(disabled.endpoint.id, 'disabled')
+      await setStatus(disabled.endpoint.id, 'disabled') // disabling again keeps the first instant
+      await setStatus(reenabled.endpoint.id, 'disabled')
+      await setStatus(reenabled.endpoint.id, 'enabled')
+      // Recorded while the endpoint is disabled: it gets nothing, not even a dead letter.
+      const afterDisable = await changeMemberOf(idle, owner)
+
+      await idle.runtime.startWorkers()
+      const byEndpoint = async (id: string) => (await deliveryStates(idle, id)).reduce<Record<string, string>>((states, row) => ({ ...states, [row.endpoint_id]: row.status }), {})
+      await expect.poll(async () => (await byEndpoint(eventId))[enabled.endpoint.id], poll).toBe('succeeded')
+      await expect.poll(async () => (await byEndpoint(eventId))[reenabled.endpoint.id], poll).toBe('succeeded')
+      await expect.poll(async () => (await byEndpoint(afterDisable))[enabled.endpoint.id], poll).toBe('succeeded')
+      expect(await byEndpoint(eventId)).toEqual({ [disabled.endpoint.id]: 'dead_lettered', [enabled.endpoint.id]: 'succeeded', [reenabled.endpoint.id]: 'succeeded' })
+      expect(Object.keys(await byEndpoint(afterDisable))).not.toContain(disabled.endpoint.id)
+      expect(receiver.deliveriesTo(disabled.path)).toEqual([])
+
+      const listed = await idle.request({ method: 'GET', url: deadLettersUrl(disabled.endpoint.id), token: owner.token })
+      expect(listed.json().dead_letters).toEqual([
+        expect.objectContaining({ event_id: eventId, event_type: 'member.changed', attempt_count: 0, last_error: 'endpoint disabled before delivery' }),
+      ])
+      const [audited] = await auditEvents(idle, owner.tenantId, { action: 'webhook.delivery_dead_lettered' })
+      expect(audited).toMatchObject({ actor_type: 'system', actor_id: 'webhook-fanout', outputs: { endpoint_id: disabled.endpoint.id, event_id: eventId, attempt_count: 0 } })
+
+      // Nothing is lost: enabled again, the endpoint gets it by replay.
+      await setStatus(disabled.endpoint.id, 'enabled')
+      const replayed = await idle.request({ method: 'POST', url: `/v1/webhooks/${disabled.endpoint.id}/replay`, token: admin.token, payload: {} })
+      expect(replayed.json()).toMatchObject({ attempted: 1, redelivered: 1, still_failing: 0 })
+      expect(receiver.deliveriesTo(disabled.path).map((delivery) => delivery.payload.id)).toEqual([eventId])
+    } finally {
+      await idle.close()
+    }
+  })
+
   it('hands a committed event over once: after its commit, or by the sweep when the process stopped before the relay', async () => {
     const idle = await createWebhookTestApp({ workers: false })
     try {

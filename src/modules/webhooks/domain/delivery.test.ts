@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import {
   afterFailedAttempt,
+  afterLostProgress,
+  attemptLostAfterSeconds,
   boundedError,
   deliveryAttemptsMax,
   endpointAccepts,
+  fanoutDecision,
   lastErrorCharsMax,
   retryDelaySeconds,
   retryDelaySecondsMax,
@@ -38,6 +41,63 @@ describe('retry schedule', () => {
     const decisions = Array.from({ length: deliveryAttemptsMax }, (_, index) => afterFailedAttempt(index + 1, 30).kind)
     expect(decisions).toEqual(['retry', 'retry', 'retry', 'retry', 'dead_letter'])
     expect(afterFailedAttempt(6, 30).kind).toBe('dead_letter')
+  })
+})
+
+describe('lost attempts', () => {
+  it.each([
+    // attempt, base, lease: the later of the failure's backoff and the lease.
+    [1, 30, 70, 70],
+    [2, 30, 70, 120],
+    [4, 30, 70, 1920],
+    [4, 100, 70, retryDelaySecondsMax],
+    [1, 0.05, 0.5, 0.5],
+    // The last attempt schedules no other: lost after its lease.
+    [5, 30, 70, 70],
+  ])('attempt %i (base %s s, lease %s s) counts as lost after %s s', (attempt, base, lease, expected) => {
+    expect(attemptLostAfterSeconds(attempt, base, lease)).toBeCloseTo(expected, 10)
+  })
+
+  it.each([
+    [0, 30, 70],
+    [6, 30, 70],
+    [1.5, 30, 70],
+    [1, 30, 0],
+    [1, 30, Number.NaN],
+  ])('refuses attempt %s with base %s and lease %s (a programming error)', (attempt, base, lease) => {
+    expect(() => attemptLostAfterSeconds(attempt, base, lease)).toThrow(RangeError)
+  })
+
+  it('requeues a delivery left overdue until every automatic attempt is counted, then dead-letters it', () => {
+    expect(Array.from({ length: deliveryAttemptsMax + 2 }, (_, attemptCount) => afterLostProgress(attemptCount))).toEqual([
+      'requeue',
+      'requeue',
+      'requeue',
+      'requeue',
+      'requeue',
+      'dead_letter',
+      'dead_letter',
+    ])
+  })
+})
+
+describe('fan-out decision', () => {
+  const at = (second: number) => new Date(Date.UTC(2026, 10, 21, 9, 0, second))
+  const endpoint = (status: 'enabled' | 'disabled', disabledAt: Date | null, eventTypes: string[] = []) => ({ status, createdAt: at(10), disabledAt, eventTypes })
+  const event = (second: number, eventType = 'member.changed') => ({ createdAt: at(second), eventType })
+  it.each([
+    { name: 'enabled, event after registration', target: endpoint('enabled', null), recorded: event(20), expected: 'deliver' },
+    { name: 'enabled, event in the millisecond of registration', target: endpoint('enabled', null), recorded: event(10), expected: 'deliver' },
+    { name: 'enabled, event before registration', target: endpoint('enabled', null), recorded: event(5), expected: 'skip' },
+    { name: 'enabled, type filtered out', target: endpoint('enabled', null, ['payment_intent.created']), recorded: event(20), expected: 'skip' },
+    { name: 'disabled after the event', target: endpoint('disabled', at(30)), recorded: event(20), expected: 'park' },
+    { name: 'disabled in the millisecond of the event', target: endpoint('disabled', at(20)), recorded: event(20), expected: 'park' },
+    { name: 'disabled before the event', target: endpoint('disabled', at(15)), recorded: event(20), expected: 'skip' },
+    { name: 'disabled after the event, type filtered out', target: endpoint('disabled', at(30), ['payment_intent.created']), recorded: event(20), expected: 'skip' },
+    { name: 'disabled after an event older than the endpoint', target: endpoint('disabled', at(30)), recorded: event(5), expected: 'skip' },
+    { name: 'disabled with no instant recorded', target: endpoint('disabled', null), recorded: event(20), expected: 'skip' },
+  ])('$name: $expected', ({ target, recorded, expected }) => {
+    expect(fanoutDecision(target, recorded)).toBe(expected)
   })
 })
 

@@ -38,9 +38,51 @@ export function afterFailedAttempt(attemptCount: number, baseSeconds: number): A
   return attemptCount >= deliveryAttemptsMax ? { kind: 'dead_letter' } : { kind: 'retry', delaySeconds: retryDelaySeconds(attemptCount, baseSeconds) }
 }
 
+/**
+ * Seconds after attempt number `attempt` (1-based) leaves until, with no outcome recorded, it counts as
+ * lost: when its failure would have made the next attempt due (so a lost outcome keeps the backoff
+ * schedule instead of being retried at once), and never before the request could have ended and its
+ * outcome been written (`leaseSeconds`: the request timeout and a margin), so a slow attempt is not
+ * overtaken by the next one.
+ */
+export function attemptLostAfterSeconds(attempt: number, baseSeconds: number, leaseSeconds: number): number {
+  if (!Number.isInteger(attempt) || attempt < 1 || attempt > deliveryAttemptsMax) throw new RangeError(`attempt must be an integer from 1 to ${deliveryAttemptsMax}, got ${attempt}`)
+  if (!(leaseSeconds > 0)) throw new RangeError(`leaseSeconds must be positive, got ${leaseSeconds}`)
+  const failureDelaySeconds = attempt < deliveryAttemptsMax ? retryDelaySeconds(attempt, baseSeconds) : 0
+  return Math.max(leaseSeconds, failureDelaySeconds)
+}
+
+/**
+ * What the delivery sweep does with a pending delivery left overdue (its job, or the outcome of its
+ * last attempt, was lost): another job for its next attempt, or, once every automatic attempt has been
+ * counted, its dead letter (there is no sixth automatic attempt).
+ */
+export function afterLostProgress(attemptCount: number): 'requeue' | 'dead_letter' {
+  return attemptCount >= deliveryAttemptsMax ? 'dead_letter' : 'requeue'
+}
+
 /** An endpoint subscribes to the types it lists; an empty list means every type of the allowlist. */
 export function endpointAccepts(subscribedTypes: readonly string[], eventType: string): boolean {
   return subscribedTypes.length === 0 || subscribedTypes.includes(eventType)
+}
+
+/** What the fan-out makes of one event for one endpoint of its tenant. */
+export type FanoutDecision = 'deliver' | 'park' | 'skip'
+
+/**
+ * An endpoint receives the events recorded after it was registered that its filter accepts: an enabled
+ * one gets a delivery; a disabled one gets the event parked as a dead letter (replayable once it is
+ * enabled again) if the event was recorded before the endpoint was disabled, as a delivery queued before
+ * the disable is parked, and nothing if it was recorded later (a disabled endpoint gets no new
+ * deliveries). An event recorded in the very millisecond of the disable is parked: nothing is lost.
+ */
+export function fanoutDecision(
+  endpoint: { readonly status: 'enabled' | 'disabled'; readonly createdAt: Date; readonly disabledAt: Date | null; readonly eventTypes: readonly string[] },
+  event: { readonly createdAt: Date; readonly eventType: string },
+): FanoutDecision {
+  if (endpoint.createdAt.getTime() > event.createdAt.getTime() || !endpointAccepts(endpoint.eventTypes, event.eventType)) return 'skip'
+  if (endpoint.status === 'enabled') return 'deliver'
+  return endpoint.disabledAt !== null && event.createdAt.getTime() <= endpoint.disabledAt.getTime() ? 'park' : 'skip'
 }
 
 /** The JSON body every receiver gets (docs/webhooks.md). */
