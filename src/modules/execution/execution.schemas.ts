@@ -16,7 +16,9 @@ export const AchWebhookPayload = Strict(
     ),
     amount: Type.String({ maxLength: 40 }),
     currency: Type.String({ maxLength: 10 }),
-    return_code: Type.Union([Type.String({ pattern: '^R[0-9]{2}$' }), Type.Null()], { description: 'NACHA return code of a returned transfer.' }),
+    return_code: Type.Union([Type.String({ pattern: '^R[0-9]{2}$' }), Type.Null()], {
+      description: 'NACHA return code of a returned transfer (R and two digits): required on transfer.returned (400 request_body_invalid without it); ignored, and null from the sandbox, on transfer.settled.',
+    }),
     settled_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the transfer settled; null for one returned before settlement.' }),
     occurred_at: Type.String({ format: 'date-time' }),
   },

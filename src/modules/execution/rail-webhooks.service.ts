@@ -13,13 +13,14 @@
  * - returned after settlement: the execution and the intent keep their status; the return is stored as a
  *   second receipt, appended to the intent's receipts and audited (execution.returned_after_settlement).
  */
-import { Compile } from 'typebox/compile'
 import type { Clock } from '../../kernel/clock.ts'
 import { digestOf, type AuditRecord } from '../../kernel/audit-record.ts'
 import { AppError } from '../../kernel/errors.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { CommandRunner } from '../../platform/commands/command.ts'
 import type { Database } from '../../platform/db/database.ts'
+import { findUnsafeInput } from '../../platform/http/input-rules.ts'
+import { compileArgumentsValidator, toIssues, type ValidationIssue } from '../../platform/http/validation.ts'
 import { verifyProviderSignature } from '../raw/index.ts'
 import { achReceipt } from './domain/sandbox-ach.ts'
 import type { Dispatcher } from './dispatch.service.ts'
@@ -28,7 +29,34 @@ import { AchWebhookPayload } from './execution.schemas.ts'
 import type { ExecutionPayments } from './ports.ts'
 import type { AchWebhookBody } from './sandbox-ach.rail.ts'
 
-const payloadCheck = Compile(AchWebhookPayload)
+/**
+ * The rules every route's body obeys (platform/http/validation.ts), so a provider event is refused as any
+ * bad body is, with the same issues: no coercion, unknown fields refused, and the kernel's `date-time`, which
+ * refuses what no Date holds (a leap second `:60`, year 0000) where TypeBox's own format check took them.
+ */
+const payloadValidator = compileArgumentsValidator(AchWebhookPayload)
+
+/** At most this many issues are listed: a body breaking every rule still gets a small answer. */
+const payloadIssuesMax = 20
+
+/**
+ * What the schema does not say: a return carries its NACHA return code (the return's receipt, its audit
+ * event and the action's proof all state it, and the proof's schema requires it), and every timestamp is one
+ * `new Date` turns into an instant (the settlement receipt is written with `toISOString`, which throws on
+ * anything else). Refused here, a bad event is a 400 the provider sees, not a 500 now or on every proof read
+ * later.
+ */
+function eventIssues(event: AchWebhookBody): ValidationIssue[] {
+  const issues: ValidationIssue[] = []
+  if (event.type === 'transfer.returned' && event.return_code === null) {
+    issues.push({ path: '/return_code', message: 'must be the NACHA return code (R and two digits) on a transfer.returned event', keyword: 'required' })
+  }
+  for (const field of ['settled_at', 'occurred_at'] as const) {
+    const value = event[field]
+    if (value !== null && Number.isNaN(new Date(value).getTime())) issues.push({ path: `/${field}`, message: 'must be a timestamp that exists', keyword: 'format' })
+  }
+  return issues
+}
 
 export interface RailWebhookAccepted {
   accepted: true
@@ -86,9 +114,14 @@ export function createRailWebhooks(deps: {
       } catch {
         throw new AppError('request_body_invalid', 'A rail webhook body must be JSON.')
       }
-      if (!payloadCheck.Check(event)) {
-        throw new AppError('request_body_invalid', undefined, { issues: [...payloadCheck.Errors(event)].slice(0, 20).map((error) => ({ path: error.instancePath || '/', message: error.message, keyword: error.keyword })) })
+      // Read as raw bytes (for the signature), the body skips the NUL and lone-surrogate rules every other body obeys.
+      const unsafe = findUnsafeInput(event)
+      if (unsafe !== undefined) throw new AppError('request_body_invalid', undefined, { issues: [unsafe] })
+      if (!payloadValidator(event)) {
+        throw new AppError('request_body_invalid', undefined, { issues: toIssues(payloadValidator.errors ?? []).slice(0, payloadIssuesMax) })
       }
+      const issues = eventIssues(event)
+      if (issues.length > 0) throw new AppError('request_body_invalid', undefined, { issues })
       return db.transaction(async (tx) => {
         const execution = await store.findByIdempotencyKey(tx, event.metadata.tenant_id, event.idempotency_key, { forUpdate: true })
         if (execution === undefined || execution.rail !== 'bank_ach' || execution.paymentIntentId !== event.metadata.payment_intent_id) throw new AppError('rail_transfer_unknown', undefined, { transfer_id: event.transfer_id })

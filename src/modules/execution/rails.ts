@@ -9,8 +9,12 @@
  * - `status` answers only from what the rail knows of the key (undefined when it never saw it), so the
  *   worker can tell "never sent" from "sent, answer lost" after a crash.
  *
- * A rail that is not registered, or registered as a fail-closed stub, refuses every payment with a
+ * A rail that is not registered, or registered as a fail-closed stub, refuses a first submit with a
  * deterministic failure that names why: the intent fails and its reservation is released, nothing moves.
+ * Asked for a key's status (the worker asks before a retry, so an earlier attempt exists), it answers
+ * transient instead: an earlier attempt may have run in a process where the rail was registered and moved
+ * money, and a stand-in cannot know. A failure there would release the reservation while the payment may
+ * still land; transient is retried and then parks the intent `reconciling` with the reservation kept.
  */
 import type { Rail } from '../payments/index.ts'
 import type { RailAnswer } from './domain/executions.ts'
@@ -47,19 +51,32 @@ export interface RailAdapter {
 /** The code of every fail-closed refusal. */
 export const railUnavailableCode = 'rail_unavailable'
 
-/** A rail that refuses everything, deterministically, with `reason` (erp_writeback today). */
+/**
+ * A rail that refuses every submit, deterministically, with `reason` (erp_writeback's stub, and the
+ * stand-in for a rail nobody registered). It never sends anything, but it cannot answer for a key: the
+ * worker asks for a key's status only when an earlier attempt was made, and that attempt may have run in
+ * another process (or an earlier deployment) where the rail was registered and sent the payment. So
+ * `status` answers transient, never the refusal: the attempt is retried, and parked `reconciling` with its
+ * reservation kept once the retries run out, unless a process that has the rail answers first.
+ */
 export function failClosedRail(rail: Rail, reason: string): RailAdapter {
   const refusal: RailAnswer = { kind: 'failed', code: railUnavailableCode, reason }
+  const unknown: RailAnswer = {
+    kind: 'transient',
+    reason: `${railUnavailableCode}: ${reason}; this process cannot tell what an earlier attempt under the key did on the rail`,
+  }
   return {
     rail,
     submit: async () => refusal,
-    status: async () => refusal,
+    status: async () => unknown,
   }
 }
 
 /**
  * The rails a process has: the registered adapters, and a fail-closed stand-in for any other rail
- * (x402_base and escrow_base are unregistered at boot, per the spec's rail table).
+ * (x402_base and escrow_base are unregistered at boot, per the spec's rail table; onchain_base is where no
+ * chain is configured). The stand-in refuses a first submit and answers a retry's status transient
+ * (`failClosedRail`): the rail may be registered in the process that made the earlier attempt.
  */
 export function railRegistry(adapters: readonly RailAdapter[]) {
   const byRail = new Map<Rail, RailAdapter>()

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { railRegistry } from '../../../src/modules/execution/index.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { providerSignatureHeader } from '../../../src/modules/raw/index.ts'
 import { auditActions as auditActionsOf } from '../../support/audit-log.ts'
@@ -72,8 +73,29 @@ async function eventTypes(intentId: string) {
   return rows.map((row) => row.event_type)
 }
 
+/** The fields a 400 request_body_invalid names, each once (a field breaking a union is named by each branch). */
+function issuePaths(response: Awaited<ReturnType<TestApp['request']>>) {
+  const issues = expectError(response, 'request_body_invalid').details?.issues as Array<{ path: string }>
+  return [...new Set(issues.map((issue) => issue.path))]
+}
+
+/**
+ * Runs `run` as a process where no rail is registered would (a deployment missing a rail's configuration):
+ * the worker's registry hands out its fail-closed stand-in for every rail meanwhile.
+ */
+async function withoutRails(run: () => Promise<void>) {
+  const registry = test.runtime.execution.rails
+  const adapterFor = registry.adapterFor
+  registry.adapterFor = railRegistry([]).adapterFor
+  try {
+    await run()
+  } finally {
+    registry.adapterFor = adapterFor
+  }
+}
+
 /** The provider's webhook for the transfer of `key`, signed with `secret` at `atSeconds`. */
-function webhook(key: string, transferId: string, intentId: string, type: 'transfer.settled' | 'transfer.returned', fields: { amount: string; return_code?: string | null; settled_at?: string | null }, options: { secret?: string; atSeconds?: number; tenantId?: string } = {}) {
+function webhook(key: string, transferId: string, intentId: string, type: 'transfer.settled' | 'transfer.returned', fields: { amount: string; return_code?: string | null; settled_at?: string | null; occurred_at?: string }, options: { secret?: string; atSeconds?: number; tenantId?: string } = {}) {
   const body = Buffer.from(
     JSON.stringify({
       id: `evt_${transferId}_${type}`,
@@ -85,7 +107,7 @@ function webhook(key: string, transferId: string, intentId: string, type: 'trans
       currency: 'EUR',
       return_code: fields.return_code ?? null,
       settled_at: fields.settled_at === undefined ? (type === 'transfer.settled' ? '2026-11-26T12:00:00.000Z' : null) : fields.settled_at,
-      occurred_at: '2026-11-26T12:00:00.000Z',
+      occurred_at: fields.occurred_at ?? '2026-11-26T12:00:00.000Z',
     }),
   )
   const signature = providerSignatureHeader(options.secret ?? achSecret, options.atSeconds ?? Math.floor(Date.now() / 1000), body)
@@ -181,6 +203,67 @@ describe('bank_ach: settlement by the provider\'s signed webhook', () => {
     expect(expectError(malformed, 'request_body_invalid').details?.issues).toBeDefined()
     expect((await executionOf(outboxId)).status).toBe('in_flight')
   })
+
+  it('refuses a return without its return code, before or after settlement, moving nothing; the proof still reads', async () => {
+    const before = await dispatched('35.92')
+    expect(await dispatcher().dispatch(b.owner.tenantId, before.outboxId)).toBe('awaiting')
+    const pending = await executionOf(before.outboxId)
+    const uncodedBefore = await webhook(pending.idempotency_key, pending.rail_reference!, before.id, 'transfer.returned', { amount: '35.92', return_code: null })
+    expect(issuePaths(uncodedBefore)).toEqual(['/return_code'])
+    expect(await executionOf(before.outboxId)).toMatchObject({ status: 'in_flight', failure_code: null })
+    expect((await intentOf(before.id)).status).toBe('dispatching')
+    expect(await reservationOf(before.id)).toBe('active')
+
+    const after = await dispatched('35.93')
+    expect(await dispatcher().dispatch(b.owner.tenantId, after.outboxId)).toBe('awaiting')
+    const execution = await executionOf(after.outboxId)
+    expect((await webhook(execution.idempotency_key, execution.rail_reference!, after.id, 'transfer.settled', { amount: '35.93' })).json()).toMatchObject({ applied: true })
+    const uncodedAfter = await webhook(execution.idempotency_key, execution.rail_reference!, after.id, 'transfer.returned', { amount: '35.93', return_code: null, settled_at: '2026-11-26T12:00:00.000Z' })
+    expect(issuePaths(uncodedAfter)).toEqual(['/return_code'])
+    expect((await intentOf(after.id)).execution_receipt_ids).toHaveLength(1)
+    expect(await auditActions(execution.id)).not.toContain('execution.returned_after_settlement')
+
+    // The proof and its page read (a stored return without a code made both 500 on every fetch).
+    await test.runtime.settleAudit()
+    expect((await getOk(test, b.owner.token, `/v1/proof/${after.id}`)).rail_return).toBeNull()
+    expect((await test.request({ method: 'GET', url: `/v1/proof/${after.id}/view`, token: b.owner.token })).statusCode).toBe(200)
+    // The provider's corrected return is taken, and the proof shows it.
+    expect((await webhook(execution.idempotency_key, execution.rail_reference!, after.id, 'transfer.returned', { amount: '35.93', return_code: 'R10', settled_at: '2026-11-26T12:00:00.000Z' })).json()).toMatchObject({ applied: true })
+    await test.runtime.settleAudit()
+    expect((await getOk(test, b.owner.token, `/v1/proof/${after.id}`)).rail_return).toMatchObject({ status: 'returned', return_code: 'R10' })
+    const view = await test.request({ method: 'GET', url: `/v1/proof/${after.id}/view`, token: b.owner.token })
+    expect(view.statusCode).toBe(200)
+    expect(view.body).toContain('R10')
+  })
+
+  it('refuses a settled or returned timestamp that is no instant (a leap second passes the date-time pattern), moving nothing', async () => {
+    const { id, outboxId } = await dispatched('36.93')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('awaiting')
+    const execution = await executionOf(outboxId)
+    const leapSecond = '2026-01-01T23:59:60Z'
+    const settled = await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.settled', { amount: '36.93', settled_at: leapSecond })
+    expect(issuePaths(settled)).toEqual(['/settled_at'])
+    const occurred = await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.settled', { amount: '36.93', occurred_at: leapSecond })
+    expect(issuePaths(occurred)).toEqual(['/occurred_at'])
+    const returnedBefore = await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.returned', { amount: '36.93', return_code: 'R01', occurred_at: leapSecond })
+    expect(issuePaths(returnedBefore)).toEqual(['/occurred_at'])
+    const yearZero = await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.returned', { amount: '36.93', return_code: 'R01', settled_at: '0000-01-01T00:00:00Z' })
+    expect(issuePaths(yearZero)).toEqual(['/settled_at'])
+    // A NUL in a string is refused as in every other body (this one is read as bytes, for its signature).
+    const withNul = await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.settled', { amount: '36.93\u0000' })
+    expect(withNul.statusCode, withNul.body).toBe(400)
+    expect(withNul.json().error.code).toBe('request_body_invalid')
+    expect(await executionOf(outboxId)).toMatchObject({ status: 'in_flight', failure_code: null })
+    expect((await intentOf(id)).status).toBe('dispatching')
+
+    // Settled, then a return whose timestamp is no instant: refused, the settlement stands alone.
+    expect((await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.settled', { amount: '36.93' })).json()).toMatchObject({ applied: true })
+    const returnedAfter = await webhook(execution.idempotency_key, execution.rail_reference!, id, 'transfer.returned', { amount: '36.93', return_code: 'R10', settled_at: '2026-11-26T12:00:00.000Z', occurred_at: leapSecond })
+    expect(issuePaths(returnedAfter)).toEqual(['/occurred_at'])
+    expect((await intentOf(id)).execution_receipt_ids).toHaveLength(1)
+    await test.runtime.settleAudit()
+    expect((await getOk(test, b.owner.token, `/v1/proof/${id}`)).rail_receipt).toMatchObject({ type: 'ach', settled_at: '2026-11-26T12:00:00.000Z' })
+  })
 })
 
 describe('the worker on the rail\'s other answers', () => {
@@ -228,6 +311,50 @@ describe('the worker on the rail\'s other answers', () => {
     expect(await transferOf(key)).toMatchObject({ duplicate_submits: 0 })
     expect((await webhook(key, execution.rail_reference!, id, 'transfer.settled', { amount: '30.95' })).json()).toMatchObject({ applied: true })
     expect((await intentOf(id)).status).toBe('executed')
+  })
+
+  it('a retry in a process where the rail is not registered is never a failure: retried, then parked reconciling with the reservation kept', async () => {
+    // The first attempt's transfer exists at the provider, but its answer was lost: money may move.
+    const { id, outboxId } = await dispatched('35.95')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('retry_scheduled')
+    const key = (await executionOf(outboxId)).idempotency_key
+    expect(await transferOf(key)).toMatchObject({ status: 'pending' })
+    // The retries run where bank_ach is not registered: the registry's stand-in answers.
+    await withoutRails(async () => {
+      expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('retry_scheduled')
+      expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('reconciling')
+    })
+    const execution = await executionOf(outboxId)
+    expect(execution).toMatchObject({ status: 'in_flight', attempts: 3, failure_code: null, parked_reason: expect.stringContaining('rail bank_ach is not registered') })
+    expect((await intentOf(id)).status).toBe('reconciling')
+    expect(await reservationOf(id)).toBe('active')
+    expect(await outboxStatusOf(outboxId)).toBe('claimed')
+    expect(await eventTypes(id)).not.toContain('payment_intent.failed')
+    expect(await auditActions(execution.id)).not.toContain('execution.failed')
+    expect(await transferOf(key)).toMatchObject({ duplicate_submits: 0 })
+    // The transfer settles after all: the parked intent is executed and its reservation consumed, as it should be.
+    expect((await webhook(key, (await transferOf(key))!.id, id, 'transfer.settled', { amount: '35.95' })).json()).toMatchObject({ applied: true, execution_status: 'completed' })
+    expect((await intentOf(id)).status).toBe('executed')
+    expect(await reservationOf(id)).toBe('consumed')
+  })
+
+  it('a retry the stand-in answered is answered from the rail\'s book by the next attempt in a process that has the rail', async () => {
+    const { outboxId } = await dispatched('36.95')
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('retry_scheduled')
+    await withoutRails(async () => expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('retry_scheduled'))
+    expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('awaiting')
+    const key = (await executionOf(outboxId)).idempotency_key
+    expect(await executionOf(outboxId)).toMatchObject({ status: 'in_flight', rail_reference: (await transferOf(key))!.id })
+    expect(await transferOf(key)).toMatchObject({ duplicate_submits: 0 })
+  })
+
+  it('a first attempt in a process where the rail is not registered still fails closed', async () => {
+    const { id, outboxId } = await dispatched('35.03')
+    await withoutRails(async () => expect(await dispatcher().dispatch(b.owner.tenantId, outboxId)).toBe('failed'))
+    expect(await executionOf(outboxId)).toMatchObject({ status: 'failed', attempts: 1, failure_code: 'rail_unavailable' })
+    expect((await intentOf(id)).status).toBe('failed')
+    expect(await reservationOf(id)).toBe('released')
+    expect(await transferOf((await executionOf(outboxId)).idempotency_key)).toBeUndefined()
   })
 
   it('erp_writeback fails closed with the reason, moving nothing', async () => {
@@ -332,6 +459,43 @@ describe('the workers end to end', () => {
         status = row!.status
       }
       expect(status).toBe('executed')
+    } finally {
+      await running.close()
+    }
+  })
+
+  it('the sandbox provider\'s own returns, before (R01) and after (R10) settlement, pass the webhook\'s checks; the proof shows the return', async () => {
+    const running = await createTestApp({ workers: true, env: { ACH_WEBHOOK_SECRET: achSecret }, runtime: { execution: { sandboxAch: { settleAfterSeconds: 0, returnAfterSeconds: 0 }, sweepIntervalMs: 200 } } })
+    try {
+      const other = await businessIn(running, '1000.00')
+      await running.runtime.settleAudit()
+      const returnedBefore = await approvedIntentIn(running, other, { amount: '12.92' })
+      const returnedAfter = await approvedIntentIn(running, other, { amount: '12.93' })
+      await running.runtime.settleAudit()
+      for (const id of [returnedBefore, returnedAfter]) {
+        const executed = await running.request({ method: 'POST', url: `/v1/payment-intents/${id}/execute`, token: other.agent })
+        expect(executed.statusCode, executed.body).toBe(202)
+      }
+      const stateOf = async (id: string) => {
+        const [row] = await queryRows<{ status: string; receipts: number }>(
+          running.runtime.db.orm,
+          sql`select status, cardinality(execution_receipt_ids)::int as receipts from payment_intents where tenant_id = ${other.owner.tenantId} and id = ${id}`,
+        )
+        return row!
+      }
+      let before = await stateOf(returnedBefore)
+      let after = await stateOf(returnedAfter)
+      for (let waited = 0; waited < 200 && (before.status !== 'failed' || after.receipts < 2); waited += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        ;[before, after] = await Promise.all([stateOf(returnedBefore), stateOf(returnedAfter)])
+      }
+      expect(before.status).toBe('failed')
+      expect(after).toEqual({ status: 'executed', receipts: 2 })
+      const [failure] = await queryRows<{ failure_code: string }>(running.runtime.db.orm, sql`select failure_code from executions where tenant_id = ${other.owner.tenantId} and payment_intent_id = ${returnedBefore}`)
+      expect(failure!.failure_code).toBe('ach_returned_R01')
+      await running.runtime.settleAudit()
+      const proof = await getOk(running, other.owner.token, `/v1/proof/${returnedAfter}`)
+      expect(proof.rail_return).toMatchObject({ type: 'ach', status: 'returned', return_code: 'R10' })
     } finally {
       await running.close()
     }
