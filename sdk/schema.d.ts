@@ -1735,7 +1735,7 @@ export interface paths {
         put?: never;
         /**
          * Propose a payment
-         * @description Checks the proposal against the Ledger, evaluates the active policy with every gate-populated key (agent, action type, confidence, evidence score, counterparty risk, spend and count in the window) and answers 201 with the PolicyDecision attached and the status it leads to: approved, pending_approval (the policy said confirm, or the hard human-approval floor holds it) or rejected. 400 validation_failed (currency and amount rules; a proposal naming an invoice_id must pay that invoice: its counterparty, its currency, at most what is outstanding), 404 for an account, counterparty, invoice, obligation or evidence row that is not the tenant's, 409 invoice_already_paid, 409 invoice_not_payable (cancelled, or no counterparty), 409 agent_proposal_duplicate (the same agent proposed the same action within 24 hours), 409 policy_not_active, 422 obligation_direction_invalid. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         * @description Checks the proposal against the Ledger, evaluates the active policy with every gate-populated key (agent, action type, confidence, evidence score, counterparty risk, spend and count in the window) and answers 201 with the PolicyDecision attached and the status it leads to: approved, pending_approval (the policy said confirm, or the hard human-approval floor holds it) or rejected. 400 validation_failed (currency and amount rules; a proposal naming an invoice_id must pay that invoice: its counterparty, its currency, at most what is outstanding), 404 for an account, counterparty, invoice, obligation or evidence row that is not the tenant's, 409 invoice_already_paid, 409 invoice_not_payable (cancelled, no counterparty, or `reason: being_paid`: other intents already pay what it has outstanding, or the pay_invoice shortcut's whole amount does not fit beside them; a smaller explicit amount that does not fit is 400 validation_failed naming what is left), 409 agent_proposal_duplicate (the same agent proposed the same action within 24 hours), 409 policy_not_active, 422 obligation_direction_invalid. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
          */
         post: operations["createPaymentIntent"];
         delete?: never;
@@ -14135,7 +14135,7 @@ export interface operations {
                     };
                     amount: string;
                     currency: string;
-                    /** @description NACHA return code of a returned transfer. */
+                    /** @description NACHA return code of a returned transfer (R and two digits): required on transfer.returned (400 request_body_invalid without it); ignored, and null from the sandbox, on transfer.settled. */
                     return_code: string | null;
                     /** @description When the transfer settled; null for one returned before settlement. */
                     settled_at: string | null;

@@ -10,6 +10,7 @@ import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/c
 import { digestOf } from '../../kernel/audit-record.ts'
 import { AppError } from '../../kernel/errors.ts'
 import { sha256Hex } from '../../kernel/hashing.ts'
+import { decimalSubtract } from '../../kernel/money.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import { formatAmount } from '../../kernel/money.ts'
 import type { CommandResult, CommandRunner, CommandWork } from '../../platform/commands/command.ts'
@@ -88,7 +89,7 @@ export function createGateService(deps: GateDeps) {
         : Promise.resolve(undefined)
     // Awaited in the last wave; should an earlier wave fail first, its failure must not go unhandled.
     sessionKeyRead.catch(() => undefined)
-    const [decision, counterparty, approvalRows, account, agent, balance, facts, changedAt, oldestUnlinkedSeconds, promotion] = await Promise.all([
+    const [decision, counterparty, approvalRows, account, agent, balance, facts, changedAt, oldestUnlinkedSeconds, promotion, invoice] = await Promise.all([
       store.findDecision(tx, tenantId, intent.policyDecisionId),
       ledger.findCounterparty(tx, tenantId, intent.destinationCounterpartyId),
       store.approvalsOf(tx, tenantId, intent.id),
@@ -102,8 +103,9 @@ export function createGateService(deps: GateDeps) {
       ledger.counterpartyDetailsChangedAt(tx, tenantId, intent.destinationCounterpartyId),
       auditChain.oldestUnlinkedSeconds(tx, tenantId, now),
       agentId === null ? undefined : agents.promotionOf(tx, tenantId, agentId, now),
+      intent.invoiceId === null ? undefined : ledger.findInvoice(tx, tenantId, intent.invoiceId),
     ])
-    const { reservedByOthers, recentSamePayments, alreadyDispatched, agentSpent: agentSpentLastDay } = facts
+    const { reservedByOthers, recentSamePayments, alreadyDispatched, agentSpent: agentSpentLastDay, invoicePaidByOthers } = facts
     const action = decision?.action as PolicyAction | undefined
 
     // The live policy on the stored action (read FOR SHARE), evaluated again with today's Ledger facts (the
@@ -183,6 +185,12 @@ export function createGateService(deps: GateDeps) {
       account: account === undefined ? undefined : { status: account.status, currency: account.currency },
       balance,
       reservedByOthers,
+      invoice:
+        intent.invoiceId === null
+          ? undefined
+          : invoice === undefined
+            ? { found: false }
+            : { found: true, status: invoice.status, currency: invoice.currency, outstanding: decimalSubtract(invoice.total, invoice.amountPaid), paidByOthers: invoicePaidByOthers },
       counterparty:
         counterparty === undefined
           ? undefined
@@ -225,7 +233,12 @@ export function createGateService(deps: GateDeps) {
       // Reservations on one account are decided one at a time: two intents cannot both take the same balance.
       // The lock is queued ahead of the snapshot's first reads (one round trip): the connection runs them in
       // order, so they read once it is held.
-      const [, snapshot] = await Promise.all([mode === 'execute' ? store.lockAccount(tx, tenantId, intent.sourceAccountId) : undefined, snapshotOf(tx, intent, mode)])
+      // So are the payments of one invoice (check 7.5 weighs what the others pay of it), locked after the account.
+      const [, , snapshot] = await Promise.all([
+        mode === 'execute' ? store.lockAccount(tx, tenantId, intent.sourceAccountId) : undefined,
+        mode === 'execute' && intent.invoiceId !== null ? store.lockInvoice(tx, tenantId, intent.invoiceId) : undefined,
+        snapshotOf(tx, intent, mode),
+      ])
       // Check 11: a rail is available when the execution module registered it and the gate's settings allowlist it.
       const registered = execution.railsRegistered()
       const checks = runGate(snapshot, { ...settings, railsAvailable: new Set([...settings.railsAvailable].filter((rail) => registered.has(rail))) })

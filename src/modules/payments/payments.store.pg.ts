@@ -1,6 +1,7 @@
 /** The payments store on Drizzle: this module's tables only, every statement scoped by tenant. */
 import { and, asc, desc, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm'
 import type { DispatchRow, PaymentIntentRow } from './payments.store.ts'
+import type { PaymentIntentStatus } from './domain/intents.ts'
 import { paymentApprovals, paymentGateRuns, paymentIntents, paymentOutbox, paymentPolicyDecisions, paymentReservations } from './payments.tables.ts'
 import type { PaymentsStore } from './payments.store.ts'
 import { inserter, selector, statement } from '../../platform/db/statements.ts'
@@ -34,9 +35,9 @@ const advisoryLock = statement(`select pg_advisory_xact_lock(hashtextextended($1
 /**
  * The gate's questions of this module's tables in one statement: $1 tenant, $2 the intent, $3 its source
  * account, $4 currency, $5 destination, $6 amount, $7 since when a same payment counts, $8 the proposing
- * agent (null: none), $9 since when its spend counts.
+ * agent (null: none), $9 since when its spend counts, $10 the invoice it pays (null: none).
  */
-const gateFactsStatement = statement<{ reservedByOthers: string; recentSamePayments: number; alreadyDispatched: boolean; agentSpent: string }>(
+const gateFactsStatement = statement<{ reservedByOthers: string; recentSamePayments: number; alreadyDispatched: boolean; agentSpent: string; invoicePaidByOthers: string }>(
   `select (select coalesce(sum(amount), 0)::text from payment_reservations
             where tenant_id = $1 and account_id = $3 and currency = $4 and status = 'active' and payment_intent_id <> $2) as "reservedByOthers",
           (select count(*)::int from payment_intents
@@ -45,7 +46,18 @@ const gateFactsStatement = statement<{ reservedByOthers: string; recentSamePayme
           exists (select 1 from payment_outbox where tenant_id = $1 and payment_intent_id = $2) as "alreadyDispatched",
           (select coalesce(sum(amount), 0)::text from payment_intents
             where tenant_id = $1 and created_by_agent_id = $8 and currency = $4 and id <> $2
-              and status in ('dispatching', 'executed', 'reconciling') and updated_at >= $9::timestamptz) as "agentSpent"`,
+              and status in ('dispatching', 'executed', 'reconciling') and updated_at >= $9::timestamptz) as "agentSpent",
+          (select coalesce(sum(amount), 0)::text from payment_intents
+            where tenant_id = $1 and invoice_id = $10 and currency = $4 and id <> $2
+              and (status in ('dispatching', 'reconciling') or (status = 'executed' and updated_at >= $7::timestamptz))) as "invoicePaidByOthers"`,
+)
+/** $1 tenant, $2 invoice, $3 currency, $4 since when an executed payment still counts. */
+const invoiceCommitmentsStatement = statement<{ id: string; status: PaymentIntentStatus; amount: string }>(
+  `select id, status, amount::text as amount from payment_intents
+    where tenant_id = $1 and invoice_id = $2 and currency = $3
+      and (status in ('pending_approval', 'awaiting_second_approval', 'approved', 'paused', 'dispatching', 'reconciling')
+           or (status = 'executed' and updated_at >= $4::timestamptz))
+    order by created_at, id`,
 )
 const moveIntentStatement = statement(`update payment_intents set status = $1, updated_at = $2::timestamptz where tenant_id = $3 and id = $4`)
 const approvalsOfStatement = statement<typeof paymentApprovals.$inferSelect>(
@@ -138,6 +150,14 @@ export function createPaymentsStore(): PaymentsStore {
 
     async lockProposalKey(tx, tenantId, proposalKey) {
       await advisoryLock.rows(tx, [`payment-proposal:${tenantId}:${proposalKey}`])
+    },
+
+    async lockInvoice(tx, tenantId, invoiceId) {
+      await advisoryLock.rows(tx, [`payment-invoice:${tenantId}:${invoiceId}`])
+    },
+
+    async invoiceCommitments(executor, tenantId, invoiceId, currency, executedSince) {
+      return invoiceCommitmentsStatement.rows(executor, [tenantId, invoiceId, currency, executedSince.toISOString()])
     },
 
     async updateIntent(tx, tenantId, id, values) {
@@ -251,12 +271,14 @@ export function createPaymentsStore(): PaymentsStore {
         since.samePayments,
         intent.createdByAgentId,
         since.agent,
+        intent.invoiceId,
       ])
       return {
         reservedByOthers: row?.reservedByOthers ?? '0',
         recentSamePayments: Number(row?.recentSamePayments ?? 0),
         alreadyDispatched: row?.alreadyDispatched === true,
         agentSpent: row?.agentSpent ?? '0',
+        invoicePaidByOthers: row?.invoicePaidByOthers ?? '0',
       }
     },
 

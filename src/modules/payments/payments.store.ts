@@ -42,6 +42,7 @@ export interface GateFactsIntent {
   readonly amount: string
   readonly currency: string
   readonly createdByAgentId: string | null
+  readonly invoiceId: string | null
 }
 
 export interface GateFacts {
@@ -49,6 +50,15 @@ export interface GateFacts {
   readonly recentSamePayments: number
   readonly alreadyDispatched: boolean
   readonly agentSpent: string
+  /** What other intents paying the same invoice have in flight or paid since `samePayments` ('0' without an invoice). */
+  readonly invoicePaidByOthers: string
+}
+
+/** An intent that is paying (or may pay) an invoice: open, in flight, or executed recently. */
+export interface InvoiceCommitment {
+  readonly id: string
+  readonly status: PaymentIntentStatus
+  readonly amount: string
 }
 
 export interface PaymentsStore {
@@ -69,6 +79,14 @@ export interface PaymentsStore {
   ): Promise<{ duplicate: { id: string; status: PaymentIntentStatus } | undefined; spent: { total: string; count: number } }>
   /** Serialises proposals of one key in the caller's transaction (a transaction-scoped advisory lock). */
   lockProposalKey(tx: Tx, tenantId: string, proposalKey: string): Promise<void>
+  /** Serialises proposals and executes paying one invoice in the caller's transaction (a transaction-scoped advisory lock). */
+  lockInvoice(tx: Tx, tenantId: string, invoiceId: string): Promise<void>
+  /**
+   * The intents paying the invoice in `currency` that still count against what it has outstanding: those
+   * awaiting a decision, approved, paused, dispatching or reconciling, and those executed since
+   * `executedSince` (the Ledger has not necessarily recorded their payment yet). Oldest first.
+   */
+  invoiceCommitments(executor: Executor, tenantId: string, invoiceId: string, currency: string, executedSince: Date): Promise<InvoiceCommitment[]>
   updateIntent(tx: Tx, tenantId: string, id: string, values: Partial<Pick<PaymentIntentRow, 'status' | 'rejectionReason' | 'updatedAt'>>): Promise<void>
   /** Moves the intent to `status` at `at` (the gate's and dispatch's one-column move, one fixed statement). */
   moveIntent(tx: Tx, tenantId: string, id: string, status: PaymentIntentRow['status'], at: Date): Promise<void>
@@ -104,7 +122,8 @@ export interface PaymentsStore {
    * intents to the same destination of the same amount and currency were dispatched, are executing or
    * executed since `samePaymentsSince`; whether the intent has an outbox row (it was dispatched); and
    * what the proposing agent's live payments in the currency (dispatching, executed, reconciling) took
-   * since `agentSince`, this intent excluded ('0' without an agent).
+   * since `agentSince`, this intent excluded ('0' without an agent); and what other intents paying the same
+   * invoice in the currency have dispatching, reconciling or executed since `samePaymentsSince`.
    */
   gateFacts(executor: Executor, tenantId: string, intent: GateFactsIntent, since: { samePayments: Date; agent: Date }): Promise<GateFacts>
   /** The agent's shadow record: shadow runs, intents approved and rejected, and shadow runs whose gate did not pass. */

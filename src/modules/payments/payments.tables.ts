@@ -62,6 +62,8 @@ export const paymentIntents = pgTable(
     index('payment_intents_tenant_status_idx').on(table.tenantId, table.status, table.createdAt),
     index('payment_intents_tenant_agent_idx').on(table.tenantId, table.createdByAgentId, table.createdAt),
     index('payment_intents_tenant_proposal_key_idx').on(table.tenantId, table.proposalKey, table.createdAt),
+    // The intents paying an invoice: a proposal and the gate sum them against what it has outstanding.
+    index('payment_intents_tenant_invoice_idx').on(table.tenantId, table.invoiceId).where(sql`${table.invoiceId} is not null`),
   ],
 )
 

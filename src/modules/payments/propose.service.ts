@@ -17,7 +17,8 @@ import type { Tx } from '../../platform/db/database.ts'
 import { actionHash, type PolicyAction } from '../policy/index.ts'
 import { evidenceOf } from './domain/evidence.ts'
 import { creationOutcome, policyKindOf, proposalProblems, type FloorSettings, type PaymentActionType, type PaymentIntentStatus } from './domain/intents.ts'
-import type { PaymentsStore, PaymentIntentRow, PolicyDecisionRow } from './payments.store.ts'
+import type { InvoiceCommitment, PaymentsStore, PaymentIntentRow, PolicyDecisionRow } from './payments.store.ts'
+import { defaultGateSettings } from './domain/gate.ts'
 import type { IntentProposedListener, PaymentInvoice, PaymentsAgents, PaymentsEvidence, PaymentsLedger, PaymentsPolicy } from './ports.ts'
 import { intentEventPayload, toIntentView, type PaymentIntentView } from './payments.views.ts'
 
@@ -50,6 +51,11 @@ export type ProposeInput = ExplicitProposal | PayInvoiceProposal
 
 /** Two proposals by one agent of the same action within this window are one proposal made twice. */
 export const duplicateProposalWindowHours = 24
+/**
+ * How long an executed payment of an invoice still counts against what the invoice has outstanding: the
+ * Ledger records it only once the bank's statement is imported and reconciled. The gate's duplicate window.
+ */
+export const invoicePaymentCountsHours = defaultGateSettings.duplicatePaymentHours
 /** Statuses that end a proposal without moving money: proposing the same action again after one of these is a new proposal. */
 const closedWithoutPayment: readonly PaymentIntentStatus[] = ['rejected', 'cancelled', 'failed', 'shadow_completed']
 /** Evidence ids per proposal. */
@@ -102,7 +108,7 @@ export function createProposeService(deps: ProposeDeps) {
    * An explicit proposal naming an invoice pays that invoice: its payee, in its currency, at most what is
    * outstanding (400 validation_failed otherwise, naming the field and what the invoice says).
    */
-  function assertPaysInvoice(proposal: ExplicitProposal, found: PaymentInvoice | undefined): void {
+  function assertPaysInvoice(proposal: ExplicitProposal, found: PaymentInvoice | undefined): string {
     const { invoice, outstanding } = payable(found, proposal.invoice_id!)
     const mismatch = (field: string, message: string, expected: string) => new AppError('validation_failed', message, { invoice_id: invoice.id, field, expected, issues: [{ path: `/${field}`, message }] })
     if (proposal.destination_counterparty_id !== invoice.counterpartyId) {
@@ -112,6 +118,33 @@ export function createProposeService(deps: ProposeDeps) {
     if (decimalSign(decimalSubtract(outstanding, proposal.amount)) < 0) {
       throw mismatch('amount', `The invoice has ${formatAmount(outstanding, invoice.currency)} ${invoice.currency} outstanding; a payment of it is at most that.`, formatAmount(outstanding, invoice.currency))
     }
+    return outstanding
+  }
+
+  /**
+   * A payment of an invoice fits in what it has outstanding after the intents already paying it (awaiting a
+   * decision, approved, paused, in flight, or executed within the last `invoicePaymentCountsHours`, which
+   * the Ledger may not show yet). Otherwise: 409 invoice_not_payable (`reason: being_paid`) when nothing is
+   * left or for the pay_invoice shortcut (which pays the whole outstanding amount), 400 validation_failed on
+   * the amount naming what is left for an explicit amount; both name the intents.
+   */
+  function assertFitsInvoice(proposal: ExplicitProposal, amount: string, shortcut: boolean, committed: readonly InvoiceCommitment[], outstanding: string): void {
+    if (committed.length === 0) return
+    const held = committed.reduce((sum, intent) => decimalAdd(sum, intent.amount), '0')
+    const left = decimalSubtract(outstanding, held)
+    if (decimalSign(decimalSubtract(left, amount)) >= 0) return
+    const intents = committed.map((intent) => ({ payment_intent_id: intent.id, status: intent.status, amount: formatAmount(intent.amount, proposal.currency) }))
+    const leftText = formatAmount(decimalSign(left) < 0 ? '0' : left, proposal.currency)
+    if (shortcut || decimalSign(left) <= 0) {
+      throw new AppError('invoice_not_payable', `Other payment intents are already paying ${formatAmount(held, proposal.currency)} ${proposal.currency} of the invoice's ${formatAmount(outstanding, proposal.currency)} outstanding; ${leftText} is left.`, {
+        invoice_id: proposal.invoice_id,
+        reason: 'being_paid',
+        left: leftText,
+        payment_intents: intents,
+      })
+    }
+    const message = `Other payment intents are already paying ${formatAmount(held, proposal.currency)} ${proposal.currency} of the invoice; a payment of it is at most the ${leftText} left.`
+    throw new AppError('validation_failed', message, { invoice_id: proposal.invoice_id, field: 'amount', expected: leftText, payment_intents: intents, issues: [{ path: '/amount', message }] })
   }
 
   /** The explicit proposal a pay_invoice shortcut stands for, resolved from the Ledger invoice. */
@@ -191,7 +224,8 @@ export function createProposeService(deps: ProposeDeps) {
           if (counterparty === undefined) {
             throw new AppError('ledger_counterparty_not_found', 'No such counterparty in this tenant.', { destination_counterparty_id: proposal.destination_counterparty_id })
           }
-          if (proposal.invoice_id !== undefined && !('type' in input)) assertPaysInvoice({ ...proposal, amount }, invoice)
+          // What the invoice has outstanding: checked here for an explicit proposal, the shortcut's amount otherwise.
+          const invoiceOutstanding = proposal.invoice_id === undefined ? undefined : 'type' in input ? amount : assertPaysInvoice({ ...proposal, amount }, invoice)
           if (proposal.obligation_id !== undefined) {
             if (obligation === undefined) throw new AppError('obligation_not_found', 'No such obligation in this tenant.', { obligation_id: proposal.obligation_id })
             if (obligation.direction !== 'payable') {
@@ -202,10 +236,19 @@ export function createProposeService(deps: ProposeDeps) {
             const found = new Set(cited.map((row) => row.id))
             throw new AppError('ledger_parsed_row_not_found', 'Every evidence id must be a parsed row of this tenant.', { evidence_ids: evidenceIds.filter((id) => !found.has(id)) })
           }
-          return { account, counterparty, cited, behaviorHash: standing?.behaviorHash ?? null }
+          return { account, counterparty, cited, behaviorHash: standing?.behaviorHash ?? null, invoiceOutstanding }
         })
         // Its refusal is awaited below (after the policy read, or inside the action builder); until then it is handled here.
         named.catch(() => {})
+        // The intents already paying the same invoice, under the invoice's lock (two proposals of one invoice
+        // cannot both fit in what it has outstanding): weighed after the duplicate check below.
+        const committedToInvoice =
+          proposal.invoice_id === undefined
+            ? undefined
+            : store
+                .lockInvoice(tx, tenantId, proposal.invoice_id)
+                .then(() => store.invoiceCommitments(tx, tenantId, proposal.invoice_id!, proposal.currency, new Date(now.getTime() - invoicePaymentCountsHours * 3_600_000)))
+        committedToInvoice?.catch(() => {})
 
         // One read of the active policy, whose spend window the action's spend and count depend on, and one
         // statement for both the duplicate check and that spend.
@@ -238,13 +281,14 @@ export function createProposeService(deps: ProposeDeps) {
             ...(behaviorHash === null ? {} : { behavior_hash: behaviorHash }),
           }
         })
-        const { account, counterparty, cited } = await named
+        const { account, counterparty, cited, invoiceOutstanding } = await named
         if (earlier !== undefined) {
           throw new AppError('agent_proposal_duplicate', `The same action was proposed by the same agent within ${duplicateProposalWindowHours} hours.`, {
             payment_intent_id: earlier.id,
             status: earlier.status,
           })
         }
+        if (committedToInvoice !== undefined && invoiceOutstanding !== undefined) assertFitsInvoice(proposal, amount, 'type' in input, await committedToInvoice, invoiceOutstanding)
         if (evaluated === undefined) throw new AppError('policy_not_active', 'The tenant has no active policy; a payment cannot be decided.')
         const { decision, action } = evaluated
         const outcome = creationOutcome(proposal.action_type, decision, floor)

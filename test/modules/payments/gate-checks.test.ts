@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { actionHash, type PolicyAction } from '../../../src/modules/policy/index.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { createTestApp, expectError, fixedClock, mintServiceToken, type TestApp } from '../../support/harness.ts'
-import { getOk } from '../../support/ledger.ts'
+import { getOk, normalize, seedArtifact } from '../../support/ledger.ts'
 import { approvedIntent as approvedIntentIn, business as businessIn, businessPolicy, promoteAgent, type Business } from '../../support/payments.ts'
 
 const approvedIntent = (app: TestApp, b: Business, overrides: Record<string, unknown> = {}) => approvedIntentIn(app, b, overrides)
@@ -33,7 +33,7 @@ const run = (statement: ReturnType<typeof sql>) => test.runtime.db.orm.execute(s
  * Records a new version of a Ledger entity with `changes` (Ledger rows are immutable: the current version
  * is superseded and a copy with the changes inserted, as the Ledger itself does).
  */
-async function newLedgerVersion(table: 'ledger_accounts' | 'ledger_counterparties', tenantId: string, id: string, changes: Record<string, unknown>) {
+async function newLedgerVersion(table: 'ledger_accounts' | 'ledger_counterparties' | 'ledger_invoices', tenantId: string, id: string, changes: Record<string, unknown>) {
   await test.runtime.db.transaction(async (tx) => {
     const [current] = await queryRows<{ row: Record<string, any> }>(
       tx,
@@ -65,6 +65,19 @@ async function rewriteAction(b: Business, id: string, change: (action: PolicyAct
   const [row] = await queryRows<{ id: string; action: PolicyAction }>(test.runtime.db.orm, sql`select d.id, d.action from payment_policy_decisions d where d.tenant_id = ${b.owner.tenantId} and d.payment_intent_id = ${id}`)
   const action = change(row!.action)
   await run(sql`update payment_policy_decisions set action = ${JSON.stringify(action)}::jsonb, action_hash = ${actionHash(action)} where tenant_id = ${b.owner.tenantId} and id = ${row!.id}`)
+}
+
+let invoiceSeed = 0
+/** A payable invoice of `total` EUR from the business's trusted supplier, nothing paid; answers its id. */
+async function supplierInvoice(b: Business, total: string): Promise<string> {
+  invoiceSeed += 1
+  const number = `GATE-${invoiceSeed}`
+  const seeded = await seedArtifact(test, b.owner.tenantId, [
+    { kind: 'invoice', direction: 'payable', invoice_number: number, issue_date: '2026-03-05', due_date: '2026-04-05', currency: 'EUR', total, amount_paid: '0.00', counterparty: { name: 'Paper Supply Co', iban: 'DE02120300000000202051' } },
+  ])
+  await normalize(test, b.owner.tenantId, seeded.artifactId)
+  const invoices = (await getOk(test, b.owner.token, '/v1/ledger/invoices?direction=payable')).invoices as Array<Record<string, any>>
+  return invoices.find((row) => row.invoice_number === number)!.id as string
 }
 
 const cases: ReadonlyArray<readonly [string, string, (b: Business) => Promise<string>]> = [
@@ -124,6 +137,18 @@ const cases: ReadonlyArray<readonly [string, string, (b: Business) => Promise<st
   ['ledger_snapshot_revalidated', 'the supplier became high risk, which the policy rejects', async (b) => {
     const id = await approvedIntent(test, b)
     await newLedgerVersion('ledger_counterparties', b.owner.tenantId, b.supplier, { risk_level: 'high' })
+    return id
+  }],
+  ['ledger_snapshot_revalidated', 'the invoice it pays was paid in full since it was proposed', async (b) => {
+    const invoiceId = await supplierInvoice(b, '40.00')
+    const id = await approvedIntent(test, b, { invoice_id: invoiceId })
+    await newLedgerVersion('ledger_invoices', b.owner.tenantId, invoiceId, { amount_paid: '40.00', status: 'paid' })
+    return id
+  }],
+  ['ledger_snapshot_revalidated', 'the invoice it pays has less outstanding now than the payment', async (b) => {
+    const invoiceId = await supplierInvoice(b, '40.00')
+    const id = await approvedIntent(test, b, { invoice_id: invoiceId })
+    await newLedgerVersion('ledger_invoices', b.owner.tenantId, invoiceId, { amount_paid: '20.00', status: 'partial' })
     return id
   }],
   ['reservation_net_balance', 'other intents reserved most of the balance', async (b) => {

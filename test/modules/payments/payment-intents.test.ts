@@ -128,6 +128,27 @@ describe('POST /v1/payment-intents', () => {
     const part = await propose(proposal({ invoice_id: invoiceId, amount: '150.00' }))
     expect(part.statusCode, part.body).toBe(201)
     expect(part.json()).toMatchObject({ invoice_id: invoiceId, amount: '150.00', destination_counterparty_id: supplierId })
+    // What is left after the intents already paying it: 50.00 (the 400 names them), then nothing (409).
+    const over = expectError(await refused({ amount: '50.01' }), 'validation_failed')
+    expect(over.details).toMatchObject({ field: 'amount', expected: '50.00', payment_intents: [{ payment_intent_id: part.json().id, amount: '150.00' }] })
+    const rest = await propose(proposal({ invoice_id: invoiceId, amount: '50.00' }))
+    expect(rest.statusCode, rest.body).toBe(201)
+    expect(expectError(await refused({ amount: '1.00' }), 'invoice_not_payable').details).toMatchObject({ reason: 'being_paid', left: '0.00' })
+    expect(expectError(await propose({ type: 'pay_invoice', invoice_id: invoiceId }), 'invoice_not_payable').details).toMatchObject({ reason: 'being_paid', invoice_id: invoiceId })
+    // Cancelled, they pay nothing: the invoice's whole outstanding amount is payable again (the shortcut's test below).
+    for (const intent of [part, rest]) expect((await act(owner.token, intent.json().id, 'cancel')).statusCode).toBe(200)
+  })
+
+  it('lets only one of two agents racing to pay one invoice in full propose it', async () => {
+    const seeded = await seedArtifact(test, owner.tenantId, [
+      { kind: 'invoice', direction: 'payable', invoice_number: 'PS-RACE', issue_date: '2026-03-05', due_date: '2026-04-05', currency: 'EUR', total: '120.00', amount_paid: '0.00', counterparty: { name: 'Paper Supply Co', iban: supplierIban } },
+    ], { sourceType: 'bank_provider' })
+    await normalize(test, owner.tenantId, seeded.artifactId)
+    const raced = ((await getOk(test, owner.token, '/v1/ledger/invoices?direction=payable')).invoices as Array<Record<string, any>>).find((row) => row.invoice_number === 'PS-RACE')!.id as string
+    const agents = [agentToken, await mintServiceToken(test, owner.tenantId, 'second payer'), await mintServiceToken(test, owner.tenantId, 'third payer')]
+    const answers = await Promise.all(agents.map((token) => test.request({ method: 'POST', url: '/v1/payment-intents', token, payload: { type: 'pay_invoice', invoice_id: raced } })))
+    expect(answers.map((answer) => answer.statusCode).sort(), answers.map((answer) => answer.body).join('\n')).toEqual([201, 409, 409])
+    for (const answer of answers.filter((one) => one.statusCode === 409)) expect(answer.json().error).toMatchObject({ code: 'invoice_not_payable', details: { reason: 'being_paid' } })
   })
 
   it('refuses an obligation that is not payable (422 obligation_direction_invalid)', async () => {

@@ -101,6 +101,26 @@ describe('the section 6 gate', () => {
     expect(runGate(mutate(passing())).some((result) => !result.passed && result.code === code)).toBe(true)
   })
 
+  it('fails 7.5 alone when the invoice the intent pays is paid, cancelled, gone, in another currency or would be overpaid', () => {
+    const invoice = { found: true as const, status: 'sent', currency: 'EUR', outstanding: '250.00', paidByOthers: '150.00' }
+    const withInvoice = (changes: Partial<typeof invoice> | { found: false }) => ({ ...passing(), invoice: 'found' in changes && changes.found === false ? changes : { ...invoice, ...changes } })
+    const failedNames = (snapshot: GateSnapshot) => runGate(snapshot).filter((result) => !result.passed)
+    // 250 outstanding, 150 of it paid by others: exactly the 100.00 of this intent is left.
+    expect(failedNames(withInvoice({}))).toEqual([])
+    expect(runGate(withInvoice({})).find((result) => result.name === 'ledger_snapshot_revalidated')?.reason).toMatch(/has 100(\.0+)? left to pay/)
+    for (const [changes, reason] of [
+      [{ paidByOthers: '150.01' }, /would overpay it/],
+      [{ status: 'paid' }, /is paid now/],
+      [{ status: 'cancelled' }, /is cancelled now/],
+      [{ currency: 'USD' }, /in USD now/],
+      [{ found: false }, /no longer in the Ledger/],
+    ] as const) {
+      const failed = failedNames(withInvoice(changes))
+      expect(failed.map((result) => result.name), JSON.stringify(changes)).toEqual(['ledger_snapshot_revalidated'])
+      expect(failed[0]!.reason).toMatch(reason)
+    }
+  })
+
   it('resumes a paused intent (check 1 wants paused on resume)', () => {
     const resumed = runGate({ ...passing(), mode: 'resume', intent: { ...passing().intent, status: 'paused' } })
     expect(resumed.filter((result) => !result.passed)).toEqual([])

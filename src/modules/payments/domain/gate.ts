@@ -139,6 +139,14 @@ export interface GateSnapshot {
   readonly balance: { readonly amount: string; readonly asOf: string } | undefined
   /** What other intents hold on the account now (active reservations), in its currency. */
   readonly reservedByOthers: string
+  /**
+   * The invoice the intent pays, as the Ledger has it now (what it has outstanding) beside what other
+   * intents are paying of it (in flight, or executed within the duplicate window); undefined when it pays none.
+   */
+  readonly invoice?:
+    | { readonly found: false }
+    | { readonly found: true; readonly status: string; readonly currency: string; readonly outstanding: string; readonly paidByOthers: string }
+    | undefined
   readonly counterparty:
     | {
         readonly riskLevel: 'low' | 'medium' | 'high' | 'sanctioned'
@@ -192,6 +200,8 @@ export function ledgerSnapshotOf(snapshot: GateSnapshot) {
     recent_same_payments: snapshot.recentSamePayments,
     agent_spent_last_day: snapshot.agentSpentLastDay,
     live_outcome: snapshot.liveOutcome ?? null,
+    // Only for an intent paying an invoice: the digest of any other intent's snapshot is unchanged.
+    ...(snapshot.invoice === undefined ? {} : { invoice: snapshot.invoice }),
   }
 }
 
@@ -348,12 +358,22 @@ export const gateChecks: readonly CheckDefinition[] = [
     index: 7.5,
     name: 'ledger_snapshot_revalidated',
     code: null,
-    check: ({ decision, liveOutcome }) => {
+    check: ({ decision, liveOutcome, invoice, intent }) => {
       if (decision === undefined || liveOutcome === undefined) return fail('the decision cannot be re-evaluated')
       if (liveOutcome === 'reject') return fail('the active policy rejects the action with the Ledger as it is now')
       // Allowed then but needing a person now: the approvals given were for a decision that no longer holds.
       if (decision.outcome === 'allow' && liveOutcome === 'confirm') return fail('the action needs approval with the Ledger as it is now')
-      return pass(`the active policy decides ${liveOutcome} with the Ledger as it is now`)
+      // The invoice it pays is still payable, and this payment fits in what is outstanding after the others.
+      if (invoice !== undefined) {
+        if (!invoice.found) return fail('the invoice it pays is no longer in the Ledger')
+        if (invoice.status === 'paid' || invoice.status === 'cancelled') return fail(`the invoice it pays is ${invoice.status} now`)
+        if (invoice.currency !== intent.currency) return fail(`the invoice it pays is in ${invoice.currency} now`)
+        const left = decimalSubtract(invoice.outstanding, invoice.paidByOthers)
+        if (decimalCompare(left, intent.amount) < 0) {
+          return fail(`the invoice it pays has ${invoice.outstanding} outstanding, ${invoice.paidByOthers} of it being paid or just paid by other intents: ${intent.amount} would overpay it`)
+        }
+      }
+      return pass(`the active policy decides ${liveOutcome} with the Ledger as it is now${invoice?.found === true ? `, and the invoice has ${decimalSubtract(invoice.outstanding, invoice.paidByOthers)} left to pay` : ''}`)
     },
   },
   {

@@ -1,0 +1,1 @@
+CREATE INDEX "payment_intents_tenant_invoice_idx" ON "payment_intents" USING btree ("tenant_id","invoice_id") WHERE "payment_intents"."invoice_id" is not null;
