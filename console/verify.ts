@@ -3,7 +3,8 @@
  * recomputed (SHA-256 of the RFC 8785 canonical JSON, docs/audit.md), its leaf must be that hash, and its
  * Merkle path must lead to its root (OpenZeppelin's tree: keccak256 of the sorted pair, as
  * src/modules/audit/domain/merkle.ts builds it); the proof's merkle_root must be the last event's root.
- * Whether the root is anchored on chain is what `chain_anchor` (and its carried publication event) says.
+ * Whether the root is anchored on chain is what `chain_anchor` (and its carried publication event) says;
+ * the chain itself is asked by `npm run audit:verify-proof -- proof.json --rpc … --contract …`.
  */
 import canonicalize from 'canonicalize'
 import { keccak_256 } from '@noble/hashes/sha3'
@@ -48,6 +49,12 @@ export interface Check {
 export interface Verification {
   readonly ok: boolean
   readonly complete: boolean
+  /**
+   * Every event of the action is under a Merkle root. False: some events are bound to nothing yet (anyone
+   * could write an event whose hash recomputes), so what they state is not verified.
+   */
+  readonly sealed: boolean
+  /** The proof's publication event says where its root was published (the chain itself is not asked here). */
   readonly anchored: boolean
   readonly checks: Check[]
 }
@@ -95,7 +102,10 @@ function compare(a: Uint8Array, b: Uint8Array): number {
 export function verifyProof(proof: VerifiableProof): Verification {
   const checks: Check[] = []
   let complete = !proof.partial
+  let sealed = true
+  const publicationId = proof.chain_anchor?.publication_event_id
   for (const record of proof.events) {
+    if (record.event.id !== publicationId && record.inclusion.status !== 'included') sealed = false
     const { event, inclusion } = record
     if (event.hash === null) {
       complete = false
@@ -138,5 +148,5 @@ export function verifyProof(proof: VerifiableProof): Verification {
     anchored = says
     checks.push({ name: 'chain_anchor', passed: says, detail: says ? `published on chain ${anchor.chain_id}, block ${anchor.block}, transaction ${anchor.tx_hash}` : 'the publication event does not publish this root in that transaction' })
   } else checks.push({ name: 'chain_anchor', passed: true, detail: 'not published on chain yet' })
-  return { ok: checks.every((check) => check.passed), complete, anchored, checks }
+  return { ok: checks.every((check) => check.passed), complete, sealed, anchored, checks }
 }

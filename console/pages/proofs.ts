@@ -21,10 +21,20 @@ export async function proofPage(params: Record<string, string>, query: URLSearch
           replace(
             result,
             h('p', { class: verification.ok ? 'good' : 'bad', 'data-testid': 'verify-verdict' },
-              verification.ok
-                ? `Verified in this browser: every event hash and Merkle path recomputes${verification.complete ? '' : ' (the proof is partial: the action is not final, or some of its events are not sealed under a Merkle root yet)'}.`
-                : 'Does NOT verify: see the failing check below.'),
-            h('p', { 'data-testid': 'anchor-verdict' }, verification.anchored ? `The root ${proof.merkle_root} is anchored on chain.` : proof.merkle_root === '' ? 'Not anchored: the batch is not closed yet.' : `The root ${proof.merkle_root} is not anchored on chain yet (it is sealed in the audit chain's database hash chain).`),
+              !verification.ok
+                ? 'Does NOT verify: see the failing check below.'
+                : verification.sealed
+                  ? `Verified in this browser: every event hash and Merkle path recomputes${verification.complete ? '' : ' (the proof is partial: the action is not final yet)'}.`
+                  : 'Consistent, but not verified yet: some of its events are under no Merkle root yet, so what they state is bound to nothing. Verify it again once their batch closes.'),
+            h(
+              'p',
+              { 'data-testid': 'anchor-verdict' },
+              verification.anchored
+                ? `The proof says root ${proof.merkle_root} was published on chain ${String(proof.chain_anchor?.chain_id)} in transaction ${String(proof.chain_anchor?.tx_hash)}; to ask the chain itself, run npm run audit:verify-proof -- proof.json --rpc <url> --contract <address>.`
+                : proof.merkle_root === ''
+                  ? 'Not anchored: the batch is not closed yet.'
+                  : `The root ${proof.merkle_root} is not anchored on chain yet (it is sealed in the audit chain's database hash chain).`,
+            ),
             h('ul', { class: 'checks' }, ...verification.checks.map((check) => h('li', { class: check.passed ? 'good' : 'bad' }, `${check.passed ? '✓' : '✗'} ${check.name}: ${check.detail}`))),
           )
         } catch (error) {
