@@ -34,7 +34,7 @@ export function renderProofPage(proof: Proof, links: { readonly json: string }):
   const events = proof.events
     .map(
       ({ event, inclusion }) =>
-        `<tr><td>${escapeHtml(event.seq ?? '—')}</td><td>${code(event.action)}</td><td>${code(`${event.actor.type}:${event.actor.id}`)}</td><td>${escapeHtml(event.created_at)}</td><td>${code(event.hash ?? 'not linked yet')}</td><td>${escapeHtml(inclusion.status)}</td></tr>`,
+        `<tr><td>${escapeHtml(event.seq ?? '—')}</td><td>${code(event.id)}</td><td>${code(event.action)}</td><td>${code(`${event.actor.type}:${event.actor.id}`)}</td><td>${escapeHtml(event.created_at)}</td><td>${code(event.hash ?? 'not linked yet')}</td><td>${escapeHtml(inclusion.status)}</td></tr>`,
     )
     .join('')
   return `<!doctype html>
@@ -53,7 +53,7 @@ th[scope=row]{width:14rem;font-weight:600}code{font-size:.85em;word-break:break-
 ${proof.partial ? '<p class="partial">This proof is partial: the action has no final outcome yet, or some of its audit events are not under a Merkle root yet. Fetch it again later.</p>' : ''}
 <p>${escapeHtml(proof.human_explanation)}</p>
 <h2>The payment</h2>
-<table>${row('Type', proof.payment.action_type)}${row('Amount', proof.payment.amount === null ? null : `${proof.payment.amount} ${proof.payment.currency ?? ''}`)}${row('From account', proof.payment.source_account_id)}${row('To counterparty', proof.payment.destination_counterparty_id)}${row('Proposed by', proof.agent_id === null ? 'a member' : `agent ${proof.agent_id}`)}${row('Behaviour hash', proof.behavior_hash)}</table>
+<table>${row('Tenant', proof.tenant_id)}${row('Type', proof.payment.action_type)}${row('Amount', proof.payment.amount === null ? null : `${proof.payment.amount} ${proof.payment.currency ?? ''}`)}${row('From account', proof.payment.source_account_id)}${row('To counterparty', proof.payment.destination_counterparty_id)}${row('Proposed by', proof.agent_id === null ? 'a member' : `agent ${proof.agent_id}`)}${row('Behaviour hash', proof.behavior_hash)}</table>
 <h2>Who decided</h2>
 <table>${row('Policy version', proof.policy_version)}${row('Policy hash', proof.policy_hash)}${row('Matched rule', proof.matched_rule_id)}</table>
 ${approvals === '' ? '<p>No member recorded a decision.</p>' : `<ul>${approvals}</ul>`}
@@ -65,12 +65,12 @@ ${evidence === '' ? '<p>The proposal cited no Raw records.</p>' : `<ul>${evidenc
 ${receipt(proof.rail_receipt)}
 ${proof.rail_return === null ? '' : `<h2>Return after settlement</h2>${receipt(proof.rail_return)}`}
 <h2>Audit trail</h2>
-<table><thead><tr><th>Seq</th><th>Action</th><th>Actor</th><th>At</th><th>Hash</th><th>Inclusion</th></tr></thead><tbody>${events}</tbody></table>
-<table>${row('Merkle root', proof.merkle_root === '' ? 'not yet: the batch is open' : proof.merkle_root)}${row('On chain', proof.chain_anchor === null ? 'not published' : `chain ${proof.chain_anchor.chain_id}, transaction ${proof.chain_anchor.tx_hash}, block ${proof.chain_anchor.block}`)}</table>
+<table><thead><tr><th>Seq</th><th>Event</th><th>Action</th><th>Actor</th><th>At</th><th>Hash</th><th>Inclusion</th></tr></thead><tbody>${events}</tbody></table>
+<table>${row('Merkle root', proof.merkle_root === '' ? 'not yet: the batch is open' : proof.merkle_root)}${row('Merkle proof of the last event', proof.merkle_proof.length === 0 ? (proof.merkle_root === '' ? null : 'empty: the event is the root') : proof.merkle_proof.join(' '))}${row('On chain', proof.chain_anchor === null ? 'not published' : `chain ${proof.chain_anchor.chain_id}, transaction ${proof.chain_anchor.tx_hash}, block ${proof.chain_anchor.block}`)}</table>
 <h2>Verify it yourself</h2>
 <p>Download the proof as JSON (${code(links.json)}, with your API key) and run, with nothing of Steward but this repository's verifier:</p>
 <pre><code>npm run audit:verify-proof -- proof.json [--rpc &lt;url&gt; --contract &lt;AuditAnchor address&gt;]</code></pre>
-<p>It recomputes every event's hash and Merkle path, derives each field of the proof again from the events (and the digests they carry), rewrites this explanation, and, with a chain, asks the anchor contract whether each root is published. It names the first field that does not hold.</p>
+<p>It recomputes every event's hash and Merkle path, derives each field of the proof again from the events (and the digests they carry), rewrites this explanation, and, with a chain, asks the anchor contract whether each root is published and where. It names the first field that does not hold. Offline, a proof is as good as the Merkle roots it lists; an event under no root yet binds nothing, and the verifier says so (exit status 3).</p>
 </body></html>
 `
 }

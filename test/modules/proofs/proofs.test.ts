@@ -151,6 +151,10 @@ describe('the proof of an executed payment', () => {
     expect(page.body).toContain('source_balance_sufficient')
     expect(page.body).toContain(String(proof.rail_receipt!.transfer_id))
     expect(page.body).toContain('npm run audit:verify-proof')
+    // The same data as the JSON: the tenant, every audit event's id and the Merkle proof too.
+    expect(page.body).toContain(proof.tenant_id)
+    for (const eventId of proof.audit_events) expect(page.body).toContain(eventId)
+    for (const node of proof.merkle_proof) expect(page.body).toContain(node)
     expect(page.body).not.toMatch(/<script/i)
   })
 })
