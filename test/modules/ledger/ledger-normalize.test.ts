@@ -367,6 +367,9 @@ describe('invoices, obligations and wallets', () => {
     )
     await normalize(test, owner.tenantId, artifactId)
     expect((await get(owner, '/v1/ledger/invoices')).invoices).toEqual([expect.objectContaining({ invoice_number: 'INV-VOID-1', status: 'cancelled', total: '1000.00', amount_paid: '0.00', amount_due: '0.00' })])
+    // Its obligation is cancelled and owes nothing either.
+    const [obligation] = (await get(owner, '/v1/ledger/obligations')).obligations
+    expect(obligation).toMatchObject({ reference: 'INV-VOID-1', status: 'cancelled', metadata: expect.objectContaining({ outstanding: '0' }) })
   })
   it('wallet transfers become transactions of an on-chain account, with the other wallet as counterparty', async () => {
     const owner = await signupOwner(test)

@@ -439,8 +439,9 @@ export function applyInvoice(
   const obligationMetadata = {
     scenario,
     // `0` when nothing is outstanding, as reconciliation writes it (reconcile.ts): the same Ledger whichever
-    // settled it first (an invoice marked paid or a matched payment).
-    outstanding: decimalSign(outstanding) <= 0 ? '0' : ledgerAmount(outstanding, currency),
+    // settled it first (an invoice marked paid or a matched payment). A cancelled invoice owes nothing (its
+    // amount_due is 0 too).
+    outstanding: decimalSign(outstanding) <= 0 || status === 'cancelled' ? '0' : ledgerAmount(outstanding, currency),
     ...(decimalSign(sourcePaid) > 0 ? { source_paid: ledgerAmount(sourcePaid, currency) } : {}),
   }
   let obligation: Obligation
