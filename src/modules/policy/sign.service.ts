@@ -134,7 +134,9 @@ export function createPolicySigning(deps: {
           if (current.state !== 'pending_signatures') throw notAwaitingSignatures(current)
           // A version leaves pending_signatures and never returns, so it was pending when we looked.
           assert(addresses !== undefined, `policy ${current.id} is pending now, so its signatures were verified before the transaction`)
-          const authorized = await authorizedSigners(deps, tx, tenantId, addresses)
+          // Every authorized signer of the tenant, read once: the new signatures' signers, the earlier ones still
+          // counting and, below the quorum, how many could sign at all are all answered from it.
+          const authorized = await authorizedSigners(deps, tx, tenantId)
           for (const [index, address] of addresses.entries()) {
             if (!authorized.has(address)) throw new SignatureRefused({ index, address, reason: 'not_authorized' })
             if (current.signers.includes(address)) throw new SignatureRefused({ index, address, reason: 'already_signed' })
@@ -155,7 +157,7 @@ export function createPolicySigning(deps: {
           // Earlier signatures count only while their signers are still authorized (a member deactivated or
           // a wallet unlinked since does not count), as the gate counts them again on every execute (check
           // 3.5): a version that activated on a stale count would leave every payment failing that check.
-          const counted = current.signers.length === 0 ? addresses.length : (await authorizedSigners(deps, tx, tenantId, signers)).size
+          const counted = signers.filter((signer) => authorized.has(signer)).length
           const activated = counted >= current.quorumRequired
           const signedEvent = auditedBy(context, {
             layer: 'policy',
@@ -168,7 +170,7 @@ export function createPolicySigning(deps: {
             await store.updatePolicy(tx, tenantId, current.id, { signers })
             const row = { ...current, signers }
             const warnings = attentionFindings(row.content)
-            const authorizedCount = (await authorizedSigners(deps, tx, tenantId)).size
+            const authorizedCount = authorized.size
             if (authorizedCount < row.quorumRequired) warnings.push(quorumWarning(row.quorumRequired, authorizedCount))
             return { outcome: { policy: toPolicyView(row), activated, warnings }, audit: [signedEvent] }
           }
