@@ -186,7 +186,7 @@ function replaySummary(result: ReplayResult): string {
 /**
  * An endpoint with its dead letters and, where it can be used, the replay button. Replaying needs
  * audit:write (admins; owners have only surfaces:admin) and an enabled endpoint (a disabled one is 409).
- * After a replay its counts stay shown and the dead letters are read again, in place.
+ * After a replay the dead letters are read again, in place, and then its counts are shown (and stay).
  */
 async function endpointSection(endpoint: WebhookEndpoint): Promise<HTMLElement> {
   const listing = h('div', {})
@@ -210,13 +210,15 @@ async function endpointSection(endpoint: WebhookEndpoint): Promise<HTMLElement> 
           button.disabled = false
           return
         }
-        replace(result, replaySummary(answer))
+        // The dead letters are read again before the counts are shown: once the counts are there, the list
+        // beside them is the one after the replay.
         try {
           await draw()
-          controls.querySelector('button')?.focus()
         } catch (error) {
           replace(message, `The dead letters could not be read again: ${describeError(error)}`)
         }
+        replace(result, replaySummary(answer))
+        controls.querySelector('button')?.focus()
       },
     }, 'Replay dead letters')
   const draw = async () => {
