@@ -278,9 +278,9 @@ export function proposalItem(proposal: Proposal, approvedByYou = false): InboxIt
  * its payment intent: only a payment awaiting its second approval can have one of theirs and still await
  * a decision.
  */
-async function approvedByMember(proposal: Proposal, memberId: string | undefined): Promise<boolean> {
+async function approvedByMember(proposal: Proposal, memberId: string | undefined, known: ReadonlyMap<string, PaymentIntent> = new Map()): Promise<boolean> {
   if (memberId === undefined || proposal.payment_intent_id === null || proposal.status !== 'awaiting_second_approval') return false
-  return approvedBy(await getIntent(proposal.payment_intent_id), memberId)
+  return approvedBy(known.get(proposal.payment_intent_id) ?? (await getIntent(proposal.payment_intent_id)), memberId)
 }
 
 /** Proposals shown per status, and listing requests made per status at most to find them. */
@@ -307,9 +307,16 @@ async function proposalsIn(status: (typeof inboxStatuses)[number]) {
 export const proposalSource: InboxSource = {
   name: 'Agent proposals',
   async items() {
-    const [lists, memberId] = await Promise.all([Promise.all(inboxStatuses.map(proposalsIn)), signedInMemberId()])
+    // The payments awaiting a second approval, listed once with their approvals: a proposal of one of them is
+    // answered from the list, and only one beyond its first 100 is read on its own.
+    const [lists, memberId, awaitingSecond] = await Promise.all([
+      Promise.all(inboxStatuses.map(proposalsIn)),
+      signedInMemberId(),
+      api.GET('/v1/payment-intents', { params: { query: { status: 'awaiting_second_approval', limit: 100 } } }),
+    ])
     const proposals = lists.flat()
-    const approvedByYou = await Promise.all(proposals.map((proposal) => approvedByMember(proposal, memberId)))
+    const intents = new Map<string, PaymentIntent>(awaitingSecond.payment_intents.map((intent) => [intent.id, intent]))
+    const approvedByYou = await Promise.all(proposals.map((proposal) => approvedByMember(proposal, memberId, intents)))
     return proposals.map((proposal, index) => proposalItem(proposal, approvedByYou[index]))
   },
 }
