@@ -4756,8 +4756,7 @@ export interface components {
                 transfer_id: string;
                 /** @enum {string} */
                 status: "returned";
-                /** @description The NACHA return code, e.g. R10. */
-                return_code: string;
+                return_code: string | null;
                 returned_at: string;
                 amount: string;
                 currency: string;

@@ -96,7 +96,7 @@ export const AchReturnReceipt = Receipt(
     provider: Type.String(),
     transfer_id: Type.String(),
     status: Type.Literal('returned'),
-    return_code: Type.String({ description: 'The NACHA return code, e.g. R10.' }),
+    return_code: Nullable(Type.String({ description: 'The NACHA return code, e.g. R10; null only on a return stored before the webhook required its code.' })),
     returned_at: Type.String(),
     amount: Type.String(),
     currency: Type.String(),

@@ -234,6 +234,14 @@ describe('bank_ach: settlement by the provider\'s signed webhook', () => {
     const view = await test.request({ method: 'GET', url: `/v1/proof/${after.id}/view`, token: b.owner.token })
     expect(view.statusCode).toBe(200)
     expect(view.body).toContain('R10')
+
+    // A return stored without its code before the webhook required one (a legacy row) still reads: the
+    // proof names no code rather than answering 500 on every fetch.
+    await db().execute(sql`update execution_receipts set receipt = jsonb_set(receipt, '{return_code}', 'null'::jsonb) where tenant_id = ${b.owner.tenantId} and execution_id = ${execution.id} and kind = 'return'`)
+    const legacy = await getOk(test, b.owner.token, `/v1/proof/${after.id}`)
+    expect(legacy.rail_return).toMatchObject({ status: 'returned', return_code: null })
+    expect(legacy.human_explanation).toContain('The bank returned it after settlement (no return code was recorded).')
+    expect((await test.request({ method: 'GET', url: `/v1/proof/${after.id}/view`, token: b.owner.token })).statusCode).toBe(200)
   })
 
   it('refuses a settled or returned timestamp that is no instant (a leap second passes the date-time pattern), moving nothing', async () => {

@@ -257,7 +257,10 @@ export function explain(proof: Omit<Proof, 'human_explanation' | 'events'>): str
           ? 'Its rail gave no certain answer: it is parked for reconciliation, its reservation kept.'
           : `It is ${proof.status}; it has not reached a rail.`),
   )
-  if (proof.rail_return !== null) sentences.push(`The bank returned it after settlement (${String(proof.rail_return.return_code ?? 'return')}).`)
+  if (proof.rail_return !== null) {
+    const code = proof.rail_return.return_code
+    sentences.push(typeof code === 'string' ? `The bank returned it after settlement (${code}).` : 'The bank returned it after settlement (no return code was recorded).')
+  }
   sentences.push(
     proof.merkle_root === ''
       ? `Its ${plural(proof.audit_events.length, 'audit event')} are recorded in the tenant's hash chain; the last is not under a Merkle root yet, so this proof is partial.`
