@@ -277,7 +277,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
     config,
   )
-  const webhooks = createWebhooks({ db, commands, cursors, ids, clock, environment: config.environment, allowLoopback: config.webhookAllowLoopback }, options.webhooks)
+  const webhooks = createWebhooks({ db, commands, cursors, ids, clock, environment: config.environment, allowLoopback: config.webhookAllowLoopback, onError: (error, message) => logger.error({ err: error }, message) }, options.webhooks)
   // The memory module is built later; the Ledger's write hook runs only once both exist (in a job).
   const ledger = createLedger({ db, commands, audit: auditRecorder, events, jobs, ids, clock, cursors, raw: createRawRecords(), afterWrite: (tx, notice) => memory.afterLedgerWrite(tx, notice) })
   const policy = createPolicy({

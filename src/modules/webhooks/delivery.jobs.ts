@@ -30,7 +30,7 @@
 import type { AuditRecord } from '../../kernel/audit-record.ts'
 import type { CommandRunner, PendingJob } from '../../platform/commands/command.ts'
 import type { Database, Tx } from '../../platform/db/database.ts'
-import type { JobHandler, PayloadOf } from '../../platform/jobs/job-queue.ts'
+import { retryLimitOf, type JobHandler, type PayloadOf } from '../../platform/jobs/job-queue.ts'
 import { webhookDeliverQueue, webhookFanoutQueue } from './webhooks.jobs.ts'
 import type { Clock } from '../../kernel/clock.ts'
 import type { IdSource } from '../../kernel/ids.ts'
@@ -57,6 +57,8 @@ export interface DeliveryJobDeps {
   readonly retryBaseSeconds: number
   /** The sender's timeout for one request: an attempt counts as lost no sooner than this plus attemptLeaseMarginMs. */
   readonly requestTimeoutMs: number
+  /** Told what failed where no caller sees it: a sweep pass, a fan-out on its last attempt (the process's log). */
+  readonly onError: (error: unknown, message: string) => void
 }
 
 /**
@@ -145,7 +147,33 @@ function attemptJob(delivery: Pick<DeliveryRow, 'tenantId' | 'id' | 'attemptCoun
   }
 }
 
+/**
+ * The fan-out job. On its last attempt (pg-boss retries it `retryLimit` times, with a backoff of up to five
+ * minutes: about half an hour in all) a failure hands its events back to the outbox, whose sweep hands
+ * them over again within seconds as a new job with a fresh set of retries; so a long outage delays
+ * deliveries and loses none. A fan-out that can never succeed is retried so every half hour, each
+ * round reported through `onError`.
+ */
 export function createFanoutHandler(deps: DeliveryJobDeps): JobHandler<PayloadOf<typeof webhookFanoutQueue>> {
+  const fanOut = fanOutOnce(deps)
+  return async (job) => {
+    try {
+      await fanOut(job)
+    } catch (error) {
+      if (job.retryCount >= retryLimitOf(webhookFanoutQueue)) {
+        const tenantId = job.data.tenant_id
+        const returned = await deps.store.returnEventsToPending(deps.db.orm, tenantId, job.data.event_ids).catch((returnError: unknown) => {
+          deps.onError(returnError, `webhook fan-out of tenant ${tenantId}: its events could not be handed back to the outbox after its last attempt failed; they are not delivered`)
+          return 0
+        })
+        deps.onError(error, `webhook fan-out of tenant ${tenantId} failed on its last attempt; ${returned} of its ${job.data.event_ids.length} events go back to the outbox, whose sweep fans them out again`)
+      }
+      throw error
+    }
+  }
+}
+
+function fanOutOnce(deps: DeliveryJobDeps): JobHandler<PayloadOf<typeof webhookFanoutQueue>> {
   const { db, store, commands, ids, clock } = deps
   return async (job) => {
     const tenantId = job.data.tenant_id
@@ -316,7 +344,7 @@ export async function sweepDeliveries(deps: DeliveryJobDeps, settings: { overdue
 /**
  * Runs `sweepDeliveries` every `intervalMs` in this process (at once again after a full page), one pass
  * at a time, until the returned function is called; that function waits for a pass under way. A pass
- * that fails is left to the next one.
+ * that fails is reported through `onError` and left to the next one.
  */
 export function startDeliverySweeper(deps: DeliveryJobDeps, settings: { intervalMs: number; overdueSeconds: number; rowsMax: number }): () => Promise<void> {
   let timer: NodeJS.Timeout | undefined
@@ -332,7 +360,10 @@ export function startDeliverySweeper(deps: DeliveryJobDeps, settings: { interval
     if (stopped) return
     sweeping = sweepDeliveries(deps, settings).then(
       (found) => schedule(found >= settings.rowsMax ? 0 : settings.intervalMs),
-      () => schedule(settings.intervalMs),
+      (error: unknown) => {
+        deps.onError(error, 'webhook delivery sweep failed; the next pass takes its deliveries up')
+        schedule(settings.intervalMs)
+      },
     )
   }
   schedule(settings.intervalMs)

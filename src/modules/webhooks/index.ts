@@ -73,6 +73,8 @@ export interface WebhooksDeps {
   readonly environment: StewardEnvironment
   /** WEBHOOK_ALLOW_LOOPBACK: in a sandbox, endpoints may also be on loopback (a receiver on this machine). */
   readonly allowLoopback?: boolean | undefined
+  /** Where the workers report what failed out of any caller's sight (a sweep pass, a fan-out given up): the process's log. */
+  readonly onError: (error: unknown, message: string) => void
 }
 
 export function createWebhooks(deps: WebhooksDeps, options: WebhookOptions = {}): Webhooks {
@@ -82,7 +84,7 @@ export function createWebhooks(deps: WebhooksDeps, options: WebhookOptions = {})
   const resolver = options.resolver ?? systemResolver
   const requestTimeoutMs = options.requestTimeoutMs ?? deliveryTimeoutMsDefault
   const sender = createWebhookSender({ policy: egressPolicy, resolver, timeoutMs: requestTimeoutMs, clock })
-  const jobDeps = { db, commands, store, ids, clock, sender, retryBaseSeconds: options.retryBaseSeconds ?? retryBaseSecondsDefault, requestTimeoutMs }
+  const jobDeps = { db, commands, store, ids, clock, sender, retryBaseSeconds: options.retryBaseSeconds ?? retryBaseSecondsDefault, requestTimeoutMs, onError: deps.onError }
   let stopSweeper: (() => Promise<void>) | undefined
   return {
     service: createWebhooksService({ db, commands, store, cursors, ids, clock, sender, egressPolicy, resolver, requestTimeoutMs }),

@@ -1,7 +1,7 @@
 /** The Drizzle implementation of WebhooksStore (both engines). */
 import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm'
 import { webhookDeadLetters, webhookDeliveries, webhookEndpoints } from './webhooks.tables.ts'
-import { eventReader } from '../../platform/outbox/events.ts'
+import { eventReader, returnToPending } from '../../platform/outbox/events.ts'
 import type { OverdueSelection, ReplaySelection, WebhooksStore } from './webhooks.store.ts'
 import { assert } from '../../kernel/assert.ts'
 
@@ -72,6 +72,7 @@ export function createWebhooksStore(): WebhooksStore {
     // Recorded events are the outbox's: read through its reader.
     findEvent: eventReader.findEvent,
     findEvents: eventReader.findEvents,
+    returnEventsToPending: returnToPending,
     async listFanoutEndpoints(executor, tenantId, registeredBy) {
       return executor
         .select()

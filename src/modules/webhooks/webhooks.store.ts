@@ -32,6 +32,8 @@ export interface WebhooksStore {
   findEvent(executor: Executor, tenantId: string, eventId: string): Promise<EventRow | undefined>
   /** The events among these ids that exist (in no particular order). */
   findEvents(executor: Executor, tenantId: string, eventIds: readonly string[]): Promise<EventRow[]>
+  /** Hands these events back to the outbox, whose sweep hands them over again (a new fan-out job). */
+  returnEventsToPending(executor: Executor, tenantId: string, eventIds: readonly string[]): Promise<number>
   /**
    * The endpoints registered no later than `registeredBy` that a fan-out can concern: the enabled ones,
    * and the disabled ones with a `disabled_at` (events recorded before it are parked for them). The type

@@ -237,6 +237,22 @@ export const eventReader: EventReader = {
 }
 
 /**
+ * Marks events as awaiting their hand-over again, so that `EventRecorder.sweep` hands them over anew (a
+ * new fan-out with a fresh set of retries): for a subscriber whose job for them failed for good. Returns
+ * how many of them exist.
+ */
+export async function returnToPending(executor: Executor, tenantId: string, eventIds: readonly string[]): Promise<number> {
+  if (eventIds.length === 0) return 0
+  const marked = await queryRows<{ id: string }>(
+    executor,
+    sql`update ${events} set ${sql.identifier(events.fanoutPending.name)} = true
+         where ${events.tenantId} = ${tenantId} and ${events.id} = any(${sql.param([...eventIds])}::text[])
+         returning ${events.id} as id`,
+  )
+  return marked.length
+}
+
+/**
  * Hands over, every `intervalMs`, the events whose relay never ran (`EventRecorder.sweep`): the process
  * that committed them stopped before handing them over. Events pending less than `olderThanMs` are left
  * to their own relay. Returns a function that stops the loop and waits for a sweep under way.

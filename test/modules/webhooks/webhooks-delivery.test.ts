@@ -5,6 +5,7 @@
  * minutes; the schedule itself is unit-tested in src/modules/webhooks/domain/delivery.test.ts.
  */
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
@@ -380,6 +381,36 @@ describe('fan-out jobs', () => {
       const replayed = await idle.request({ method: 'POST', url: `/v1/webhooks/${disabled.endpoint.id}/replay`, token: admin.token, payload: {} })
       expect(replayed.json()).toMatchObject({ attempted: 1, redelivered: 1, still_failing: 0 })
       expect(receiver.deliveriesTo(disabled.path).map((delivery) => delivery.payload.id)).toEqual([eventId])
+    } finally {
+      await idle.close()
+    }
+  })
+
+  it('migration 0024 gives an endpoint disabled before 0022 its last change as disabled_at, so its fan-out parks the event instead of dropping it', async () => {
+    const idle = await createWebhookTestApp({ workers: false })
+    try {
+      const owner = await signupOwner(idle)
+      const legacy = await registerWebhook(idle, receiver, owner)
+      const enabled = await registerWebhook(idle, receiver, owner)
+      const eventId = await changeMemberOf(idle, owner)
+      const disabled = await idle.request({ method: 'PATCH', url: `/v1/webhooks/${legacy.endpoint.id}`, token: owner.token, payload: { status: 'disabled' } })
+      expect(disabled.statusCode, disabled.body).toBe(200)
+      // As an endpoint disabled before migration 0022 added the column: no disabled_at.
+      await idle.runtime.db.orm.execute(sql`update webhook_endpoints set disabled_at = null where tenant_id = ${owner.tenantId} and id = ${legacy.endpoint.id}`)
+
+      const migration = readFileSync(new URL('../../../src/platform/db/migrations/0024_webhook_endpoints_disabled_at_backfill.sql', import.meta.url), 'utf8')
+      await idle.runtime.db.orm.execute(sql.raw(migration))
+      const endpoints = await queryRows<{ id: string; disabled_at_is_last_change: boolean | null }>(
+        idle.runtime.db.orm,
+        sql`select id, disabled_at = updated_at as disabled_at_is_last_change from webhook_endpoints where tenant_id = ${owner.tenantId}`,
+      )
+      expect(Object.fromEntries(endpoints.map((row) => [row.id, row.disabled_at_is_last_change]))).toEqual({ [legacy.endpoint.id]: true, [enabled.endpoint.id]: null })
+
+      await idle.runtime.startWorkers()
+      const byEndpoint = async () => (await deliveryStates(idle, eventId)).reduce<Record<string, string>>((states, row) => ({ ...states, [row.endpoint_id]: row.status }), {})
+      await expect.poll(async () => (await byEndpoint())[enabled.endpoint.id], poll).toBe('succeeded')
+      expect(await byEndpoint()).toEqual({ [legacy.endpoint.id]: 'dead_lettered', [enabled.endpoint.id]: 'succeeded' })
+      expect(receiver.deliveriesTo(legacy.path)).toEqual([])
     } finally {
       await idle.close()
     }

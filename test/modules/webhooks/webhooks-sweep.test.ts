@@ -9,7 +9,7 @@
  * second.
  */
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { deliveryAttemptsMax } from '../../../src/modules/webhooks/domain/delivery.ts'
 import { auditEvents } from '../../support/audit-log.ts'
@@ -70,6 +70,34 @@ describe('the delivery sweep', () => {
 
     await expect.poll(async () => (await deliveriesOf(test, eventId))[0]?.status, poll).toBe('succeeded')
     expect((await deliveriesOf(test, eventId))[0]).toMatchObject({ attempt_count: 2, last_status_code: 200 })
+    expect(receiver.deliveriesTo(path).map((attempt) => attempt.answeredWith)).toEqual([503, 200])
+  })
+
+  it('reports a pass that fails to the log, and a later pass takes the delivery up', async () => {
+    const { path, eventId, deliveryId } = await firstAttemptFailed()
+    expect(await test.loseJobs('webhook-deliver', 'delivery_id', deliveryId)).toBe(1)
+    // The sweep cannot move this delivery (a database fault), then it can again.
+    const trigger = `webhook_test_sweep_${deliveryId.toLowerCase()}`
+    await test.runtime.db.orm.execute(
+      sql.raw(`create or replace function ${trigger}() returns trigger language plpgsql as $$ begin raise exception 'injected: the sweep cannot reschedule'; end $$`),
+    )
+    await test.runtime.db.orm.execute(sql.raw(`create trigger ${trigger} before update on webhook_deliveries for each row when (new.id = '${deliveryId}') execute function ${trigger}()`))
+    const logged = vi.spyOn(test.runtime.logger, 'error')
+    try {
+      receiver.answer(path, 200)
+      await test.runtime.db.orm.execute(sql`alter table webhook_deliveries disable trigger ${sql.identifier(trigger)}`)
+      await makeOverdue(test, deliveryId)
+      await test.runtime.db.orm.execute(sql`alter table webhook_deliveries enable trigger ${sql.identifier(trigger)}`)
+      await expect
+        .poll(() => logged.mock.calls.some(([fields, message]) => message === 'webhook delivery sweep failed; the next pass takes its deliveries up' && String((fields as { err?: { cause?: Error } }).err?.cause?.message) === 'injected: the sweep cannot reschedule'), poll)
+        .toBe(true)
+      expect((await deliveriesOf(test, eventId))[0]).toMatchObject({ status: 'pending', attempt_count: 1 })
+    } finally {
+      logged.mockRestore()
+      await test.runtime.db.orm.execute(sql.raw(`drop trigger if exists ${trigger} on webhook_deliveries`))
+      await test.runtime.db.orm.execute(sql.raw(`drop function if exists ${trigger}()`))
+    }
+    await expect.poll(async () => (await deliveriesOf(test, eventId))[0]?.status, poll).toBe('succeeded')
     expect(receiver.deliveriesTo(path).map((attempt) => attempt.answeredWith)).toEqual([503, 200])
   })
 
@@ -140,4 +168,52 @@ describe('a deliver job that pg-boss runs again', () => {
     expect((await deliveriesOf(test, eventId))[0]).toMatchObject({ attempt_count: 2, last_status_code: 200 })
     expect(receiver.deliveriesTo(path)).toHaveLength(2)
   })
+})
+
+describe('a fan-out job whose retries run out', () => {
+  it('hands its events back to the outbox, whose sweep fans them out again once the fault is gone; the failure is logged', async () => {
+    const owner = await signupOwner(test)
+    const { path, endpoint } = await registerEndpoint(test, receiver, owner)
+    // No delivery of this endpoint can be written (a fault that outlasts every retry of the fan-out).
+    const trigger = `webhook_test_fanout_${endpoint.id.toLowerCase()}`
+    await test.runtime.db.orm.execute(
+      sql.raw(`create or replace function ${trigger}() returns trigger language plpgsql as $$ begin raise exception 'injected: no delivery can be written'; end $$`),
+    )
+    await test.runtime.db.orm.execute(
+      sql.raw(`create trigger ${trigger} before insert on webhook_deliveries for each row when (new.endpoint_id = '${endpoint.id}') execute function ${trigger}()`),
+    )
+    const logged = vi.spyOn(test.runtime.logger, 'error')
+    const fanoutJobs = (eventId: string, states: readonly string[]) =>
+      queryRows<{ id: string; state: string }>(
+        test.runtime.db.orm,
+        sql`select id, state from ${sql.identifier(test.jobSchema)}.job
+             where name = 'webhook-fanout' and data->'event_ids' @> jsonb_build_array(${eventId}::text) and state::text = any(${sql.param([...states])}::text[])`,
+      )
+    let eventId = ''
+    try {
+      eventId = await changeMember(test, owner)
+      // The first attempt fails and pg-boss schedules a retry; as if the others had failed too, the next is the last.
+      await expect.poll(async () => (await fanoutJobs(eventId, ['retry'])).length, poll).toBe(1)
+      await test.runtime.db.orm.execute(
+        sql`update ${sql.identifier(test.jobSchema)}.job set retry_count = retry_limit, start_after = now()
+             where name = 'webhook-fanout' and data->'event_ids' @> jsonb_build_array(${eventId}::text) and state = 'retry'`,
+      )
+      await expect.poll(async () => (await fanoutJobs(eventId, ['failed'])).length, poll).toBe(1)
+      expect(logged).toHaveBeenCalledWith(
+        expect.objectContaining({ err: expect.objectContaining({ cause: expect.objectContaining({ message: 'injected: no delivery can be written' }) }) }),
+        `webhook fan-out of tenant ${owner.tenantId} failed on its last attempt; 1 of its 1 events go back to the outbox, whose sweep fans them out again`,
+      )
+      expect(await deliveriesOf(test, eventId)).toEqual([])
+    } finally {
+      logged.mockRestore()
+      await test.runtime.db.orm.execute(sql.raw(`drop trigger if exists ${trigger} on webhook_deliveries`))
+      await test.runtime.db.orm.execute(sql.raw(`drop function if exists ${trigger}()`))
+    }
+
+    // The outbox's sweep hands the event over again: a new fan-out job, with retries of its own, delivers it.
+    await expect.poll(() => receiver.deliveriesTo(path).length, { ...poll, timeout: 60_000 }).toBe(1)
+    await expect.poll(async () => (await deliveriesOf(test, eventId))[0]?.status, poll).toBe('succeeded')
+    const [pending] = await queryRows<{ fanout_pending: boolean }>(test.runtime.db.orm, sql`select fanout_pending from events where tenant_id = ${owner.tenantId} and id = ${eventId}`)
+    expect(pending?.fanout_pending).toBe(false)
+  }, 90_000)
 })
