@@ -124,10 +124,11 @@ const cases: ReadonlyArray<readonly [string, string, (b: Business) => Promise<st
     await newLedgerVersion('ledger_accounts', b.owner.tenantId, b.account, { status: 'frozen' })
     return id
   }],
-  ['currency_matches_account', 'a USD payment from the EUR account', async (b) => {
-    // The agent's promotion caps are in one currency: USD here, so that check 10 passes and this check fails alone.
+  ['currency_matches_account', 'a USD collection into the EUR account', async (b) => {
+    // The agent's promotion caps are in one currency: USD here, so that check 10 passes and this check fails
+    // alone. Money comes in, so checks 5 and 8 compare no balance (a payment out fails them too: gate.test.ts).
     await promoteAgent(test, b.admin, b.agent, { currency: 'USD' })
-    return heldThenApproved(b, { currency: 'USD', amount: '30.00' })
+    return heldThenApproved(b, { action_type: 'ach_inbound', currency: 'USD', amount: '30.00' })
   }],
   ['counterparty_not_sanctioned', 'the supplier is sanctioned now', async (b) => {
     const id = await approvedIntent(test, b)

@@ -35,7 +35,8 @@ const failsAlone: ReadonlyArray<readonly [string, string, Mutation]> = [
   ['approver_not_payee', 'the approver became the payee', (s) => ({ ...s, approvals: [{ ...s.approvals[0]!, isPayee: true }] })],
   ['source_balance_sufficient', 'the balance is below the amount', (s) => ({ ...s, balance: { amount: '99.99', asOf: '2026-11-25' }, reservedByOthers: '-1' })],
   ['source_account_active', 'the account is frozen', (s) => ({ ...s, account: { ...s.account!, status: 'frozen' } })],
-  ['currency_matches_account', 'the account holds USD', (s) => ({ ...s, account: { ...s.account!, currency: 'USD' } })],
+  // Money coming in: checks 5 and 8 have no balance to compare (an outgoing payment fails them too, below).
+  ['currency_matches_account', 'the account holds USD, money comes in', (s) => ({ ...s, intent: { ...s.intent, actionType: 'ach_inbound' }, account: { ...s.account!, currency: 'USD' } })],
   ['escrow_state_bound', 'an escrow release (on a registered escrow rail) whose escrow was released already', (s) => ({ ...usdc(s, 'escrow_release'), escrow: { bound: false, reason: 'the escrow was released already' } })],
   ['counterparty_not_sanctioned', 'sanctioned', (s) => ({ ...s, counterparty: { ...s.counterparty!, riskLevel: 'sanctioned' } })],
   ['ledger_snapshot_revalidated', 'the live policy now rejects it', (s) => ({ ...s, liveOutcome: 'reject' })],
@@ -68,6 +69,16 @@ describe('the section 6 gate', () => {
       duplicate_payment_or_destination_recently_changed: 11.5,
       audit_chain_healthy: 13,
     })
+  })
+
+  it('compares no balance kept in another currency: an outgoing payment from a USD account in EUR fails checks 5, 6.5 and 8, each naming both', () => {
+    const s = passing()
+    const failed = runGate({ ...s, account: { ...s.account!, currency: 'USD' } }).filter((result) => !result.passed)
+    expect(failed.map(({ name, reason }) => [name, reason])).toEqual([
+      ['source_balance_sufficient', 'the balance is in USD, the intent pays EUR'],
+      ['currency_matches_account', 'the account holds USD, the intent pays EUR'],
+      ['reservation_net_balance', 'the balance is in USD, the intent pays EUR'],
+    ])
   })
 
   it('passes every check on a good snapshot', () => {

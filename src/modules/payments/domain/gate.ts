@@ -228,6 +228,14 @@ function standingApprovals(snapshot: GateSnapshot): ApprovalFact[] {
 }
 
 /** The spendable balance: the latest recorded one, less what other intents reserved. */
+/**
+ * Why the account's balance cannot be compared with the intent's amount (checks 5 and 8): it is kept in
+ * another currency (check 6.5 names the mismatch too), so neither a pass nor a shortfall would mean anything.
+ */
+function balanceIncomparable({ account, intent }: GateSnapshot): string | undefined {
+  return account !== undefined && account.currency !== intent.currency ? `the balance is in ${account.currency}, the intent pays ${intent.currency}` : undefined
+}
+
 function netBalance(snapshot: GateSnapshot): string | undefined {
   return snapshot.balance === undefined ? undefined : decimalSubtract(snapshot.balance.amount, snapshot.reservedByOthers)
 }
@@ -314,8 +322,11 @@ export const gateChecks: readonly CheckDefinition[] = [
     index: 5,
     name: 'source_balance_sufficient',
     code: 'gate_balance_insufficient',
-    check: ({ intent, balance }) => {
+    check: (snapshot) => {
+      const { intent, balance } = snapshot
       if (!outgoingActionTypes.has(intent.actionType)) return pass('no money leaves the account')
+      const incomparable = balanceIncomparable(snapshot)
+      if (incomparable !== undefined) return fail(incomparable)
       if (balance === undefined) return fail('no balance of the source account is recorded')
       return decimalCompare(balance.amount, intent.amount) >= 0 ? pass(`balance ${balance.amount} as of ${balance.asOf}`) : fail(`balance ${balance.amount} as of ${balance.asOf} is below ${intent.amount}`)
     },
@@ -382,6 +393,8 @@ export const gateChecks: readonly CheckDefinition[] = [
     code: 'gate_balance_insufficient',
     check: (snapshot) => {
       if (!outgoingActionTypes.has(snapshot.intent.actionType)) return pass('no money leaves the account')
+      const incomparable = balanceIncomparable(snapshot)
+      if (incomparable !== undefined) return fail(incomparable)
       const net = netBalance(snapshot)
       if (net === undefined) return fail('no balance of the source account is recorded')
       return decimalCompare(net, snapshot.intent.amount) >= 0
