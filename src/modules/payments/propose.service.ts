@@ -221,6 +221,12 @@ export function createProposeService(deps: ProposeDeps) {
           agentId === null ? undefined : agents.standing(tx, tenantId, agentId, now),
         ]).then(([, account, counterparty, invoice, obligation, cited, standing]) => {
           if (account === undefined) throw new AppError('ledger_account_not_found', 'No such account in this tenant.', { source_account_id: proposal.source_account_id })
+          // Refused now, not after a person approved it: the gate's check 6.5 fails every payment whose account
+          // holds another currency (no conversion is made).
+          if (account.currency !== proposal.currency) {
+            const message = `The source account holds ${account.currency}; a payment from it is in ${account.currency}, not ${proposal.currency}.`
+            throw new AppError('validation_failed', message, { source_account_id: account.id, field: 'currency', expected: account.currency, issues: [{ path: '/currency', message }] })
+          }
           if (counterparty === undefined) {
             throw new AppError('ledger_counterparty_not_found', 'No such counterparty in this tenant.', { destination_counterparty_id: proposal.destination_counterparty_id })
           }

@@ -13,7 +13,7 @@ import { actionHash, type PolicyAction } from '../../../src/modules/policy/index
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { createTestApp, expectError, fixedClock, mintServiceToken, type TestApp } from '../../support/harness.ts'
 import { getOk, normalize, seedArtifact } from '../../support/ledger.ts'
-import { approvedIntent as approvedIntentIn, business as businessIn, businessPolicy, promoteAgent, type Business } from '../../support/payments.ts'
+import { approvedIntent as approvedIntentIn, business as businessIn, businessPolicy, type Business } from '../../support/payments.ts'
 
 const approvedIntent = (app: TestApp, b: Business, overrides: Record<string, unknown> = {}) => approvedIntentIn(app, b, overrides)
 const business = (app: TestApp) => businessIn(app)
@@ -124,11 +124,13 @@ const cases: ReadonlyArray<readonly [string, string, (b: Business) => Promise<st
     await newLedgerVersion('ledger_accounts', b.owner.tenantId, b.account, { status: 'frozen' })
     return id
   }],
-  ['currency_matches_account', 'a USD collection into the EUR account', async (b) => {
-    // The agent's promotion caps are in one currency: USD here, so that check 10 passes and this check fails
-    // alone. Money comes in, so checks 5 and 8 compare no balance (a payment out fails them too: gate.test.ts).
-    await promoteAgent(test, b.admin, b.agent, { currency: 'USD' })
-    return heldThenApproved(b, { action_type: 'ach_inbound', currency: 'USD', amount: '30.00' })
+  ['currency_matches_account', 'the account of a EUR collection holds USD now', async (b) => {
+    // A proposal in another currency than its account's is refused at once (payments.test.ts), so the account
+    // changes after the approval. Money comes in, so checks 5 and 8 compare no balance (a payment out fails
+    // them too: gate.test.ts).
+    const id = await heldThenApproved(b, { action_type: 'ach_inbound' })
+    await newLedgerVersion('ledger_accounts', b.owner.tenantId, b.account, { currency: 'USD' })
+    return id
   }],
   ['counterparty_not_sanctioned', 'the supplier is sanctioned now', async (b) => {
     const id = await approvedIntent(test, b)

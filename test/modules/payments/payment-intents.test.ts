@@ -117,6 +117,12 @@ describe('POST /v1/payment-intents', () => {
     expectError(response, code as never)
   })
 
+  it('refuses a payment in another currency than its source account holds, before anyone approves what the gate would refuse', async () => {
+    const refused = expectError(await propose(proposal({ currency: 'USD' })), 'validation_failed')
+    expect(refused.details).toMatchObject({ field: 'currency', expected: 'EUR', issues: [{ path: '/currency' }] })
+    expect(refused.message).toBe('The source account holds EUR; a payment from it is in EUR, not USD.')
+  })
+
   it('refuses an explicit invoice_id the payment cannot settle: paid (409), a receivable (422), another payee, currency or more than is outstanding (400)', async () => {
     expectError(await propose(proposal({ invoice_id: paidInvoiceId })), 'invoice_already_paid')
     expectError(await propose(proposal({ invoice_id: receivableInvoiceId })), 'obligation_direction_invalid')
