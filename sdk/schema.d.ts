@@ -1711,7 +1711,7 @@ export interface paths {
         put?: never;
         /**
          * Link a wallet
-         * @description Links an address to this tenant (stored lower-cased). An address is linked to at most one tenant in the service: 409 wallet_already_linked. An address an agent is registered with (in any tenant, or on chain) is 409 wallet_already_linked too, unless this is that agent's own link (principal_type agent, principal_id the agent, this tenant): no tenant can take another's agent wallet. A human wallet belongs to a member (principal_id, default the caller) and is an authorized policy signer while that member is active; an agent wallet needs principal_id. Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay returns the linked wallet rather than 409 wallet_already_linked.
+         * @description Links an address to this tenant (stored lower-cased). An address is linked to at most one tenant in the service: 409 wallet_already_linked. An address an agent is registered with (in any tenant, or on chain) is 409 wallet_already_linked too, unless this is that agent's own link (principal_type agent, principal_id the agent, this tenant): no tenant can take another's agent wallet. A human wallet is the calling member's own (principal_id omitted or the caller's user id; anyone else's is 400): it signs in as them by SIWX and is an authorized policy signer while they are active. An agent wallet needs principal_id. Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused. A replay returns the linked wallet rather than 409 wallet_already_linked.
          */
         post: operations["linkWallet"];
         delete?: never;
@@ -11102,11 +11102,11 @@ export interface operations {
                     /** @description 0x + 40 hex digits, any case (a mixed-case address must have a valid EIP-55 checksum); stored lower-cased. */
                     address: string;
                     /**
-                     * @description human: a member's wallet (an authorized policy signer while the member is active); agent: an agent's wallet.
+                     * @description human: the calling member's own wallet (it signs in as them, and is an authorized policy signer while they are active); agent: an agent's wallet.
                      * @enum {string}
                      */
                     principal_type: "human" | "agent";
-                    /** @description agent: the agent id (required). human: a user id of a member of this tenant (default: the caller). */
+                    /** @description agent: the agent id (required). human: omitted, or the caller's own user id (a member links their own wallet; anyone else's is 400). */
                     principal_id?: string;
                 };
             };

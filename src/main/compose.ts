@@ -240,7 +240,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // A wallet's link in any tenant (policy's wallets), for sign-in and for agent registrations; policy is built later.
   const walletLinkOf = async (executor: Executor, address: string) => {
     const row = await policy.store.findWalletByAddress(executor, address)
-    return row === undefined ? undefined : { tenantId: row.tenantId, principalType: row.principalType, principalId: row.principalId }
+    return row === undefined ? undefined : { tenantId: row.tenantId, principalType: row.principalType, principalId: row.principalId, selfLinked: row.createdBy === row.principalId }
   }
   const replayableSecrets = createReplayableSecrets(hmacSha256Hex(config.apiKeyPepper, 'steward:replayable-secret:v1'))
   const auth = createAuth(

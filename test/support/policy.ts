@@ -4,7 +4,7 @@
  */
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { expect } from 'vitest'
-import { addMember, type JoinedMember, type TenantOwner, type TestApp } from './harness.ts'
+import { addMember, login, type JoinedMember, type TenantOwner, type TestApp } from './harness.ts'
 
 export interface Signer {
   readonly member: JoinedMember
@@ -13,18 +13,28 @@ export interface Signer {
   readonly address: string
 }
 
-/** Links `address` to the owner's tenant through the route (201 expected). */
-export async function linkWallet(test: TestApp, owner: TenantOwner, body: { address: string; principal_type: 'human' | 'agent'; principal_id?: string }) {
-  const response = await test.request({ method: 'POST', url: `/v1/tenants/${owner.tenantId}/wallets`, token: owner.token, payload: body })
+/** Links `address` to the caller's tenant through the route, as `caller` (201 expected). A human wallet is the caller's own. */
+export async function linkWallet(test: TestApp, caller: Pick<TenantOwner, 'tenantId' | 'token'>, body: { address: string; principal_type: 'human' | 'agent'; principal_id?: string }) {
+  const response = await test.request({ method: 'POST', url: `/v1/tenants/${caller.tenantId}/wallets`, token: caller.token, payload: body })
   expect(response.statusCode, response.body).toBe(201)
   return response.json() as { id: string; address: string; principal_type: string; principal_id: string }
 }
 
-/** A member (approver by default: policy:sign) with a fresh key whose wallet the owner links as human. */
+/**
+ * A member (approver by default: policy:sign) with a fresh key, who linked the wallet as human themselves.
+ * Linking needs policy:write, so an approver-to-be joins as an admin, links it, and is then made an
+ * approver (with an approver's defaults: no approval domains), signed in again.
+ */
 export async function addSigner(test: TestApp, owner: TenantOwner, role: 'admin' | 'approver' = 'approver'): Promise<Signer> {
-  const member = await addMember(test, owner, role)
+  const joined = await addMember(test, owner, 'admin')
   const account = privateKeyToAccount(generatePrivateKey())
-  await linkWallet(test, owner, { address: account.address, principal_type: 'human', principal_id: member.userId })
+  await linkWallet(test, { tenantId: owner.tenantId, token: joined.token }, { address: account.address, principal_type: 'human' })
+  let member = joined
+  if (role === 'approver') {
+    const changed = await test.request({ method: 'PATCH', url: `/v1/tenants/${owner.tenantId}/members/${joined.memberId}`, token: owner.token, payload: { role: 'approver', approval_domains: [] } })
+    expect(changed.statusCode, changed.body).toBe(200)
+    member = { ...joined, token: await login(test, joined.email) }
+  }
   return { member, account, address: account.address.toLowerCase() }
 }
 

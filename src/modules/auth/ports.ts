@@ -26,7 +26,11 @@ export interface AuthTenants {
 /** A linked wallet (POST /v1/tenants/{tenant_id}/wallets), found by address across the service (the policy module). */
 export interface AuthWallets {
   /** `address` lower-cased; undefined when no tenant linked it. */
-  findWallet(executor: Executor, address: string): Promise<{ tenantId: string; principalType: 'human' | 'agent'; principalId: string } | undefined>
+  /**
+   * The wallet linked to the address, in any tenant. `selfLinked`: its principal linked it (a human wallet
+   * another member linked for them, which an earlier version allowed, never signs in as them).
+   */
+  findWallet(executor: Executor, address: string): Promise<{ tenantId: string; principalType: 'human' | 'agent'; principalId: string; selfLinked: boolean } | undefined>
 }
 
 /** A registered agent as sign-in and agent tokens need it (the agents module's registry). */

@@ -40,6 +40,8 @@ export type SiwxServiceRefusal =
   | 'nonce_expired'
   /** The signer is neither a wallet linked as human nor a registered agent's wallet. */
   | 'wallet_unknown'
+  /** The wallet is linked as human, but by another member than the one it names (an earlier version allowed it). */
+  | 'wallet_not_self_linked'
   /** The wallet is linked as human, but its user or membership is not active, or its tenant is suspended. */
   | 'member_inactive'
   /** The wallet is a registered agent's, but the agent is not active. */
@@ -153,6 +155,8 @@ export function createSiwxService(deps: {
       const address = challenge.address
       const wallet = await deps.wallets.findWallet(db.orm, address)
       if (wallet?.principalType === 'human') {
+        // Whoever linked a wallet for someone else may hold its key: it never signs in as them.
+        if (!wallet.selfLinked) return refuse(context, input, address, 'wallet_not_self_linked')
         const record = await deps.tenants.findUserPrincipal(db.orm, wallet.tenantId, wallet.principalId)
         if (record === undefined || record.user.status !== 'active' || record.member.status !== 'active' || record.tenant.status === 'suspended') {
           return refuse(context, input, address, 'member_inactive')

@@ -13,7 +13,7 @@ import { attentionFindings, quorumWarning } from './domain/signing-warnings.ts'
 import type { PolicyStore } from './policy.store.ts'
 import { signingPayloadView, type SigningPayloadView } from './policy.views.ts'
 import type { PolicyTenants, PolicyWriteListener } from './ports.ts'
-import { authorizedSigners } from './signers.ts'
+import { authorizedSigners, membersSigning } from './signers.ts'
 
 /** The most signers a policy can require. */
 export const quorumRequiredMax = 20
@@ -79,7 +79,8 @@ export function createPolicyComposition(deps: {
           createdBy: principal.id,
           createdAt: clock.now(),
         })
-        const signers = (await authorizedSigners(deps, tx, tenantId)).size
+        const authorized = await authorizedSigners(deps, tx, tenantId)
+        const signers = membersSigning(authorized, authorized.keys())
         const warnings = attentionFindings(content)
         if (signers < quorumRequired) warnings.push(quorumWarning(quorumRequired, signers))
         const jobs = (await deps.afterWrite?.(tx, { tenantId, kind: 'composed', policyId: id })) ?? []

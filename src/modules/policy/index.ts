@@ -61,7 +61,7 @@ export function createPolicy(deps: PolicyDeps): Policy {
   const contents = new StoredContents()
   return {
     service: createPolicyService({ db, commands, store, tenants, ledger, cursors, ids, clock, contents, afterWrite: deps.afterWrite }),
-    wallets: createWalletsService({ db, commands, store, tenants, agents: deps.agentWallets, cursors, ids, clock }),
+    wallets: createWalletsService({ db, commands, store, agents: deps.agentWallets, cursors, ids, clock }),
     defaultPolicy: createDefaultPolicyProvisioner({ db, commands, store, tenants, ids, clock }),
     verdicts: createPolicyVerdicts({ store, ids, clock, contents }),
     integrity: createPolicyIntegrity({ store, tenants }),

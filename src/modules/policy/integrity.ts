@@ -11,13 +11,13 @@ import { systemPolicyAuthor } from './default-policy.ts'
 import type { PolicyStore } from './policy.store.ts'
 import { signingInputOf } from './policy.views.ts'
 import type { PolicyTenants } from './ports.ts'
-import { authorizedSigners } from './signers.ts'
+import { authorizedSigners, membersSigning } from './signers.ts'
 
 export interface PolicyIntegrity {
   readonly id: string
   readonly version: number
   readonly quorumRequired: number
-  /** Distinct authorized signers whose recorded signature verifies again. */
+  /** Distinct members (authorized signers) with a recorded signature that verifies again. */
   readonly validSignatures: number
   /** The default policy Steward provisioned (no signatures; its content is Steward's default). */
   readonly provisionedDefault: boolean
@@ -36,14 +36,14 @@ export function createPolicyIntegrity(deps: { store: PolicyStore; tenants: Pick<
       const provisionedDefault = policy.createdBy === systemPolicyAuthor && policy.contentHash === defaultHash && policy.contentHash === policyContentHash(policy.content as never)
       // Outside a transaction holding the version, another may have been activated between the two reads: only this version's count.
       const signatures = activeSignatures.filter((row) => row.policyId === policy.id)
-      const authorized = signatures.length === 0 ? new Set<string>() : await authorizedSigners({ store, tenants }, executor, tenantId, signatures.map((row) => row.address))
+      const authorized = signatures.length === 0 ? new Map<string, string>() : await authorizedSigners({ store, tenants }, executor, tenantId, signatures.map((row) => row.address))
       const input = signingInputOf(policy)
       const valid = new Set<string>()
       for (const row of signatures) {
         if (!authorized.has(row.address)) continue
         if ((await recoverPolicySigner(input, row.signature)) === row.address) valid.add(row.address)
       }
-      return { id: policy.id, version: policy.version, quorumRequired: policy.quorumRequired, validSignatures: valid.size, provisionedDefault }
+      return { id: policy.id, version: policy.version, quorumRequired: policy.quorumRequired, validSignatures: membersSigning(authorized, valid), provisionedDefault }
     },
   }
 }

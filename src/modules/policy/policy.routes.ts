@@ -275,7 +275,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
         description:
           'Links an address to this tenant (stored lower-cased). An address is linked to at most one tenant in the service: 409 wallet_already_linked. ' +
           'An address an agent is registered with (in any tenant, or on chain) is 409 wallet_already_linked too, unless this is that agent\'s own link (principal_type agent, principal_id the agent, this tenant): no tenant can take another\'s agent wallet. ' +
-          'A human wallet belongs to a member (principal_id, default the caller) and is an authorized policy signer while that member is active; an agent wallet needs principal_id. ' +
+          'A human wallet is the calling member\'s own (principal_id omitted or the caller\'s user id; anyone else\'s is 400): it signs in as them by SIWX and is an authorized policy signer while they are active. An agent wallet needs principal_id. ' +
           `${idempotencyNote} A replay returns the linked wallet rather than 409 wallet_already_linked.`,
         params: TenantPathParams,
         headers: IdempotencyKeyHeaders,

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, gt, lt, or, sql } from 'drizzle-orm'
 import { queryRows } from '../../platform/db/database.ts'
 import { policies, policySignatures, policyVerdicts, tenantWallets, walletAddresses } from './policy.tables.ts'
-import type { PolicyStore, VerdictRow } from './policy.store.ts'
+import type { HumanWallet, PolicyStore, VerdictRow } from './policy.store.ts'
 import { inserter, selector, statement } from '../../platform/db/statements.ts'
 
 /** Advisory-lock class of a tenant's policy versions (the key is hashtext(tenant id)); distinct from the Ledger's. */
@@ -21,11 +21,11 @@ const signaturesOfActive = statement<typeof policySignatures.$inferSelect>(
      from policy_signatures s join policies p on p.tenant_id = s.tenant_id and p.id = s.policy_id
     where s.tenant_id = $1 and p.state = 'active'`,
 )
-const humanWalletsOfTenant = statement<{ address: string; principalId: string }>(
-  `select address, principal_id as "principalId" from tenant_wallets where tenant_id = $1 and principal_type = 'human'`,
+const humanWalletsOfTenant = statement<HumanWallet>(
+  `select address, principal_id as "principalId", created_by = principal_id as "selfLinked" from tenant_wallets where tenant_id = $1 and principal_type = 'human'`,
 )
-const humanWalletsAmong = statement<{ address: string; principalId: string }>(
-  `select address, principal_id as "principalId" from tenant_wallets where tenant_id = $1 and principal_type = 'human' and address = any($2::text[])`,
+const humanWalletsAmong = statement<HumanWallet>(
+  `select address, principal_id as "principalId", created_by = principal_id as "selfLinked" from tenant_wallets where tenant_id = $1 and principal_type = 'human' and address = any($2::text[])`,
 )
 /**
  * A verdict's two steps, each one fixed statement sent straight to the driver when called: the gate

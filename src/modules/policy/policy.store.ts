@@ -15,6 +15,17 @@ export type VerdictRow = typeof policyVerdicts.$inferSelect
 
 export type { OutflowPosition, OutflowRecord } from './ports.ts'
 
+/** A wallet linked as `human`: its address and the user it names. */
+export interface HumanWallet {
+  readonly address: string
+  readonly principalId: string
+  /**
+   * Whether that user linked it themselves. Only such a wallet signs in as its user and signs policies:
+   * links are self-only now, but an earlier version let an owner or admin link a wallet for another member.
+   */
+  readonly selfLinked: boolean
+}
+
 export interface PolicyStore {
   /** Serializes version numbering and activation of one tenant's policies (transaction-scoped). */
   lockTenantPolicies(tx: Tx, tenantId: string): Promise<void>
@@ -48,12 +59,8 @@ export interface PolicyStore {
   /** Across tenants, through the wallet_addresses directory: the one wallet linked to the address. */
   findWalletByAddress(executor: Executor, address: string): Promise<WalletRow | undefined>
   listWallets(executor: Executor, tenantId: string, options: { afterId?: string | undefined; limit: number }): Promise<WalletRow[]>
-  /**
-   * Of these lower-cased addresses, those that are authorized signers of the tenant: wallets linked as
-   * `human` to a user who is an active member of the tenant.
-   */
   /** The tenant's wallets linked as `human`, with the user each names; only these addresses when given. */
-  humanWallets(executor: Executor, tenantId: string, addresses?: readonly string[]): Promise<Array<{ address: string; principalId: string }>>
+  humanWallets(executor: Executor, tenantId: string, addresses?: readonly string[]): Promise<HumanWallet[]>
   /** True when the user is a member of the tenant (invited or active, not deactivated). */
 
 

@@ -15,8 +15,6 @@ export interface PolicyTenants {
   existsSql(tenantId: string): SQL<boolean>
   /** Of these user ids, those with an active member record in the tenant. */
   activeMemberUserIds(executor: Executor, tenantId: string, userIds: readonly string[]): Promise<Set<string>>
-  /** Whether the user has a member record in the tenant that is not deactivated. */
-  isMemberUser(executor: Executor, tenantId: string, userId: string): Promise<boolean>
 }
 
 /** Agents' claims on wallet addresses (the agents module's registry), which a wallet link must not contradict. */

@@ -16,7 +16,7 @@ import { attentionFindings, quorumWarning } from './domain/signing-warnings.ts'
 import type { PolicyRow, PolicyStore } from './policy.store.ts'
 import { signingInputOf, toPolicyView, type PolicyView } from './policy.views.ts'
 import type { PolicyTenants, PolicyWriteListener } from './ports.ts'
-import { authorizedSigners } from './signers.ts'
+import { authorizedSigners, membersSigning } from './signers.ts'
 
 /** The most signatures one sign call may carry. */
 export const signaturesPerRequestMax = 20
@@ -157,7 +157,8 @@ export function createPolicySigning(deps: {
           // Earlier signatures count only while their signers are still authorized (a member deactivated or
           // a wallet unlinked since does not count), as the gate counts them again on every execute (check
           // 3.5): a version that activated on a stale count would leave every payment failing that check.
-          const counted = signers.filter((signer) => authorized.has(signer)).length
+          // And they count per member: a second wallet of one member adds nothing.
+          const counted = membersSigning(authorized, signers)
           const activated = counted >= current.quorumRequired
           const signedEvent = auditedBy(context, {
             layer: 'policy',
@@ -170,7 +171,7 @@ export function createPolicySigning(deps: {
             await store.updatePolicy(tx, tenantId, current.id, { signers })
             const row = { ...current, signers }
             const warnings = attentionFindings(row.content)
-            const authorizedCount = authorized.size
+            const authorizedCount = membersSigning(authorized, authorized.keys())
             if (authorizedCount < row.quorumRequired) warnings.push(quorumWarning(row.quorumRequired, authorizedCount))
             return { outcome: { policy: toPolicyView(row), activated, warnings }, audit: [signedEvent] }
           }

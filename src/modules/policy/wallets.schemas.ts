@@ -9,11 +9,11 @@ export const LinkWalletBody = Strict({
     pattern: '^0x[0-9a-fA-F]{40}$',
     description: '0x + 40 hex digits, any case (a mixed-case address must have a valid EIP-55 checksum); stored lower-cased.',
   }),
-  principal_type: Type.Enum(['human', 'agent'], { description: 'human: a member\'s wallet (an authorized policy signer while the member is active); agent: an agent\'s wallet.' }),
+  principal_type: Type.Enum(['human', 'agent'], { description: 'human: the calling member\'s own wallet (it signs in as them, and is an authorized policy signer while they are active); agent: an agent\'s wallet.' }),
   principal_id: Type.Optional(
     Type.String({
       pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$',
-      description: 'agent: the agent id (required). human: a user id of a member of this tenant (default: the caller).',
+      description: "agent: the agent id (required). human: omitted, or the caller's own user id (a member links their own wallet; anyone else's is 400).",
     }),
   ),
 })

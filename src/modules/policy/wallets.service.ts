@@ -2,8 +2,9 @@
  * Wallets linked to a tenant (spec, "Tenant, user, wallet" and POST /v1/tenants/{tenant_id}/wallets).
  *
  * An address is linked to at most one tenant in the whole service (a wallet login must resolve to one
- * tenant): linking it again, here or elsewhere, is 409 wallet_already_linked. A wallet linked as
- * `human` to an active member is an authorized policy signer; linking needs policy:write (owner, admin).
+ * tenant): linking it again, here or elsewhere, is 409 wallet_already_linked. A member links their own
+ * wallet as `human` (it then signs in as them and, while they are active, is an authorized policy signer);
+ * linking needs policy:write (owner, admin).
  */
 import { getAddress } from 'viem'
 import type { Clock } from '../../kernel/clock.ts'
@@ -17,7 +18,7 @@ import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { commandTenant } from './command-tenant.ts'
 import { walletAddressTakenConstraint, type PolicyStore, type WalletRow } from './policy.store.ts'
 import { lockWalletAddress } from '../../platform/db/locks.ts'
-import type { PolicyAgentWallets, PolicyTenants } from './ports.ts'
+import type { PolicyAgentWallets } from './ports.ts'
 
 export const walletPageRows = { defaultRows: 50, maxRows: 500 } as const satisfies PageSizeBounds
 
@@ -75,7 +76,6 @@ export function createWalletsService(deps: {
   /** Runs link, committing its audit event and idempotency record. */
   commands: CommandRunner
   store: PolicyStore
-  tenants: Pick<PolicyTenants, 'isMemberUser'>
   agents: PolicyAgentWallets
   cursors: CursorCodec
   ids: IdSource
@@ -86,8 +86,8 @@ export function createWalletsService(deps: {
 
   return {
     /**
-     * Links a wallet to the caller's tenant. A human wallet's principal is a member's user (default: the
-     * caller); an agent wallet names its agent. Audits wallet.linked; emits nothing. 409
+     * Links a wallet to the caller's tenant. A human wallet's principal is the calling user, never
+     * another member; an agent wallet names its agent. Audits wallet.linked; emits nothing. 409
      * wallet_already_linked when the address is linked anywhere (the unique index settles races), or
      * when an agent is registered with it (in the agents module's registry or on chain) unless it is the
      * named agent of this tenant: a link cannot take another tenant's agent wallet, which would lock that
@@ -102,8 +102,11 @@ export function createWalletsService(deps: {
         if (input.principal_id === undefined) throw invalid('/principal_id', 'is required for an agent wallet')
         principalId = input.principal_id
       } else {
-        principalId = input.principal_id ?? principal.id
-        if (principal.type !== 'user' && input.principal_id === undefined) throw invalid('/principal_id', 'is required unless the caller is a user')
+        // A person links their own wallet: it signs in as them (SIWX) and signs policies as them, so a link
+        // made for someone else would let its maker do both in their name.
+        if (principal.type !== 'user') throw invalid('/principal_type', 'human is linked by the member the wallet belongs to, signed in as themselves')
+        if (input.principal_id !== undefined && input.principal_id !== principal.id) throw invalid('/principal_id', "must be the caller's own user id (a member links their own wallet)")
+        principalId = principal.id
       }
       const isThisAgent = (claim: { tenantId: string; agentId: string | null }) => input.principal_type === 'agent' && claim.tenantId === tenantId && (claim.agentId === null || claim.agentId === principalId)
       // The chain is read before the transaction opens (no transaction waits on an RPC).
@@ -111,9 +114,6 @@ export function createWalletsService(deps: {
       if (onchainTenant !== undefined && !isThisAgent({ tenantId: onchainTenant, agentId: null })) throw alreadyLinked()
       try {
         return await commands.run(context, { name: 'wallets.link', tenantId, input }, async (tx) => {
-          if (input.principal_type === 'human' && !(await deps.tenants.isMemberUser(tx, tenantId, principalId))) {
-            throw invalid('/principal_id', 'is not a member of this tenant')
-          }
           await lockWalletAddress(tx, address)
           if ((await store.findWalletByAddress(tx, address)) !== undefined) throw alreadyLinked()
           const claims = await deps.agents.registrationsClaiming(tx, address)

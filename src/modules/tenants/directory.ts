@@ -7,7 +7,7 @@
  * in its own query, so a credential and its tenant's standing still come back in one round trip (the
  * API-key check runs on every request with a key).
  */
-import { and, asc, eq, gt, inArray, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { Executor } from '../../platform/db/database.ts'
 import { loginEmails, members, tenants, users } from './tenants.tables.ts'
@@ -49,8 +49,6 @@ export interface TenantDirectory {
   findLoginRecord(executor: Executor, email: string): Promise<PrincipalRecord | undefined>
   /** Of these user ids, those with an active member record in the tenant. */
   activeMemberUserIds(executor: Executor, tenantId: string, userIds: readonly string[]): Promise<Set<string>>
-  /** Whether the user has a member record in the tenant that is not deactivated. */
-  isMemberUser(executor: Executor, tenantId: string, userId: string): Promise<boolean>
   /** SQL: the standing (a jsonb TenantStanding) of the tenant `tenantId` names, for the caller's query. */
   standingOf(tenantId: PgColumn | SQL): SQL<TenantStanding>
   /** SQL: whether the tenant exists, for the caller's query. */
@@ -103,14 +101,6 @@ export function createTenantDirectory(): TenantDirectory {
         .from(members)
         .where(and(eq(members.tenantId, tenantId), eq(members.status, 'active'), inArray(members.userId, [...userIds])))
       return new Set(rows.map((row) => row.userId))
-    },
-    async isMemberUser(executor, tenantId, userId) {
-      const [row] = await executor
-        .select({ id: members.id })
-        .from(members)
-        .where(and(eq(members.tenantId, tenantId), eq(members.userId, userId), ne(members.status, 'deactivated')))
-        .limit(1)
-      return row !== undefined
     },
     standingOf: (tenantId) =>
       sql<TenantStanding>`(select jsonb_build_object('status', t.status, 'rateLimitTier', t.rate_limit_tier,

@@ -5,6 +5,7 @@
  * auth_siwx_invalid with the reason in the audit log only; a nonce is consumed once, even under
  * concurrency. No chain is configured here: the agent is activated by the sandbox resume.
  */
+import { sql } from 'drizzle-orm'
 import { decodeJwt } from 'jose'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -130,6 +131,23 @@ describe('POST /v1/auth/siwx', () => {
       expect((await auditEvents(test, owner.tenantId, { action: 'auth.siwx_refused' })).at(-1)).toMatchObject({ actor_type: 'anonymous', outputs: { address: human.address.toLowerCase(), reason } })
     })
   }
+
+  it('refuses a wallet that another member linked for the one it names (an earlier version allowed it): its maker may hold the key', async () => {
+    // As an admin once could: their own wallet, linked to the owner's user id.
+    const admin = await addMember(test, owner, 'admin')
+    const adminsKey = privateKeyToAccount(generatePrivateKey())
+    const refusedLink = await test.request({ method: 'POST', url: `/v1/tenants/${owner.tenantId}/wallets`, token: admin.token, payload: { address: adminsKey.address, principal_type: 'human', principal_id: owner.userId } })
+    expect(expectError(refusedLink, 'request_body_invalid').details?.issues).toEqual([expect.objectContaining({ path: '/principal_id' })])
+    await test.runtime.db.orm.execute(
+      sql`insert into tenant_wallets (id, tenant_id, address, principal_type, principal_id, created_by, created_at)
+          values (${`wal_legacy${Date.now()}`}, ${owner.tenantId}, ${adminsKey.address.toLowerCase()}, 'human', ${owner.userId}, ${admin.userId}, now())`,
+    )
+    await test.runtime.db.orm.execute(sql`insert into wallet_addresses (address, owner_tenant_id, created_at) values (${adminsKey.address.toLowerCase()}, ${owner.tenantId}, now())`)
+    expectError(await signIn(await signed(adminsKey)), 'auth_siwx_invalid')
+    expect((await auditEvents(test, owner.tenantId, { action: 'auth.siwx_refused' })).at(-1)?.outputs).toMatchObject({ reason: 'wallet_not_self_linked', address: adminsKey.address.toLowerCase() })
+    // The owner's own wallet still signs in as the owner.
+    expect((await signIn(await signed(human))).statusCode).toBe(200)
+  })
 
   it('refuses a reused nonce', async () => {
     const body = await signed(human)

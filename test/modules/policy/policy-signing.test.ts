@@ -240,6 +240,38 @@ describe('POST /v1/policy/{tenant_id}/sign', () => {
     ])
   })
 
+  it('counts members, not wallets: one admin\'s two wallets are one signer, and a wallet linked for a member by someone else signs for nobody', async () => {
+    const { owner, signers } = await tenantWithSigners(2)
+    const [admin, second] = signers as [Signer, Signer]
+    // The admin links a second wallet of their own, and (as an earlier version let them) one in the owner's name.
+    const spare = privateKeyToAccount(generatePrivateKey())
+    await linkWallet(test, { tenantId: owner.tenantId, token: admin.member.token }, { address: spare.address, principal_type: 'human' })
+    const inOwnersName = privateKeyToAccount(generatePrivateKey())
+    await test.runtime.db.orm.execute(
+      sql`insert into tenant_wallets (id, tenant_id, address, principal_type, principal_id, created_by, created_at)
+          values (${`wal_legacy${Date.now()}`}, ${owner.tenantId}, ${inOwnersName.address.toLowerCase()}, 'human', ${owner.userId}, ${admin.member.userId}, now())`,
+    )
+    const composed = await compose(test, owner, samplePolicy(), 2)
+    // Two authorized members however many wallets: quorum 3 cannot be reached.
+    expect((await compose(test, owner, samplePolicy(3), 3)).warnings).toContainEqual(expect.objectContaining({ code: 'quorum_exceeds_signers', message: expect.stringContaining('has 2 authorized signers') }))
+    const forged = { address: inOwnersName.address, signature: await inOwnersName.signTypedData(composed.signing_payload) }
+    expect(expectError(await sign(test, owner, admin.member.token, composed.policy_id, [forged]), 'policy_signature_invalid').details).toMatchObject({ reason: 'not_authorized' })
+
+    const both = [await signatureOf(admin, composed), { address: spare.address, signature: await spare.signTypedData(composed.signing_payload) }]
+    const alone = await sign(test, owner, admin.member.token, composed.policy_id, both)
+    expect(alone.statusCode, alone.body).toBe(200)
+    expect(alone.json()).toMatchObject({ activated: false, policy: { state: 'pending_signatures' } })
+    const completed = await sign(test, owner, second.member.token, composed.policy_id, [await signatureOf(second, composed)])
+    expect(completed.json()).toMatchObject({ activated: true, policy: { state: 'active' } })
+    const signedEvents = await auditEvents(test, owner.tenantId, { action: 'policy.signed', entityId: composed.policy_id })
+    expect(signedEvents.map((event) => event.outputs)).toEqual([
+      expect.objectContaining({ signers: 2, authorized_signers: 1, activated: false }),
+      expect.objectContaining({ signers: 3, authorized_signers: 2, activated: true }),
+    ])
+    // The gate counts so too (check 3.5): two members.
+    expect(await test.runtime.policy.integrity.activePolicyIntegrity(test.runtime.db.orm, owner.tenantId)).toMatchObject({ id: composed.policy_id, quorumRequired: 2, validSignatures: 2 })
+  })
+
   it('counts signers submitted concurrently: both are recorded and exactly one call activates', async () => {
     const { owner, signers } = await tenantWithSigners(3)
     const composed = await compose(test, owner, samplePolicy(), 2)

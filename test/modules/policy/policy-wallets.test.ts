@@ -47,14 +47,26 @@ describe('POST /v1/tenants/{tenant_id}/wallets', () => {
     expect(next.json()).toEqual({ wallets: [expect.objectContaining({ id: agent.id })], next_cursor: null })
   })
 
-  it('links a member\'s wallet for them; refuses a user who is not a member of the tenant', async () => {
+  it('links a human wallet only to the caller: never for another member (its maker would sign in and sign policies as them), nor for a stranger', async () => {
     const owner = await signupOwner(test)
+    const admin = await addMember(test, owner, 'admin')
     const approver = await addMember(test, owner, 'approver')
-    const linked = await linkWallet(test, owner, { address: freshAddress(), principal_type: 'human', principal_id: approver.userId })
-    expect(linked.principal_id).toBe(approver.userId)
     const stranger = await signupOwner(test)
-    const refused = expectError(await post(owner.tenantId, owner.token, { address: freshAddress(), principal_type: 'human', principal_id: stranger.userId }), 'request_body_invalid')
-    expect(refused.details?.issues).toEqual([expect.objectContaining({ path: '/principal_id' })])
+    for (const [caller, principalId] of [
+      [owner, approver.userId],
+      [admin, owner.userId],
+      [owner, stranger.userId],
+    ] as const) {
+      const refused = expectError(await post(owner.tenantId, caller.token, { address: freshAddress(), principal_type: 'human', principal_id: principalId }), 'request_body_invalid')
+      expect(refused.details?.issues).toEqual([expect.objectContaining({ path: '/principal_id', message: "must be the caller's own user id (a member links their own wallet)" })])
+    }
+    const rows = await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from tenant_wallets where tenant_id = ${owner.tenantId}`)
+    expect(rows[0]!.count).toBe(0)
+    // Their own id, named, is theirs: the admin's wallet, linked by the admin.
+    const own = await linkWallet(test, { tenantId: owner.tenantId, token: admin.token }, { address: freshAddress(), principal_type: 'human', principal_id: admin.userId })
+    expect(own).toMatchObject({ principal_id: admin.userId, created_by: admin.userId })
+    // An approver holds no policy:write, so links no wallet at all.
+    expectError(await post(owner.tenantId, approver.token, { address: freshAddress(), principal_type: 'human' }), 'auth_scope_insufficient')
   })
 
   it('answers 409 wallet_already_linked for an address linked in this tenant or in another, in any case', async () => {

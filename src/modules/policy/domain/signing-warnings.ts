@@ -12,5 +12,5 @@ export const quorumWarning = (quorum: number, signers: number): LintFinding => (
   code: 'quorum_exceeds_signers',
   severity: 'warning',
   rule_id: null,
-  message: `quorum_required is ${quorum} but the tenant has ${signers} authorized signer${signers === 1 ? '' : 's'} (human wallets of active members); link more before it can activate.`,
+  message: `quorum_required is ${quorum} but the tenant has ${signers} authorized signer${signers === 1 ? '' : 's'} (active members who linked their own wallet; one per member, however many wallets); more members must link theirs before it can activate.`,
 })
