@@ -39,4 +39,23 @@ describe('the console folder', () => {
     expect(asset.body).toBe('export {}')
     expect((await test.app.inject({ method: 'GET', url: '/console/app-OTHER.js' })).statusCode).toBe(404)
   })
+
+  it('answers 503 in the error envelope while the folder holds no built console', async () => {
+    rmSync(join(folder, 'index.html'))
+    try {
+      const page = await test.app.inject({ method: 'GET', url: '/console' })
+      expect(page.statusCode).toBe(503)
+      expect(page.headers['content-type']).toContain('application/json')
+      expect(page.json()).toEqual({
+        error: {
+          code: 'service_unavailable',
+          message: 'The console is not built: run `npm run console:build` (npm start builds it when missing).',
+          request_id: expect.stringMatching(/^req_/),
+          docs_url: expect.stringContaining('#service_unavailable'),
+        },
+      })
+    } finally {
+      writeFileSync(join(folder, 'index.html'), '<!doctype html><title>configured console</title>')
+    }
+  })
 })

@@ -77,8 +77,8 @@ export async function consoleRoutes(app: FastifyInstance, options: { readonly di
 
   app.get(consolePrefix, { schema: { hide: true }, config }, async (_request, reply) => {
     if (!existsSync(join(directory, 'index.html'))) {
-      secure(reply).code(503).type('text/plain; charset=utf-8')
-      return reply.send('The console is not built: run `npm run console:build` (npm start builds it when missing).\n')
+      // The error envelope, as every non-2xx answer.
+      throw new AppError('service_unavailable', 'The console is not built: run `npm run console:build` (npm start builds it when missing).')
     }
     return serve(reply, 'index.html')
   })
