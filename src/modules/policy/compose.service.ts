@@ -9,7 +9,7 @@ import type { CommandResult, CommandRunner } from '../../platform/commands/comma
 import { commandTenant } from './command-tenant.ts'
 import { contentInvalid } from './content-invalid.ts'
 import { policyContentHash, validatePolicyContent, type LintFinding } from './domain/index.ts'
-import { attentionFindings, quorumWarning } from './domain/signing-warnings.ts'
+import { activationQuorum, activeQuorumWarning, attentionFindings, quorumWarning } from './domain/signing-warnings.ts'
 import type { PolicyStore } from './policy.store.ts'
 import { signingPayloadView, type SigningPayloadView } from './policy.views.ts'
 import type { PolicyTenants, PolicyWriteListener } from './ports.ts'
@@ -79,10 +79,12 @@ export function createPolicyComposition(deps: {
           createdBy: principal.id,
           createdAt: clock.now(),
         })
-        const authorized = await authorizedSigners(deps, tx, tenantId)
+        const [authorized, active] = await Promise.all([authorizedSigners(deps, tx, tenantId), store.findActivePolicy(tx, tenantId)])
         const signers = membersSigning(authorized, authorized.keys())
+        const needed = activationQuorum(quorumRequired, active?.quorumRequired)
         const warnings = attentionFindings(content)
-        if (signers < quorumRequired) warnings.push(quorumWarning(quorumRequired, signers))
+        if (needed > quorumRequired) warnings.push(activeQuorumWarning(quorumRequired, needed))
+        if (signers < needed) warnings.push(quorumWarning(needed, signers))
         const jobs = (await deps.afterWrite?.(tx, { tenantId, kind: 'composed', policyId: id })) ?? []
         return {
           jobs,

@@ -112,7 +112,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
         description:
           'Stores the content as the tenant\'s next version, pending_signatures, and returns the EIP-712 typed data each signer signs (domain Steward Policy / 1 / chain 8453; ' +
           'message tenantId, policyId, version, contentHash, quorumRequired). Invalid content is 400 request_body_invalid with details.issues (paths under /content). ' +
-          `warnings lists lint errors and warnings, and quorum_exceeds_signers. ${idempotencyNote}`,
+          `warnings lists lint errors and warnings, quorum_below_active and quorum_exceeds_signers. A version activates once its distinct authorized signers reach its quorum_required and never fewer than the active version's quorum. ${idempotencyNote}`,
         params: PolicyParams,
         headers: IdempotencyKeyHeaders,
         body: ComposeBody,

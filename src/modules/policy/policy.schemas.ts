@@ -79,7 +79,7 @@ export const ComposeResponse = Strict({
   content_hash: ContentHash,
   quorum_required: Type.Integer({ minimum: 1 }),
   signing_payload: SigningPayload,
-  warnings: Type.Array(LintFinding, { description: 'Lint errors and warnings of the content, and quorum_exceeds_signers when fewer authorized signers are linked than the quorum.' }),
+  warnings: Type.Array(LintFinding, { description: 'Lint errors and warnings of the content; quorum_below_active when quorum_required is below the active version\'s (activation needs the active quorum all the same); quorum_exceeds_signers when fewer authorized signers are linked than activation needs.' }),
 })
 
 export const SignBody = Strict({

@@ -12,7 +12,7 @@ import type { CommandResult, CommandRunner, CommandWork } from '../../platform/c
 import type { Database } from '../../platform/db/database.ts'
 import { commandTenant } from './command-tenant.ts'
 import { recoverPolicySigner, type LintFinding } from './domain/index.ts'
-import { attentionFindings, quorumWarning } from './domain/signing-warnings.ts'
+import { activationQuorum, activeQuorumWarning, attentionFindings, quorumWarning } from './domain/signing-warnings.ts'
 import type { PolicyRow, PolicyStore } from './policy.store.ts'
 import { signingInputOf, toPolicyView, type PolicyView } from './policy.views.ts'
 import type { PolicyTenants, PolicyWriteListener } from './ports.ts'
@@ -159,20 +159,23 @@ export function createPolicySigning(deps: {
           // 3.5): a version that activated on a stale count would leave every payment failing that check.
           // And they count per member: a second wallet of one member adds nothing.
           const counted = membersSigning(authorized, signers)
-          const activated = counted >= current.quorumRequired
+          // Never fewer than the active version's quorum: a version cannot lower the bar it replaces alone.
+          const needed = activationQuorum(current.quorumRequired, (await store.findActivePolicy(tx, tenantId))?.quorumRequired)
+          const activated = counted >= needed
           const signedEvent = auditedBy(context, {
             layer: 'policy',
             action: 'policy.signed',
             entity: { type: 'policy', id: current.id },
             inputs: { signer_addresses: addresses, signatures: digestOf(input.signatures.map((signature) => signature.signature)) },
-            outputs: { signers: signers.length, authorized_signers: counted, quorum_required: current.quorumRequired, activated },
+            outputs: { signers: signers.length, authorized_signers: counted, quorum_required: current.quorumRequired, quorum_needed: needed, activated },
           })
           if (!activated) {
             await store.updatePolicy(tx, tenantId, current.id, { signers })
             const row = { ...current, signers }
             const warnings = attentionFindings(row.content)
             const authorizedCount = membersSigning(authorized, authorized.keys())
-            if (authorizedCount < row.quorumRequired) warnings.push(quorumWarning(row.quorumRequired, authorizedCount))
+            if (needed > row.quorumRequired) warnings.push(activeQuorumWarning(row.quorumRequired, needed))
+            if (authorizedCount < needed) warnings.push(quorumWarning(needed, authorizedCount))
             return { outcome: { policy: toPolicyView(row), activated, warnings }, audit: [signedEvent] }
           }
 

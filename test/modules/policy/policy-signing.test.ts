@@ -272,6 +272,33 @@ describe('POST /v1/policy/{tenant_id}/sign', () => {
     expect(await test.runtime.policy.integrity.activePolicyIntegrity(test.runtime.db.orm, owner.tenantId)).toMatchObject({ id: composed.policy_id, quorumRequired: 2, validSignatures: 2 })
   })
 
+  it('never activates a version on fewer members than the active version\'s quorum: one admin cannot replace a 2-of-3 policy by composing a quorum of 1', async () => {
+    const { owner, signers } = await tenantWithSigners(3)
+    const [admin, second, third] = signers as [Signer, Signer, Signer]
+    const strict = await compose(test, owner, samplePolicy(), 2)
+    await sign(test, owner, admin.member.token, strict.policy_id, [await signatureOf(admin, strict)])
+    expect((await sign(test, owner, second.member.token, strict.policy_id, [await signatureOf(second, strict)])).json().activated).toBe(true)
+
+    const lax = await compose(test, owner, samplePolicy(3), 1)
+    expect(lax.warnings).toContainEqual(expect.objectContaining({ code: 'quorum_below_active', severity: 'warning' }))
+    const alone = await sign(test, owner, admin.member.token, lax.policy_id, [await signatureOf(admin, lax)])
+    expect(alone.statusCode, alone.body).toBe(200)
+    expect(alone.json()).toMatchObject({ activated: false, policy: { state: 'pending_signatures', quorum_required: 1 } })
+    expect(alone.json().warnings).toContainEqual(expect.objectContaining({ code: 'quorum_below_active' }))
+    expect((await versionsOf(owner)).find((row) => row.state === 'active')?.id).toBe(strict.policy_id)
+    // A second member agrees: the quorum is lowered, and from then on one signature changes it.
+    const agreed = await sign(test, owner, third.member.token, lax.policy_id, [await signatureOf(third, lax)])
+    expect(agreed.json()).toMatchObject({ activated: true, policy: { state: 'active', quorum_required: 1 } })
+    const events = await auditEvents(test, owner.tenantId, { action: 'policy.signed', entityId: lax.policy_id })
+    expect(events.map((event) => event.outputs)).toEqual([
+      expect.objectContaining({ authorized_signers: 1, quorum_required: 1, quorum_needed: 2, activated: false }),
+      expect.objectContaining({ authorized_signers: 2, quorum_required: 1, quorum_needed: 2, activated: true }),
+    ])
+    const next = await compose(test, owner, samplePolicy(), 1)
+    expect(next.warnings.map((warning) => warning.code)).not.toContain('quorum_below_active')
+    expect((await sign(test, owner, admin.member.token, next.policy_id, [await signatureOf(admin, next)])).json().activated).toBe(true)
+  })
+
   it('counts signers submitted concurrently: both are recorded and exactly one call activates', async () => {
     const { owner, signers } = await tenantWithSigners(3)
     const composed = await compose(test, owner, samplePolicy(), 2)
