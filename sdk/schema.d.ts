@@ -1324,7 +1324,7 @@ export interface paths {
         post?: never;
         /**
          * Tombstone an artifact
-         * @description 204. Reads, the content URL and a second DELETE then answer 410 raw_artifact_tombstoned (a second DELETE with the first one's Idempotency-Key replays its 204). The bytes are purged 30 days later (docs/raw.md); parsed rows and Ledger rows stay. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         * @description 204. A member with raw:write tombstones any artifact of the tenant; an agent or service token only one it contributed (403 auth_scope_insufficient otherwise). Reads, the content URL and a second DELETE then answer 410 raw_artifact_tombstoned (a second DELETE with the first one's Idempotency-Key replays its 204). The bytes are purged 30 days later (docs/raw.md); parsed rows and Ledger rows stay. With Idempotency-Key, a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
          */
         delete: operations["tombstoneRawArtifact"];
         options?: never;
@@ -1547,7 +1547,7 @@ export interface paths {
         put?: never;
         /**
          * Compose a policy version
-         * @description Stores the content as the tenant's next version, pending_signatures, and returns the EIP-712 typed data each signer signs (domain Steward Policy / 1 / chain 8453; message tenantId, policyId, version, contentHash, quorumRequired). Invalid content is 400 request_body_invalid with details.issues (paths under /content). warnings lists lint errors and warnings, and quorum_exceeds_signers. Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
+         * @description Stores the content as the tenant's next version, pending_signatures, and returns the EIP-712 typed data each signer signs (domain Steward Policy / 1 / chain 8453; message tenantId, policyId, version, contentHash, quorumRequired). Invalid content is 400 request_body_invalid with details.issues (paths under /content). warnings lists lint errors and warnings, quorum_below_active and quorum_exceeds_signers. A version activates once its distinct authorized signers reach its quorum_required and never fewer than the active version's quorum. Optional Idempotency-Key: a repeated request gets the first response (header Idempotent-Replayed: true) without running again, and a different request with the same key is 409 idempotency_key_reused.
          */
         post: operations["composePolicyVersion"];
         delete?: never;
@@ -10328,7 +10328,7 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         };
-                        /** @description Lint errors and warnings of the content, and quorum_exceeds_signers when fewer authorized signers are linked than the quorum. */
+                        /** @description Lint errors and warnings of the content; quorum_below_active when quorum_required is below the active version's (activation needs the active quorum all the same); quorum_exceeds_signers when fewer authorized signers are linked than activation needs. */
                         warnings: components["schemas"]["PolicyLintFinding"][];
                     };
                 };

@@ -294,7 +294,7 @@ export const rawRoutes: FastifyPluginAsyncTypebox<{ raw: RawService }> = async (
         tags,
         summary: 'Tombstone an artifact',
         description:
-          `204. Reads, the content URL and a second DELETE then answer 410 raw_artifact_tombstoned (a second DELETE with the first one's Idempotency-Key replays its 204). The bytes are purged ${tombstoneRetentionDays} days later (docs/raw.md); parsed rows and Ledger rows stay. ` +
+          `204. A member with raw:write tombstones any artifact of the tenant; an agent or service token only one it contributed (403 auth_scope_insufficient otherwise). Reads, the content URL and a second DELETE then answer 410 raw_artifact_tombstoned (a second DELETE with the first one's Idempotency-Key replays its 204). The bytes are purged ${tombstoneRetentionDays} days later (docs/raw.md); parsed rows and Ledger rows stay. ` +
           idempotencyNote,
         params: RawIdParams,
         headers: IdempotencyKeyHeaders,

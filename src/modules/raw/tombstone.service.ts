@@ -26,15 +26,25 @@ export function createTombstoneService(deps: { commands: CommandRunner; store: R
   return {
     /**
      * Marks the artifact tombstoned. Locks the artifact row. Audits raw.artifact_tombstoned (layer raw);
-     * emits nothing. 404 raw_artifact_not_found, 410 raw_artifact_tombstoned.
+     * emits nothing. 404 raw_artifact_not_found, 410 raw_artifact_tombstoned, 403 auth_scope_insufficient
+     * for an agent or service token and an artifact it did not contribute.
      */
     async tombstone(context, input) {
-      const tenantId = requirePrincipal(context).tenantId
+      const principal = requirePrincipal(context)
+      const tenantId = principal.tenantId
       const { rawId } = input
       return commands.run(context, { name: 'raw.tombstone', tenantId, input }, async (tx) => {
         const artifact = await store.findArtifact(tx, tenantId, rawId, { forUpdate: true })
         if (artifact === undefined) throw new AppError('raw_artifact_not_found', undefined, { raw_id: rawId })
         if (artifact.status === 'tombstoned') throw new AppError('raw_artifact_tombstoned', undefined, { raw_id: rawId })
+        // Members may tombstone any artifact; an agent (or a service token standing in for one) only what it
+        // contributed itself: the bank's statements and other evidence behind payments are not an agent's to erase.
+        if (principal.type !== 'user' && artifact.createdBy !== principal.id) {
+          throw new AppError('auth_scope_insufficient', 'An agent may tombstone only an artifact it contributed; a member tombstones any.', {
+            raw_id: rawId,
+            required_principal_types: ['user'],
+          })
+        }
         await store.updateArtifact(tx, tenantId, rawId, { status: 'tombstoned', tombstonedAt: clock.now() })
         return {
           outcome: { raw_id: rawId, tombstoned: true as const },

@@ -12,7 +12,7 @@ import { hmacSha256Hex } from '../../../src/kernel/hashing.ts'
 import { contentSignature } from '../../../src/modules/raw/domain/signed-url.ts'
 import { artifactBytesMax } from '../../../src/modules/raw/ingest-rules.ts'
 import { tombstoneRetentionDays } from '../../../src/modules/raw/retention.job.ts'
-import { addMember, createTestApp, expectError, fixedClock, issueApiKey, signupOwner, testPassword, testPublicBaseUrl, type TenantOwner, type TestApp } from '../../support/harness.ts'
+import { addMember, createTestApp, expectError, fixedClock, issueApiKey, mintServiceToken, signupOwner, testPassword, testPublicBaseUrl, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import {
   artifactRow,
   auditActions,
@@ -282,6 +282,24 @@ describe('DELETE /v1/raw/{raw_id}', () => {
     const another = (await ingestFile(test, owner.token, { file: { filename: 'b.csv', contentType: 'text/csv', content: uniqueCsv() } })).json()
     expectError(await test.request({ method: 'DELETE', url: `/v1/raw/${another.raw_id}`, token: viewer.token }), 'auth_scope_insufficient')
     expect((await test.request({ method: 'GET', url: `/v1/raw/${another.raw_id}`, token: viewer.token })).statusCode).toBe(200)
+  })
+
+  it('lets an agent tombstone only what it contributed; a member tombstones any artifact', async () => {
+    const agent = await mintServiceToken(test, owner.tenantId)
+    const members = (await ingestFile(test, owner.token, { file: { filename: 'bank.csv', contentType: 'text/csv', content: uniqueCsv() } })).json()
+    const refused = expectError(await test.request({ method: 'DELETE', url: `/v1/raw/${members.raw_id}`, token: agent }), 'auth_scope_insufficient')
+    expect(refused.details).toMatchObject({ raw_id: members.raw_id, required_principal_types: ['user'] })
+    expect((await test.request({ method: 'GET', url: `/v1/raw/${members.raw_id}`, token: owner.token })).statusCode).toBe(200)
+    expect((await auditActions(test, owner.tenantId, members.raw_id)).map((event) => event.action)).not.toContain('raw.artifact_tombstoned')
+
+    const contributed = await ingestFile(test, agent, { file: { filename: 'agent.csv', contentType: 'text/csv', content: uniqueCsv() } })
+    expect(contributed.statusCode, contributed.body).toBe(201)
+    expect((await test.request({ method: 'DELETE', url: `/v1/raw/${contributed.json().raw_id}`, token: agent })).statusCode).toBe(204)
+    // Another agent's contribution is not its own either; the member's DELETE takes the first one.
+    const other = await mintServiceToken(test, owner.tenantId)
+    const othersOwn = (await ingestFile(test, other, { file: { filename: 'other.csv', contentType: 'text/csv', content: uniqueCsv() } })).json()
+    expectError(await test.request({ method: 'DELETE', url: `/v1/raw/${othersOwn.raw_id}`, token: agent }), 'auth_scope_insufficient')
+    expect((await test.request({ method: 'DELETE', url: `/v1/raw/${members.raw_id}`, token: owner.token })).statusCode).toBe(204)
   })
 
   it('restores a tombstoned artifact when a member ingests the same bytes again (200, same raw_id)', async () => {
