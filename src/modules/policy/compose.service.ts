@@ -42,7 +42,7 @@ export interface PolicyComposition {
 export function createPolicyComposition(deps: {
   commands: CommandRunner
   store: PolicyStore
-  tenants: Pick<PolicyTenants, 'activeMemberUserIds'>
+  tenants: Pick<PolicyTenants, 'signingMemberUserIds'>
   ids: IdSource
   clock: Clock
   afterWrite?: PolicyWriteListener | undefined

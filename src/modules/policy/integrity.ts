@@ -23,7 +23,7 @@ export interface PolicyIntegrity {
   readonly provisionedDefault: boolean
 }
 
-export function createPolicyIntegrity(deps: { store: PolicyStore; tenants: Pick<PolicyTenants, 'activeMemberUserIds'> }) {
+export function createPolicyIntegrity(deps: { store: PolicyStore; tenants: Pick<PolicyTenants, 'signingMemberUserIds'> }) {
   const { store, tenants } = deps
   let defaultHash: string | undefined
   return {

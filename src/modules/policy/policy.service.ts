@@ -38,7 +38,7 @@ export interface PolicyServiceDeps {
   readonly commands: CommandRunner
   readonly store: PolicyStore
   /** Who is an active member (authorized signers). */
-  readonly tenants: Pick<PolicyTenants, 'activeMemberUserIds'>
+  readonly tenants: Pick<PolicyTenants, 'signingMemberUserIds'>
   /** Recorded outflows, for simulate-historical. */
   readonly ledger: LedgerOutflows
   readonly cursors: CursorCodec

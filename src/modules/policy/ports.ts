@@ -13,8 +13,8 @@ export interface PolicyTenants {
   listTenantIds(executor: Executor, options: { afterId?: string | undefined; limit: number; where?: (tenantId: PgColumn) => SQL }): Promise<string[]>
   /** SQL: whether the tenant exists, for a statement of ours. */
   existsSql(tenantId: string): SQL<boolean>
-  /** Of these user ids, those with an active member record in the tenant. */
-  activeMemberUserIds(executor: Executor, tenantId: string, userIds: readonly string[]): Promise<Set<string>>
+  /** Of these user ids, those whose member record in the tenant is active and may sign policies (owner, admin, approver; never a viewer). */
+  signingMemberUserIds(executor: Executor, tenantId: string, userIds: readonly string[]): Promise<Set<string>>
 }
 
 /** Agents' claims on wallet addresses (the agents module's registry), which a wallet link must not contradict. */

@@ -61,7 +61,7 @@ export function createPolicySigning(deps: {
   db: Database
   commands: CommandRunner
   store: PolicyStore
-  tenants: Pick<PolicyTenants, 'activeMemberUserIds'>
+  tenants: Pick<PolicyTenants, 'signingMemberUserIds'>
   clock: Clock
   afterWrite?: PolicyWriteListener | undefined
 }): PolicySigning {

@@ -14,13 +14,13 @@ import type { PolicyTenants } from './ports.ts'
  * for nobody: its maker, not the member, may hold its key.
  */
 export async function authorizedSigners(
-  deps: { store: Pick<PolicyStore, 'humanWallets'>; tenants: Pick<PolicyTenants, 'activeMemberUserIds'> },
+  deps: { store: Pick<PolicyStore, 'humanWallets'>; tenants: Pick<PolicyTenants, 'signingMemberUserIds'> },
   executor: Executor,
   tenantId: string,
   addresses?: readonly string[],
 ): Promise<Map<string, string>> {
   const wallets = (await deps.store.humanWallets(executor, tenantId, addresses)).filter((wallet) => wallet.selfLinked)
-  const active = await deps.tenants.activeMemberUserIds(executor, tenantId, [...new Set(wallets.map((wallet) => wallet.principalId))])
+  const active = await deps.tenants.signingMemberUserIds(executor, tenantId, [...new Set(wallets.map((wallet) => wallet.principalId))])
   return new Map(wallets.filter((wallet) => active.has(wallet.principalId)).map((wallet) => [wallet.address, wallet.principalId]))
 }
 

@@ -14,6 +14,9 @@ import { loginEmails, members, tenants, users } from './tenants.tables.ts'
 import type { MemberRow, TenantRow, UserRow } from './tenants.store.ts'
 import { tenantById, userStanding, type UserStanding } from './tenants.statements.ts'
 
+/** The roles whose linked wallet signs the tenant's policies: a viewer (say, an admin demoted) signs nothing. */
+const signingRoles = ['owner', 'admin', 'approver'] as const
+
 export type { UserStanding } from './tenants.statements.ts'
 
 /** What a credential check needs to know of its tenant. */
@@ -47,8 +50,8 @@ export interface TenantDirectory {
   findUserPrincipal(executor: Executor, tenantId: string, userId: string): Promise<PrincipalRecord | undefined>
   /** The same by the (service-wide unique) email given at login. */
   findLoginRecord(executor: Executor, email: string): Promise<PrincipalRecord | undefined>
-  /** Of these user ids, those with an active member record in the tenant. */
-  activeMemberUserIds(executor: Executor, tenantId: string, userIds: readonly string[]): Promise<Set<string>>
+  /** Of these user ids, those whose member record in the tenant is active and may sign policies (owner, admin, approver; never a viewer). */
+  signingMemberUserIds(executor: Executor, tenantId: string, userIds: readonly string[]): Promise<Set<string>>
   /** SQL: the standing (a jsonb TenantStanding) of the tenant `tenantId` names, for the caller's query. */
   standingOf(tenantId: PgColumn | SQL): SQL<TenantStanding>
   /** SQL: whether the tenant exists, for the caller's query. */
@@ -94,12 +97,12 @@ export function createTenantDirectory(): TenantDirectory {
         .limit(1)
       return row
     },
-    async activeMemberUserIds(executor, tenantId, userIds) {
+    async signingMemberUserIds(executor, tenantId, userIds) {
       if (userIds.length === 0) return new Set()
       const rows = await executor
         .select({ userId: members.userId })
         .from(members)
-        .where(and(eq(members.tenantId, tenantId), eq(members.status, 'active'), inArray(members.userId, [...userIds])))
+        .where(and(eq(members.tenantId, tenantId), eq(members.status, 'active'), inArray(members.role, [...signingRoles]), inArray(members.userId, [...userIds])))
       return new Set(rows.map((row) => row.userId))
     },
     standingOf: (tenantId) =>

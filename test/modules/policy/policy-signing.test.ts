@@ -299,6 +299,20 @@ describe('POST /v1/policy/{tenant_id}/sign', () => {
     expect((await sign(test, owner, admin.member.token, next.policy_id, [await signatureOf(admin, next)])).json().activated).toBe(true)
   })
 
+  it('stops counting a signer demoted to viewer, as a deactivated one', async () => {
+    const { owner, signers } = await tenantWithSigners(2)
+    const [admin, demoted] = signers as [Signer, Signer]
+    const composed = await compose(test, owner, samplePolicy(), 2)
+    const changed = await test.request({ method: 'PATCH', url: `/v1/tenants/${owner.tenantId}/members/${demoted.member.memberId}`, token: owner.token, payload: { role: 'viewer' } })
+    expect(changed.statusCode, changed.body).toBe(200)
+    const refused = expectError(await sign(test, owner, admin.member.token, composed.policy_id, [await signatureOf(demoted, composed)]), 'policy_signature_invalid')
+    expect(refused.details).toMatchObject({ reason: 'not_authorized' })
+    expect((await sign(test, owner, admin.member.token, composed.policy_id, [await signatureOf(admin, composed)])).json()).toMatchObject({
+      activated: false,
+      warnings: expect.arrayContaining([expect.objectContaining({ code: 'quorum_exceeds_signers', message: expect.stringContaining('has 1 authorized signer ') })]),
+    })
+  })
+
   it('counts signers submitted concurrently: both are recorded and exactly one call activates', async () => {
     const { owner, signers } = await tenantWithSigners(3)
     const composed = await compose(test, owner, samplePolicy(), 2)
