@@ -1,7 +1,7 @@
 /**
  * Who may sign a tenant's policy: a wallet a member linked to the tenant as `human` for themselves, while
- * that member (its principal_id, a user id) is active. The wallets are ours; whether their member is active is the
- * tenants module's answer.
+ * that member (its principal_id, a user id) is active and an owner, admin or approver. The wallets are
+ * ours; whether their member may sign is the tenants module's answer.
  */
 import type { Executor } from '../../platform/db/database.ts'
 import type { PolicyStore } from './policy.store.ts'
