@@ -18,7 +18,9 @@
  *    - dispatch: N approved intents executed through the gate (each commit writes its outbox row and
  *      enqueues its `execution-dispatch` job), then every worker of the runtime is started (as the
  *      server does) and timed until N dispatches have committed; then their settlement is waited for;
- *    - a reference: N jobs whose handler commits one single-row INSERT.
+ *    - references: N jobs whose handler commits one single-row INSERT, and N that commit two, one after
+ *      the other (the least a crash-safe dispatch commits: its claim before the rail call, the rail's
+ *      answer after it): a floor for the dispatch, as a ratio of the bare job.
  * 2. Latency, workers running: jobs arriving at a fixed rate (an open loop), timed from the commit that
  *    enqueued each (the send's transaction; the gate's execute command) to the handler starting (bare),
  *    to the dispatch's `claimed` step and to its `committed` step, via the diagnostics channel
@@ -345,9 +347,14 @@ async function setUpTenant({ runtime, app }: BenchRuntime, index: number): Promi
  */
 const barePayload = Type.Object({ n: Type.Integer() }, { additionalProperties: false })
 const dispatchPolicy = executionQueues.find((queue) => queue.name === 'execution-dispatch')!.policy
-const bareQueues = ['a', 'b', 'c', 'warmup'].map((suffix) => defineQueue({ name: `bench-bare-${suffix}`, version: 1, payload: barePayload, policy: dispatchPolicy }))
+const bareQueues = ['a', 'b', 'c', 'warmup', 'twice'].map((suffix) => defineQueue({ name: `bench-bare-${suffix}`, version: 1, payload: barePayload, policy: dispatchPolicy }))
 const writingQueue = 2
 const warmupQueue = 3
+/**
+ * Jobs that commit twice, one single-row INSERT each: the least a dispatch commits (its claim before the
+ * rail call and the rail's answer after it, so a crash on either side loses nothing and repeats nothing).
+ */
+const twiceQueue = 4
 /** Untimed no-op jobs drained first: the first drain of a process otherwise pays for compiling pg-boss's fetch and completion paths. */
 const warmupJobs = 200
 
@@ -395,6 +402,10 @@ async function main() {
           Promise.all(
             jobs.map(async (job) => {
               if (queueIndex === writingQueue) await runtime.db.transaction((tx) => tx.execute(sql`insert into bench_job_write (id, n, created_at) values (${job.id}, ${job.data.n}, now())`))
+              if (queueIndex === twiceQueue) {
+                await runtime.db.transaction((tx) => tx.execute(sql`insert into bench_job_write (id, n, created_at) values (${`${job.id}:claim`}, ${job.data.n}, now())`))
+                await runtime.db.transaction((tx) => tx.execute(sql`insert into bench_job_write (id, n, created_at) values (${`${job.id}:apply`}, ${job.data.n}, now())`))
+              }
               bareHandledAt.set(job.id, performance.now())
               return null
             }),
@@ -446,6 +457,7 @@ async function main() {
     const bareSendRate = await runAll(executionCount, callers, (index) => sendBare(0, index))
     await runAll(executionCount, callers, (index) => sendBare(1, index))
     await runAll(executionCount, callers, (index) => sendBare(writingQueue, index))
+    await runAll(executionCount, callers, (index) => sendBare(twiceQueue, index))
     await runAll(warmupJobs, callers, (index) => sendBare(warmupQueue, index))
     const drainOutboxIds: string[] = []
     const gateRate = await runAll(executionCount, callers, async (index) => void drainOutboxIds.push((await execute(index)).outboxId))
@@ -531,6 +543,9 @@ async function main() {
     log('drain: jobs that commit one single-row INSERT, every worker running')
     const writingJobs = await drainBare(writingQueue)
     log(`  ${writingJobs.per_second}/s`)
+    log('drain: jobs that commit twice, one single-row INSERT each, every worker running')
+    const twiceJobs = await drainBare(twiceQueue)
+    log(`  ${twiceJobs.per_second}/s`)
 
     // 2. Latency at a fixed rate, every worker running.
     // At most a quarter of the measured dispatch and gate rates (the gate and the worker share the cores),
@@ -590,6 +605,11 @@ async function main() {
         // A reference, not the target's baseline: a job that commits one single-row INSERT.
         insert_job: writingJobs,
         ratio_vs_insert_job: round(dispatchDrain.per_second / writingJobs.per_second, 3),
+        insert_job_vs_bare_after: round(writingJobs.per_second / bareAfter.per_second, 3),
+        // The least a dispatch commits (its claim, then the rail's answer): a floor, against the bare job.
+        two_commit_job: twiceJobs,
+        two_commit_job_vs_bare_after: round(twiceJobs.per_second / bareAfter.per_second, 3),
+        ratio_vs_two_commit_job: round(dispatchDrain.per_second / twiceJobs.per_second, 3),
       },
       latency: {
         rate_per_s: rate,
@@ -615,7 +635,8 @@ async function main() {
     log(`  dispatch (committed)     ${dispatchDrain.per_second}/s  ×${ratio} of the bare mean  (target ×0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'})  ${cpuText(dispatchDrain.cpu)}`)
     log(`                           claimed→rail answered p50 ${dispatchDrain.claimed_to_rail_answered.p50_ms} ms, rail answered→committed p50 ${dispatchDrain.rail_answered_to_committed.p50_ms} ms`)
     log(`  bare jobs (after)        ${bareAfter.per_second}/s  (drift ${result.drain.bare_drift_percent}%${Math.abs(result.drain.bare_drift_percent) > 15 ? ', NOISY' : ''})  ${cpuText(bareAfter.cpu)}`)
-    log(`  INSERT + commit jobs     ${writingJobs.per_second}/s  dispatch ×${result.drain.ratio_vs_insert_job} of it  ${cpuText(writingJobs.cpu)}`)
+    log(`  INSERT + commit jobs     ${writingJobs.per_second}/s  ×${result.drain.insert_job_vs_bare_after} of bare (after), dispatch ×${result.drain.ratio_vs_insert_job} of it  ${cpuText(writingJobs.cpu)}`)
+    log(`  two-commit jobs          ${twiceJobs.per_second}/s  ×${result.drain.two_commit_job_vs_bare_after} of bare (after): a dispatch's floor; dispatch ×${result.drain.ratio_vs_two_commit_job} of it  ${cpuText(twiceJobs.cpu)}`)
     log(`  latency at ${rate}/s${' '.repeat(Math.max(1, 11 - String(rate).length))}bare send→handler p50 ${bareLatency.p50_ms} ms p99 ${bareLatency.p99_ms} ms`)
     if (nudgedAcross !== null) log(`                           bare, sent and nudged from another process: p50 ${nudgedAcross.p50_ms} ms p99 ${nudgedAcross.p99_ms} ms`)
     log(`                           execute→claimed p50 ${toClaim.p50_ms} ms p99 ${toClaim.p99_ms} ms (p99 ×${result.latency.ratio_p99_claimed_vs_bare} of the bare job's)`)

@@ -11,6 +11,11 @@
  *    over intents approved beforehand, against the same baseline.
  * 3. The 23 pure checks alone, in process: p50 and p99 of one runGate call (process.hrtime.bigint).
  *
+ * 4. The write floors (PostgreSQL, floor.ts): each command's own writes, recorded from real commands
+ *    and replayed with fresh ids in one round trip with nothing else (no read, lock, policy or hashing);
+ *    and a proposal's grouped eight to a transaction with multi-row inserts (group commit's best case).
+ *    No implementation that writes what the spec makes these commands write could beat them.
+ *
  * Targets (issue 16): proposal ≥ 0.5× the baseline and p99 ≤ 15 ms at half load; execute ≥ 0.3×; the
  * checks p99 ≤ 200 µs.
  *
@@ -26,6 +31,7 @@ import type { Principal } from '../src/kernel/principal.ts'
 import { runGate } from '../src/modules/payments/domain/gate.ts'
 import { passingGateSnapshot } from '../src/modules/payments/domain/gate.testing.ts'
 import { seedParsedArtifact } from '../src/modules/raw/raw.testing.ts'
+import { freshValues, groupingFor, recordStatements, replayGrouped, replayWrites, type RecordedStatement } from './floor.ts'
 import { round } from './load.ts'
 import { startBenchServer, type BenchServer } from './server.ts'
 
@@ -180,6 +186,27 @@ async function setUpTenant(server: BenchServer, index: number): Promise<BenchTen
   }
 }
 
+/** Proposals a transaction in the grouped floor (group commit's best case: one per concurrent caller). */
+const floorGroup = Number(process.env.BENCH_FLOOR_GROUP ?? concurrency)
+/** A proposal's writes: its decision, intent, agent proposal, audit event and business events. */
+const proposalWritePattern = /^(insert into "(payment_policy_decisions|payment_intents|agent_proposals)"|(with inserted as \()?insert into audit_inbox|with subscribed as)/
+const proposalIdPrefixes = new Set(['pdc', 'pi', 'prp', 'aev', 'evt'])
+/** An execute's writes but its dispatch job (see the execute floor). */
+const executeWritePattern = /^(insert into "(policy_verdicts|payment_gate_runs|payment_outbox|payment_reservations)"|update (policy_verdicts|payment_intents) |(with inserted as \()?insert into audit_inbox|with subscribed as)/
+const executeIdPrefixes = new Set(['pvd', 'gtr', 'pob', 'rsv', 'aev', 'evt', 'pi'])
+
+/** Prepares, then runs and records, one command a tenant, one at a time; each must have sent `count` writes. */
+async function recordPerTenant(tenants: readonly BenchTenant[], prepare: (tenant: BenchTenant) => Promise<() => Promise<unknown>>, pattern: RegExp, count: number): Promise<RecordedStatement[][]> {
+  const recorded: RecordedStatement[][] = []
+  for (const tenant of tenants) {
+    const command = await prepare(tenant)
+    const { statements } = await recordStatements(command, (text) => pattern.test(text))
+    if (statements.length !== count) throw new Error(`expected ${count} writes, recorded ${statements.length}: ${statements.map((statement) => statement.text.slice(0, 60)).join(' | ')}`)
+    recorded.push(statements)
+  }
+  return recorded
+}
+
 function gateChecksTiming() {
   const snapshot = passingGateSnapshot(new Date())
   for (let index = 0; index < 20_000; index += 1) runGate(snapshot)
@@ -226,6 +253,12 @@ async function main() {
         confidence: 0.9,
       })
     const tenantFor = (worker: number, index: number) => tenants[(worker * 7919 + index) % tenants.length]!
+    // The intents the measured proposals created, by tenant: the rows the execute floor's writes reference.
+    const proposed = new Map<string, string[]>()
+    const proposeKept = async (tenant: BenchTenant) => {
+      const { outcome } = await propose(tenant)
+      proposed.set(tenant.tenantId, [...(proposed.get(tenant.tenantId) ?? []), outcome.id])
+    }
 
     log('warming up')
     await drive(Math.min(2, durationSeconds), (worker, index) => (index % 2 === 0 ? insertBaseline(tenantFor(worker, index).tenantId, index) : propose(tenantFor(worker, index))))
@@ -234,13 +267,34 @@ async function main() {
     log(`baseline: bare single-row INSERT + commit, ${concurrency} callers, ${durationSeconds}s`)
     const baseline = await drive(durationSeconds, (worker, index) => insertBaseline(tenantFor(worker, index).tenantId, index))
     log(`proposal: ${tenants.length} tenants, ${concurrency} callers`)
-    const proposal = await drive(durationSeconds, (worker, index) => propose(tenantFor(worker, index)))
+    const proposal = await drive(durationSeconds, (worker, index) => proposeKept(tenantFor(worker, index)))
     await server.runtime.settleAudit()
     const halfRate = Math.max(1, Math.floor(proposal.perSecond / 2))
     log(`proposal at half load: ${halfRate}/s, open loop`)
     let next = 0
-    const proposalHalf = await driveAtRate(durationSeconds, halfRate, () => propose(tenants[next++ % tenants.length]!))
+    const proposalHalf = await driveAtRate(durationSeconds, halfRate, () => proposeKept(tenants[next++ % tenants.length]!))
     await server.runtime.settleAudit()
+
+    // The proposal's write floors (floor.ts, PostgreSQL): its own five writes, recorded from one real
+    // proposal per tenant, replayed with fresh ids in one round trip; then grouped, `floorGroup` proposals
+    // a transaction with one multi-row insert per table (group commit's best case).
+    const proposalFloors = server.engine !== 'postgres' ? undefined : await (async () => {
+      const writes = await recordPerTenant(tenants, async (tenant) => () => propose(tenant), proposalWritePattern, 5)
+      const fresh = (values: readonly unknown[], map: Map<string, string>) => freshValues(values, map, ids, { prefixes: proposalIdPrefixes })
+      log(`proposal floor: its ${writes[0]!.length} writes alone, one round trip`)
+      const alone = await drive(durationSeconds, (worker, index) => replayWrites(db, writes[(worker * 7919 + index) % writes.length]!, fresh))
+      await server.runtime.settleAudit()
+      const grouping = await groupingFor(db, ['payment_policy_decisions', 'payment_intents', 'agent_proposals'])
+      log(`proposal floor, grouped: ${floorGroup} proposals' writes a transaction, one multi-row insert per table`)
+      const grouped = await drive(durationSeconds, (worker, index) =>
+        replayGrouped(db, grouping, Array.from({ length: floorGroup }, (_, member) => writes[(worker * 7919 + index * floorGroup + member) % writes.length]!), fresh),
+      )
+      await server.runtime.settleAudit()
+      return {
+        proposal_writes_alone: { ...alone, ratio: round(alone.perSecond / baseline.perSecond, 3) },
+        proposal_writes_grouped: { ...grouped, group: floorGroup, proposals_per_second: grouped.perSecond * floorGroup, ratio: round((grouped.perSecond * floorGroup) / baseline.perSecond, 3) },
+      }
+    })()
 
     // Execute: intents approved beforehand (proposed, then approved by the tenant's owner), one per call.
     const executeCount = Math.max(200, Math.ceil(proposal.perSecond * 0.6 * durationSeconds))
@@ -264,6 +318,33 @@ async function main() {
       if (outcome.status !== 'dispatching') throw new Error(`not dispatched: ${outcome.status}`)
     }, approved.length)
 
+    await server.runtime.settleAudit()
+
+    // The execute's write floor (PostgreSQL): its writes (the verdict and its use, the gate run, the
+    // intent's move, the outbox row, the reservation, two audit events, the event; not the dispatch job,
+    // which would set the worker dispatching), recorded from one real execute per tenant, replayed on the
+    // intents the proposal workloads created (their foreign keys need a real intent), one round trip.
+    const executeFloor = server.engine !== 'postgres' ? undefined : await (async () => {
+      const writes = await recordPerTenant(
+        tenants,
+        async (tenant) => {
+          const { outcome } = await propose(tenant)
+          await server.runtime.payments.decide.approve(tenant.ownerContext, { id: outcome.id })
+          return () => server.runtime.payments.gate.execute(tenant.agentContext, { id: outcome.id })
+        },
+        executeWritePattern,
+        9,
+      )
+      const tenantOf = writes.map((statements) => String(statements[0]!.values[1]))
+      log(`execute floor: its ${writes[0]!.length} writes alone, one round trip`)
+      const alone = await drive(durationSeconds, (worker, index) => {
+        const which = (worker * 7919 + index) % writes.length
+        const substitute = (_: string, prefix: string) => (prefix === 'pi' ? proposed.get(tenantOf[which]!)?.pop() : undefined)
+        return replayWrites(db, writes[which]!, (values, map) => freshValues(values, map, ids, { prefixes: executeIdPrefixes, substitute }))
+      })
+      return { ...alone, ratio: round(alone.perSecond / baselineAgain.perSecond, 3) }
+    })()
+
     const result = {
       engine: server.engine,
       concurrency,
@@ -274,6 +355,8 @@ async function main() {
       proposal_half_load: { ...proposalHalf, rate_per_s: halfRate },
       baseline_insert_before_execute: baselineAgain,
       execute: { ...execute, ratio: round(execute.perSecond / baselineAgain.perSecond, 3) },
+      // What no implementation writing the same rows could beat (floor.ts): the command's writes alone.
+      floors: proposalFloors === undefined || executeFloor === undefined ? null : { ...proposalFloors, execute_writes_alone: executeFloor },
       gate_checks_in_process: checks,
       targets: { proposal_ratio_min: 0.5, proposal_half_load_p99_ms_max: 15, execute_ratio_min: 0.3, gate_checks_p99_us_max: 200 },
     }
@@ -286,6 +369,13 @@ async function main() {
     log(`  bare INSERT (again)      ${baselineAgain.perSecond}/s`)
     log(`  execute (gate)           ${execute.perSecond}/s  p99 ${execute.p99Ms} ms  ×${result.execute.ratio}  (errors ${execute.errors})`)
     log(`  23 checks in process     p50 ${checks.p50Us} µs  p99 ${checks.p99Us} µs`)
+    const { floors } = result
+    if (floors !== null) {
+      log(`  floors (the command's writes alone, fresh ids, one round trip):`)
+      log(`    proposal's 5 writes    ${floors.proposal_writes_alone.perSecond}/s  ×${floors.proposal_writes_alone.ratio}  (errors ${floors.proposal_writes_alone.errors})`)
+      log(`    ${floorGroup} grouped, multi-row  ${floors.proposal_writes_grouped.proposals_per_second} proposals/s  ×${floors.proposal_writes_grouped.ratio}  (errors ${floors.proposal_writes_grouped.errors})`)
+      log(`    execute's 9 writes     ${floors.execute_writes_alone.perSecond}/s  ×${floors.execute_writes_alone.ratio}  (errors ${floors.execute_writes_alone.errors})`)
+    }
     log(`written to ${values.output}`)
   } finally {
     await server.close()
