@@ -715,6 +715,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       },
       approveIn: (tx, context, id) => payments.decide.approveIn(tx, context, { id }),
       rejectIn: (tx, context, id, reason) => payments.decide.rejectIn(tx, context, { id, reason }),
+      recordRefusal: (context, id, decision, error) => payments.decide.recordRefusal(context, id, decision, error),
     },
     policy: {
       async evaluateFindings(tenantId, actions) {

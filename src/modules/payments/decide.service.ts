@@ -3,7 +3,9 @@
  * pause and cancel. Each runs in one transaction holding the intent's row lock, so concurrent decisions
  * on one intent happen one after the other and an approval is never counted twice (the unique index on
  * payment_approvals backs that up). A decision is recorded in the audit chain before the status changes:
- * its audit event is committed first in the transaction, and the approval row cites it.
+ * its audit event is committed first in the transaction, and the approval row cites it. A decision the
+ * member checks refuse (403 payment_intent_approval_invalid) is audited too, in a transaction of its own
+ * once the refused one has rolled back: `payment_intent.approval_refused`, naming the move and the reason.
  */
 import type { Clock } from '../../kernel/clock.ts'
 import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
@@ -12,7 +14,7 @@ import { AppError } from '../../kernel/errors.ts'
 import type { IdSource } from '../../kernel/ids.ts'
 import type { Principal } from '../../kernel/principal.ts'
 import type { CommandResult, CommandRunner, CommandWork, PendingEvent } from '../../platform/commands/command.ts'
-import type { Executor, Tx } from '../../platform/db/database.ts'
+import type { Database, Executor, Tx } from '../../platform/db/database.ts'
 import { checkApproval, checkMemberAuthority, type Approver } from './domain/approvals.ts'
 import { canMove, statusAfter, type PaymentIntentMove, type PaymentIntentStatus } from './domain/intents.ts'
 import type { ApprovalRow, PaymentIntentRow, PaymentsStore } from './payments.store.ts'
@@ -25,6 +27,7 @@ import { intentEventPayload, loadIntentView, type PaymentIntentView } from './pa
 export const rejectionReasonCharactersMax = 500
 
 export interface DecideDeps {
+  readonly db: Database
   readonly commands: CommandRunner
   readonly store: PaymentsStore
   readonly ledger: PaymentsLedger
@@ -34,7 +37,40 @@ export interface DecideDeps {
 }
 
 export function createDecideService(deps: DecideDeps) {
-  const { commands, store, ledger, members, ids, clock } = deps
+  const { db, commands, store, ledger, members, ids, clock } = deps
+
+  /**
+   * Audits a decision the member checks refused (payment_intent.approval_refused) in its own transaction,
+   * the refused command's having rolled back; other failures are not refusals and record nothing.
+   * Returns nothing: the caller rethrows the refusal.
+   */
+  async function recordRefusal(context: CommandContext, paymentIntentId: string, move: RefusableMove, error: unknown): Promise<void> {
+    if (!(error instanceof AppError) || error.code !== 'payment_intent_approval_invalid' || context.principal === undefined) return
+    const tenantId = context.principal.tenantId
+    await db.transaction((tx) =>
+      commands.commit(tx, tenantId, {
+        audit: [
+          auditedBy(context, {
+            layer: 'execution',
+            action: 'payment_intent.approval_refused',
+            entity: { type: 'payment_intent', id: paymentIntentId },
+            inputs: { move },
+            outputs: { reason: typeof error.details?.reason === 'string' ? error.details.reason : null },
+          }),
+        ],
+      }),
+    )
+  }
+
+  /** Runs a member's decision; a refusal of it is audited before it is rethrown. */
+  async function auditingRefusal<T>(context: CommandContext, paymentIntentId: string, move: RefusableMove, decide: () => Promise<T>): Promise<T> {
+    try {
+      return await decide()
+    } catch (error) {
+      await recordRefusal(context, paymentIntentId, move, error)
+      throw error
+    }
+  }
 
   async function lockedIntent(tx: Tx, tenantId: string, id: string, move: PaymentIntentMove): Promise<PaymentIntentRow> {
     const intent = await store.findIntent(tx, tenantId, id, { forUpdate: true })
@@ -166,7 +202,7 @@ export function createDecideService(deps: DecideDeps) {
      */
     async approve(context: CommandContext, input: { id: string }): Promise<CommandResult<PaymentIntentView>> {
       const principal = requirePrincipal(context)
-      return commands.run(context, { name: 'payment_intent.approve', tenantId: principal.tenantId, input }, (tx) => approveIn(tx, context, input))
+      return auditingRefusal(context, input.id, 'approve', () => commands.run(context, { name: 'payment_intent.approve', tenantId: principal.tenantId, input }, (tx) => approveIn(tx, context, input)))
     },
 
     /**
@@ -179,13 +215,20 @@ export function createDecideService(deps: DecideDeps) {
     rejectIn,
 
     /**
+     * For a caller that ran approveIn or rejectIn in its own transaction (the proposals module's decide),
+     * once that transaction has rolled back: audits the failure if it was a refusal by the member checks,
+     * as approve and reject do.
+     */
+    recordRefusal,
+
+    /**
      * Rejects (optional reason, at most 500 characters). Locks the intent; the member must be an active
      * approver whose domains cover it; records the rejection (audited before the status changes), then
      * rejected. Emits payment_intent.rejected. Takes an Idempotency-Key.
      */
     async reject(context: CommandContext, input: { id: string; reason?: string | undefined }): Promise<CommandResult<PaymentIntentView>> {
       const principal = requirePrincipal(context)
-      return commands.run(context, { name: 'payment_intent.reject', tenantId: principal.tenantId, input }, (tx) => rejectIn(tx, context, input))
+      return auditingRefusal(context, input.id, 'reject', () => commands.run(context, { name: 'payment_intent.reject', tenantId: principal.tenantId, input }, (tx) => rejectIn(tx, context, input)))
     },
 
     /** Pauses an approved intent (no body): locks it, audits payment_intent.paused. Members with authority over it only. Takes an Idempotency-Key. */
@@ -234,7 +277,7 @@ export function createDecideService(deps: DecideDeps) {
   async function memberMove(context: CommandContext, input: { id: string }, move: 'pause' | 'cancel', action: string): Promise<CommandResult<PaymentIntentView>> {
     const principal = requirePrincipal(context)
     const tenantId = principal.tenantId
-    return commands.run(context, { name: `payment_intent.${move}`, tenantId, input }, async (tx) => {
+    return auditingRefusal(context, input.id, move, () => commands.run(context, { name: `payment_intent.${move}`, tenantId, input }, async (tx) => {
       const intent = await lockedIntent(tx, tenantId, input.id, move)
       const proposer = proposingAgentOf(principal)
       const ownProposal = move === 'cancel' && proposer !== null && proposer === intent.createdByAgentId
@@ -246,9 +289,12 @@ export function createDecideService(deps: DecideDeps) {
       const from = intent.status
       const moved = await moveTo(tx, intent, statusAfter(move)!)
       return { outcome: await loadIntentView(tx, store, moved), audit: [statusAudit(context, moved, from, action)] }
-    })
+    }))
   }
 }
+
+/** The member's moves whose refusal is audited. */
+export type RefusableMove = 'approve' | 'reject' | 'pause' | 'cancel'
 
 const pastTense: Readonly<Record<PaymentIntentMove, string>> = {
   approve: 'approved',

@@ -68,7 +68,7 @@ export function createPayments(deps: PaymentsDeps): Payments {
   const store = createPaymentsStore()
   return {
     propose: createProposeService({ commands, store, ledger, evidence, policy, agents, ids, clock, floor, afterPropose: deps.afterPropose }),
-    decide: createDecideService({ commands, store, ledger, members, ids, clock }),
+    decide: createDecideService({ db, commands, store, ledger, members, ids, clock }),
     read: createReadService({ db, store, cursors, execution, evidence, agents }),
     gate: createGateService({ commands, store, ledger, members, policy, agents, auditChain, execution, ids, clock, settings: deps.gate ?? defaultGateSettings }),
     dispatch: createDispatchPort({ store, clock }),

@@ -18,7 +18,8 @@
  * The decision's audit event (proposal.decision_recorded) is committed in the transaction before its row,
  * which cites it. Emits proposal.decided when the proposal reaches approved, rejected, acknowledged or
  * undone, and proposal.awaiting_second_approval (naming the proposal) when a first approval waits for a
- * second member. Takes an Idempotency-Key.
+ * second member. A money decision the member checks refuse is audited by the payments module
+ * (payment_intent.approval_refused) once this transaction has rolled back. Takes an Idempotency-Key.
  */
 import type { AuditRecord } from '../../kernel/audit-record.ts'
 import type { Clock } from '../../kernel/clock.ts'
@@ -93,7 +94,7 @@ export function createDecideService(deps: {
       if (record === undefined) throw notFound(input.id)
       const stored = storedOf(record)
       const money = isMoneyProposal(stored)
-      const { outcome, replayed } = await commands.run(context, { name: 'proposal.decide', tenantId, input }, async (tx) => {
+      const decided = commands.run(context, { name: 'proposal.decide', tenantId, input }, async (tx) => {
         await store.lockProposal(tx, tenantId, record.id)
         const decisions = (await store.decisionsOf(tx, tenantId, [record.id])).get(record.id) ?? []
         const recorded = recordedOf(decisions)
@@ -182,6 +183,15 @@ export function createDecideService(deps: {
         const decision: DecisionRecord = { id, proposal_id: record.id, decision: input.decision, status_before: statusBefore, status, undoes_decision_id: undoes, created_at: now.toISOString() }
         return { outcome: decision, audit, events }
       })
+      const paymentIntentId = record.paymentIntentId
+      const { outcome, replayed } =
+        money && paymentIntentId !== null && (input.decision === 'approve' || input.decision === 'reject')
+          ? await decided.catch(async (error: unknown) => {
+              // A refusal by the payments module's member checks is audited, as on its own routes.
+              await payments.recordRefusal(context, paymentIntentId, input.decision as 'approve' | 'reject', error)
+              throw error
+            })
+          : await decided
       // The proposal as it reads now (after a replay too: its status may have moved since).
       return { outcome: { decision: outcome, proposal: await read.viewOf(tenantId, record.id) }, replayed }
     },

@@ -34,6 +34,11 @@ export interface ProposalsPayments {
    */
   approveIn(tx: Tx, context: CommandContext, paymentIntentId: string): Promise<CommandWork<{ status: string }>>
   rejectIn(tx: Tx, context: CommandContext, paymentIntentId: string, reason: string | undefined): Promise<CommandWork<{ status: string }>>
+  /**
+   * Once the transaction approveIn or rejectIn ran in has rolled back: audits the failure if the member
+   * checks refused the decision (payment_intent.approval_refused), as the payments module's own routes do.
+   */
+  recordRefusal(context: CommandContext, paymentIntentId: string, decision: 'approve' | 'reject', error: unknown): Promise<void>
 }
 
 /** The active policy's decision on a finding (kind agent_action), stored nowhere; undefined without an active policy. */

@@ -9,6 +9,7 @@ import { addSigner, compose, sign, signatureOf } from '../../support/policy.ts'
 import { business } from '../../support/payments.ts'
 import { sql } from 'drizzle-orm'
 import { queryRows } from '../../../src/platform/db/database.ts'
+import { auditEvents } from '../../support/audit-log.ts'
 
 let test: TestApp
 let owner: TenantOwner
@@ -207,6 +208,25 @@ describe('approvals, in the spec order', () => {
     expect(approved.statusCode, approved.body).toBe(200)
     expect(approved.json()).toMatchObject({ status: 'approved', sdk_status: 'auto', approval_ids: [expect.stringMatching(/^apv_/)], approvals: [{ decision: 'approve', member_id: expect.stringMatching(/^mem_/) }] })
     expectError(await act(owner.token, intent.id, 'approve'), 'payment_intent_invalid_state')
+  })
+
+  it('audits every refused decision (payment_intent.approval_refused, the move and the reason), and nothing else of it', async () => {
+    const outOfDomain = await addMember(test, owner, 'approver', { approval_domains: ['wire'] })
+    const intent = await proposed()
+    expectError(await act(outOfDomain.token, intent.id, 'approve'), 'payment_intent_approval_invalid')
+    expectError(await act(outOfDomain.token, intent.id, 'reject', { reason: 'no' }), 'payment_intent_approval_invalid')
+    expectError(await act(outOfDomain.token, intent.id, 'cancel'), 'payment_intent_approval_invalid')
+    const refused = await auditEvents(test, owner.tenantId, { action: 'payment_intent.approval_refused', entityId: intent.id })
+    expect(refused.map((event) => ({ actor: event.actor_id, inputs: event.inputs, outputs: event.outputs }))).toEqual(
+      ['approve', 'reject', 'cancel'].map((move) => ({ actor: outOfDomain.userId, inputs: { move }, outputs: { reason: 'domain_not_authorized' } })),
+    )
+    // The refused commands recorded nothing else, and the intent did not move.
+    expect((await auditEvents(test, owner.tenantId, { entityId: intent.id })).map((event) => event.action)).toEqual(['payment_intent.proposed', ...refused.map(() => 'payment_intent.approval_refused')])
+    expect((await getOk(test, owner.token, `/v1/payment-intents/${intent.id}`)).status).toBe('pending_approval')
+    // A move refused for its state (409), or an intent of no one's (404), is no refusal of the member.
+    expectError(await act(outOfDomain.token, intent.id, 'pause'), 'payment_intent_invalid_state')
+    expectError(await act(owner.token, 'pi_01M8HNG2F51K64Q61SPTPW5WNM', 'approve'), 'payment_intent_not_found')
+    expect(await auditEvents(test, owner.tenantId, { action: 'payment_intent.approval_refused', entityId: intent.id })).toHaveLength(3)
   })
 
   it('counts concurrent approvals once: one approves, the other finds it approved', async () => {

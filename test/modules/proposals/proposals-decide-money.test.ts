@@ -106,6 +106,16 @@ describe('POST /v1/proposals/{id}/decide on money, the member rules in the spec 
     const stale: Principal = { id: deactivated.userId, type: 'user', tenantId: owner.tenantId, scopes: roleScopes.approver, role: 'approver', credentialId: deactivated.userId, rateLimit: { perMinute: 60, burst: 100 } }
     await expect(test.runtime.proposals.decide.decide({ requestId: 'req_test', principal: stale }, { id, decision: 'approve' })).rejects.toMatchObject({ code: 'payment_intent_approval_invalid', details: { reason: 'actor_inactive' } })
     expect((await getOk(test, owner.token, `/v1/proposals/${id}`)).status).toBe('pending_approval')
+    // Each refusal is audited on the payment intent (the decision's own transaction rolled back).
+    const intentId = byInvoice.get('MONEY-1')!.payment_intent_id as string
+    const refused = await auditEvents(test, owner.tenantId, { action: 'payment_intent.approval_refused', entityId: intentId })
+    expect(refused.map((event) => [event.actor_id, event.outputs.reason])).toEqual([
+      [viewer.userId, 'domain_not_authorized'],
+      [outOfDomain.userId, 'domain_not_authorized'],
+      [lowLimit.userId, 'actor_limit_exceeded'],
+      [deactivated.userId, 'actor_inactive'],
+    ])
+    expect(refused.every((event) => event.inputs.move === 'approve')).toBe(true)
   })
 
   it('needs a distinct second approver: the same member again is second_approval_required; events, audit, no rail', async () => {

@@ -50,7 +50,7 @@ function serviceOver(records: readonly AgentProposalRecord[], bound: number) {
       },
       find: async () => undefined,
     } as never,
-    payments: { intents: async () => new Map(), approveIn: async () => ({}) as never, rejectIn: async () => ({}) as never },
+    payments: { intents: async () => new Map(), approveIn: async () => ({}) as never, rejectIn: async () => ({}) as never, recordRefusal: async () => {} },
     policy: { evaluateFindings: async (_tenant, actions) => actions.map(() => undefined) },
     scanRowsMax: bound,
   })
