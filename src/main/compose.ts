@@ -260,6 +260,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         agentOfWallet: (tenantId, address) => agents.registry.agentOfWallet(tenantId, address),
         agentById: (tenantId, agentId) => agents.registry.agentById(tenantId, agentId),
         tenantOfWalletOnchain: (address) => agents.registry.tenantOfWalletOnchain(address),
+        checkAgentClaims: (claims) => agents.protocolGuard.checkAuthenticated(claims),
         async activateFromChain(requestId, tenantId, agentId) {
           if (agentRegistry === undefined) return (await agents.stateOf(tenantId, agentId)) ?? 'pending_onchain'
           // A chain that cannot answer now leaves the agent pending: the sign-in is refused, not failed.

@@ -12,7 +12,12 @@
  * 3. the token's tenant is the agent's registered tenant: on chain, the tenant the registry registered
  *    the agent's wallet for (403 auth_tenant_mismatch);
  * and the grant has not moved under the token: the agent's role still has the hash the token was minted
- * with (403 scope_expired; sign in again).
+ * with (403 scope_expired; sign in again). A chain that cannot be read when the cache has nothing fresh is
+ * 503 service_unavailable: the guard fails closed, and the caller retries.
+ *
+ * The MCP route runs it before dispatch; authentication runs it for an agent token on every other route
+ * too, and SIWX before it mints one (docs/agents.md, "The guard"), so a registration the chain revoked or
+ * changed stops the agent everywhere, not only on the agent protocol.
  */
 import type { Address, Hex } from 'viem'
 import type { Clock } from '../../kernel/clock.ts'
@@ -27,16 +32,19 @@ export const onchainRecordCacheSeconds = 60
 /** Bound on cached records; the oldest is dropped past it. */
 const cacheEntriesMax = 10_000
 
+/** What the guard reads of a principal: who it is, its token's tenant and its `scope_hash` claim. */
+export type GuardedPrincipal = Pick<Principal, 'id' | 'type' | 'tenantId' | 'scopeHash'>
+
 export interface AgentProtocolGuard {
   /** Throws the first failing check's error; resolves when the agent may dispatch. */
-  check(principal: Principal): Promise<void>
+  check(principal: GuardedPrincipal): Promise<void>
   /**
    * The same checks for a principal the auth module authenticated in this very request, which re-read the
    * agent's state from the registry and refused it unless active: the registration (its hash and state)
    * is then read through a 60-second cache per agent (the spec's scope-hash cache) instead of once more
    * per request. A halted agent is still refused at once, by authentication. The MCP route calls this.
    */
-  checkAuthenticated(principal: Principal): Promise<void>
+  checkAuthenticated(principal: GuardedPrincipal): Promise<void>
 }
 
 export function createAgentProtocolGuard(deps: { db: Database; store: RegistryStore; clock: Clock; chain: AgentRegistryChain | undefined }): AgentProtocolGuard {
@@ -64,8 +72,15 @@ export function createAgentProtocolGuard(deps: { db: Database; store: RegistrySt
     const nowMs = clock.now().getTime()
     const cached = cache.get(key)
     if (cached !== undefined && nowMs - cached.fetchedAtMs < onchainRecordCacheSeconds * 1000) return cached
-    const record = await registryChain.agent(tenantId, agentId)
-    const walletAgent = record === null ? null : await registryChain.agentOfWallet(record.wallet as Address)
+    let record: AgentRecord | null
+    let walletAgent: Awaited<ReturnType<AgentRegistryChain['agentOfWallet']>>
+    try {
+      record = await registryChain.agent(tenantId, agentId)
+      walletAgent = record === null ? null : await registryChain.agentOfWallet(record.wallet as Address)
+    } catch (error) {
+      // Fail closed, but as what it is: the registry could not be read, so the caller may retry.
+      throw Object.assign(new AppError('service_unavailable', 'The agent registry on chain could not be read; retry shortly.', { dependency: 'agent_registry' }), { cause: error })
+    }
     const entry = { record, walletTenantId: walletAgent?.tenantId ?? null, fetchedAtMs: nowMs }
     if (cache.size >= cacheEntriesMax) cache.delete(cache.keys().next().value!)
     cache.delete(key)
@@ -73,7 +88,7 @@ export function createAgentProtocolGuard(deps: { db: Database; store: RegistrySt
     return entry
   }
 
-  async function checkWith(principal: Principal, read: (tenantId: string, agentId: string) => Promise<RegisteredAgent | undefined>) {
+  async function checkWith(principal: GuardedPrincipal, read: (tenantId: string, agentId: string) => Promise<RegisteredAgent | undefined>) {
     if (principal.type !== 'agent') throw new AppError('agent_not_registered', 'Only an agent token (from the SIWX exchange) may call the agent protocol.')
     const agent = await read(principal.tenantId, principal.id)
     if (agent === undefined) throw new AppError('agent_not_registered')

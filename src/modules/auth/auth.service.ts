@@ -243,6 +243,8 @@ export function createAuthService(deps: {
         const tenant = await deps.tenants.findTenant(db.orm, claims.tenantId)
         if (tenant === undefined) throw new AppError('auth_token_invalid')
         if (tenant.status === 'suspended') throw new AppError('tenant_suspended')
+        // On every route, not only the agent protocol: a registration the chain revoked or changed stops the token.
+        await deps.agents.checkAgentClaims({ id: agent.agentId, type: 'agent', tenantId: agent.tenantId, scopeHash: claims.scopeHash })
         return {
           id: agent.agentId,
           type: 'agent',

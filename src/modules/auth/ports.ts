@@ -53,4 +53,12 @@ export interface AuthAgents {
   tenantOfWalletOnchain(address: string): Promise<string | undefined>
   /** Tries to activate a pending_onchain agent from the chain; answers its state afterwards (unchanged with no chain). */
   activateFromChain(requestId: string, tenantId: string, agentId: string): Promise<SignInAgent['state']>
+  /**
+   * The agent-protocol guard's checks of an agent token's claims (the agents module's, docs/agents.md):
+   * active, its `scope_hash` the one the chain holds (or, with no chain, the registration's), its tenant the
+   * one the chain registered its wallet for. Throws the first failing check's catalogue error (401
+   * agent_not_registered_onchain or agent_scope_hash_mismatch, 403 auth_tenant_mismatch or scope_expired,
+   * 503 service_unavailable when the chain cannot be read); the chain's answer is cached 60 seconds.
+   */
+  checkAgentClaims(claims: { readonly id: string; readonly type: 'agent'; readonly tenantId: string; readonly scopeHash: string | undefined }): Promise<void>
 }

@@ -46,6 +46,12 @@ export type SiwxServiceRefusal =
   | 'member_inactive'
   /** The wallet is a registered agent's, but the agent is not active. */
   | 'agent_inactive'
+  /** The agent is active, but the chain does not hold the registration its token would carry (the guard's checks). */
+  | AgentClaimsRefusal
+
+/** The agent-protocol guard's refusals, as SIWX records them before minting an agent token. */
+const agentClaimsRefusals = ['agent_not_registered', 'agent_inactive', 'agent_not_registered_onchain', 'agent_scope_hash_mismatch', 'auth_tenant_mismatch', 'scope_expired'] as const
+type AgentClaimsRefusal = (typeof agentClaimsRefusals)[number]
 
 export interface SiwxChallenge {
   nonce: string
@@ -92,6 +98,17 @@ export function createSiwxService(deps: {
   async function tenantOfAddress(address: string): Promise<string | undefined> {
     const wallet = await deps.wallets.findWallet(db.orm, address)
     return wallet?.tenantId ?? (await deps.agents.tenantOfWalletOnchain(address).catch(() => undefined))
+  }
+
+  /** Why the agent-protocol guard would refuse a token with these claims, or undefined; a chain it cannot read is thrown (503). */
+  async function agentClaimsRefusal(claims: Parameters<AuthAgents['checkAgentClaims']>[0]): Promise<AgentClaimsRefusal | undefined> {
+    try {
+      await deps.agents.checkAgentClaims(claims)
+      return undefined
+    } catch (error) {
+      if (error instanceof AppError && (agentClaimsRefusals as readonly string[]).includes(error.code)) return error.code as AgentClaimsRefusal
+      throw error
+    }
   }
 
   async function refuse(context: CommandContext, input: SiwxSignInInput, address: string | undefined, reason: SiwxServiceRefusal): Promise<never> {
@@ -180,6 +197,9 @@ export function createSiwxService(deps: {
       if (state === 'pending_onchain') state = await deps.agents.activateFromChain(context.requestId, agent.tenantId, agent.agentId)
       const tenant = await deps.tenants.findTenant(db.orm, agent.tenantId)
       if (state !== 'active' || tenant === undefined || tenant.status === 'suspended') return refuse(context, input, address, 'agent_inactive')
+      // The token would be refused on its first use: the chain must hold the registration it would carry.
+      const onchain = await agentClaimsRefusal({ id: agent.agentId, type: 'agent', tenantId: agent.tenantId, scopeHash: agent.scopeHash })
+      if (onchain !== undefined) return refuse(context, input, address, onchain)
       const scopes = intersectScopes(agent.scopes, allScopes)
       const token = await tokens.sign({ sub: agent.agentId, tenantId: agent.tenantId, type: 'agent', scopes, scopeHash: agent.scopeHash }, agentTokenSeconds, now, ids.newId('accessToken'))
       await audited(context, agent.tenantId, { type: 'agent', id: agent.agentId }, 'auth.siwx_succeeded', { address, principal_type: 'agent', scope_hash: agent.scopeHash }, input.session_id)

@@ -4,7 +4,8 @@
  * with its role's scope hash (from the given registered_tx, or from the contract's record), and stays
  * pending_onchain when the chain's hash differs or it is not on chain; an agent wallet known only to the
  * chain signs in with SIWX, which activates it first; and the agent-protocol guard reads the chain
- * (mismatch, revoked, a scope changed under the token).
+ * (mismatch, revoked, a scope changed under the token), on the agent protocol and, for an agent token, on
+ * every other route and at SIWX too.
  */
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
@@ -12,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Principal } from '../../../src/kernel/principal.ts'
 import { createAgentRegistryChain, deployAgentRegistry, type AgentRegistryChain } from '../../../src/modules/agents/chain/agent-registry.ts'
 import { scopeHashOfRole } from '../../../src/modules/agents/index.ts'
+import { createAgentProtocolGuard } from '../../../src/modules/agents/protocol-guard.ts'
+import { createRegistryStore } from '../../../src/modules/agents/registry.store.pg.ts'
 import { buildSiwxMessage } from '../../../src/modules/auth/domain/siwx.ts'
 import { startAnvil, type Anvil } from '../../support/anvil.ts'
 import { auditEvents } from '../../support/audit-log.ts'
@@ -19,6 +22,9 @@ import { addMember, createTestApp, signupOwner, type JoinedMember, type TenantOw
 
 let anvil: Anvil
 let chain: AgentRegistryChain
+/** The app's clock runs with the system's, moved ahead by hand past the guard's 60-second cache. */
+let clockOffsetMs = 0
+const clock = { now: () => new Date(Date.now() + clockOffsetMs) }
 let test: TestApp
 let owner: TenantOwner
 let admin: JoinedMember
@@ -28,7 +34,7 @@ beforeAll(async () => {
   const { address } = await deployAgentRegistry({ rpcUrl: anvil.rpcUrl, privateKey: registrarKey })
   chain = createAgentRegistryChain({ rpcUrl: anvil.rpcUrl, contractAddress: address, privateKey: registrarKey })
   // Configured as an operator would (the env), not handed in: the runtime builds its read-only client from it.
-  test = await createTestApp({ env: { AGENT_REGISTRY_RPC_URL: anvil.rpcUrl, AGENT_REGISTRY_ADDRESS: address } })
+  test = await createTestApp({ env: { AGENT_REGISTRY_RPC_URL: anvil.rpcUrl, AGENT_REGISTRY_ADDRESS: address }, clock })
   owner = await signupOwner(test)
   admin = await addMember(test, owner, 'admin')
 }, 180_000)
@@ -163,9 +169,54 @@ describe('the agent-protocol guard on chain', () => {
     await expect(test.runtime.agents.protocolGuard.check(principal(agentId, scopeHashOfRole('reader')))).rejects.toMatchObject({ code: 'agent_not_registered_onchain' })
   })
 
+  it('fails closed when the chain cannot be read and nothing fresh is cached: 503 service_unavailable, retryable', async () => {
+    const agentId = await activeAgent(newAccount())
+    const unreachable: AgentRegistryChain = { ...chain, agent: () => Promise.reject(new Error('connect ECONNREFUSED')) }
+    const guard = createAgentProtocolGuard({ db: test.runtime.db, store: createRegistryStore(), clock, chain: unreachable })
+    await expect(guard.checkAuthenticated(principal(agentId, scopeHashOfRole('reader')))).rejects.toMatchObject({ code: 'service_unavailable', status: 503, details: { dependency: 'agent_registry' } })
+  })
+
   it('refuses a token whose hash the chain now holds but the agent\'s role no longer has (scope_expired)', async () => {
     const agentId = await activeAgent(newAccount())
     await chain.updateScopeHash(owner.tenantId, agentId, scopeHashOfRole('contributor') as Hex)
     await expect(test.runtime.agents.protocolGuard.check(principal(agentId, scopeHashOfRole('contributor')))).rejects.toMatchObject({ code: 'scope_expired' })
+  })
+})
+
+describe('an agent token on the REST routes and at SIWX (the same guard)', () => {
+  const ledgerRead = (token: string) => test.request({ method: 'GET', url: '/v1/ledger/accounts', token })
+
+  it('stops working once the chain revokes the agent (past the 60-second cache), and the wallet no longer signs in', async () => {
+    const account = newAccount()
+    const agentId = await activeAgent(account)
+    const signedIn = await siwx(account)
+    expect(signedIn.statusCode, signedIn.body).toBe(200)
+    const token = signedIn.json().access_token as string
+    expect((await ledgerRead(token)).statusCode).toBe(200)
+
+    await chain.revoke(owner.tenantId, agentId)
+    // Within the cache the chain's earlier answer stands, as on the agent protocol.
+    expect((await ledgerRead(token)).statusCode).toBe(200)
+    clockOffsetMs += 61_000
+    const refused = await ledgerRead(token)
+    expect(refused.statusCode, refused.body).toBe(401)
+    expect(refused.json().error.code).toBe('agent_not_registered_onchain')
+
+    expect((await siwx(account)).statusCode).toBe(401)
+    const refusals = await auditEvents(test, owner.tenantId, { action: 'auth.siwx_refused' })
+    expect(refusals.at(-1)?.outputs).toMatchObject({ reason: 'agent_not_registered_onchain', address: account.address.toLowerCase() })
+  })
+
+  it('refuses a token and a sign-in once the chain holds another scope hash for the agent', async () => {
+    const account = newAccount()
+    const agentId = await activeAgent(account)
+    const token = (await siwx(account)).json().access_token as string
+    await chain.updateScopeHash(owner.tenantId, agentId, scopeHashOfRole('proposer') as Hex)
+    clockOffsetMs += 61_000
+    const refused = await ledgerRead(token)
+    expect(refused.statusCode, refused.body).toBe(401)
+    expect(refused.json().error.code).toBe('agent_scope_hash_mismatch')
+    expect((await siwx(account)).statusCode).toBe(401)
+    expect((await auditEvents(test, owner.tenantId, { action: 'auth.siwx_refused' })).at(-1)?.outputs).toMatchObject({ reason: 'agent_scope_hash_mismatch' })
   })
 })

@@ -112,7 +112,7 @@ describe('POST /v1/auth/siwx', () => {
     const whoami = await test.request({ method: 'GET', url: '/v1/auth/whoami', token: token.access_token })
     expect(whoami.json()).toMatchObject({ id: agentId, type: 'agent' })
     // The agent protocol's guard lets it through.
-    await expect(test.runtime.agents.protocolGuard.check({ id: agentId, type: 'agent', tenantId: owner.tenantId, scopes: [], credentialId: agentId, rateLimit: { perMinute: 1, burst: 1 }, scopeHash: claims.scope_hash as string })).resolves.toBeUndefined()
+    await expect(test.runtime.agents.protocolGuard.check({ id: agentId, type: 'agent', tenantId: owner.tenantId, scopeHash: claims.scope_hash as string })).resolves.toBeUndefined()
   })
 
   const refusals: Array<[string, (account: PrivateKeyAccount) => Promise<{ message: string; signature: string; session_id: string }>, string]> = [
