@@ -360,6 +360,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     afterPropose: (tx, notice) => agents.actions.recordIntentProposal(tx, notice),
     db,
     commands,
+    logger,
     cursors,
     ids,
     clock,

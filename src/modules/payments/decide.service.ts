@@ -7,6 +7,7 @@
  * member checks refuse (403 payment_intent_approval_invalid) is audited too, in a transaction of its own
  * once the refused one has rolled back: `payment_intent.approval_refused`, naming the move and the reason.
  */
+import type { Logger } from 'pino'
 import type { Clock } from '../../kernel/clock.ts'
 import { auditedBy, requirePrincipal, type CommandContext } from '../../kernel/context.ts'
 import type { AuditActor } from '../../kernel/audit-record.ts'
@@ -34,6 +35,7 @@ export interface DecideDeps {
   readonly members: PaymentsMembers
   readonly ids: IdSource
   readonly clock: Clock
+  readonly logger: Logger
 }
 
 export function createDecideService(deps: DecideDeps) {
@@ -42,11 +44,18 @@ export function createDecideService(deps: DecideDeps) {
   /**
    * Audits a decision the member checks refused (payment_intent.approval_refused) in its own transaction,
    * the refused command's having rolled back; other failures are not refusals and record nothing.
-   * Returns nothing: the caller rethrows the refusal.
+   * Never throws: the caller rethrows the refusal, which the member is owed even when its record could not
+   * be written (that failure is logged with the refusal, never turned into a 500).
    */
   async function recordRefusal(context: CommandContext, paymentIntentId: string, move: RefusableMove, error: unknown): Promise<void> {
     if (!(error instanceof AppError) || error.code !== 'payment_intent_approval_invalid' || context.principal === undefined) return
     const tenantId = context.principal.tenantId
+    await writeRefusal(context, tenantId, paymentIntentId, move, error).catch((failure: unknown) =>
+      deps.logger.error({ err: failure, requestId: context.requestId, tenantId, paymentIntentId, move, reason: error.details?.reason }, 'a refused payment intent decision could not be audited'),
+    )
+  }
+
+  async function writeRefusal(context: CommandContext, tenantId: string, paymentIntentId: string, move: RefusableMove, error: AppError): Promise<void> {
     await db.transaction((tx) =>
       commands.commit(tx, tenantId, {
         audit: [
@@ -221,6 +230,9 @@ export function createDecideService(deps: DecideDeps) {
      */
     recordRefusal,
 
+    /** Runs another decision of a member (the gate's resume) with its refusal audited as these are. */
+    auditingRefusal,
+
     /**
      * Rejects (optional reason, at most 500 characters). Locks the intent; the member must be an active
      * approver whose domains cover it; records the rejection (audited before the status changes), then
@@ -294,7 +306,7 @@ export function createDecideService(deps: DecideDeps) {
 }
 
 /** The member's moves whose refusal is audited. */
-export type RefusableMove = 'approve' | 'reject' | 'pause' | 'cancel'
+export type RefusableMove = 'approve' | 'reject' | 'pause' | 'cancel' | 'resume'
 
 const pastTense: Readonly<Record<PaymentIntentMove, string>> = {
   approve: 'approved',

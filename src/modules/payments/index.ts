@@ -4,6 +4,7 @@
  * approved intent to the outbox (issue 16; docs/payments.md, docs/gate.md). The execution module takes
  * the outbox rows to the rails through `dispatch` (issue 17, in progress).
  */
+import type { Logger } from 'pino'
 import type { Clock } from '../../kernel/clock.ts'
 import type { CursorCodec } from '../../kernel/cursor.ts'
 import type { IdSource } from '../../kernel/ids.ts'
@@ -47,6 +48,8 @@ export interface PaymentsDeps {
   readonly cursors: CursorCodec
   readonly ids: IdSource
   readonly clock: Clock
+  /** Where a refusal that could not be audited is reported (the refusal itself is still answered). */
+  readonly logger: Logger
   readonly ledger: PaymentsLedger
   readonly evidence: PaymentsEvidence
   readonly members: PaymentsMembers
@@ -66,11 +69,14 @@ export interface PaymentsDeps {
 export function createPayments(deps: PaymentsDeps): Payments {
   const { db, commands, cursors, ids, clock, ledger, evidence, members, policy, agents, auditChain, execution, floor } = deps
   const store = createPaymentsStore()
+  const decide = createDecideService({ db, commands, store, ledger, members, ids, clock, logger: deps.logger })
+  const gate = createGateService({ commands, store, ledger, members, policy, agents, auditChain, execution, ids, clock, settings: deps.gate ?? defaultGateSettings })
   return {
     propose: createProposeService({ commands, store, ledger, evidence, policy, agents, ids, clock, floor, afterPropose: deps.afterPropose }),
-    decide: createDecideService({ db, commands, store, ledger, members, ids, clock }),
+    decide,
     read: createReadService({ db, store, cursors, execution, evidence, agents }),
-    gate: createGateService({ commands, store, ledger, members, policy, agents, auditChain, execution, ids, clock, settings: deps.gate ?? defaultGateSettings }),
+    // A resume is a member's decision too: its refusal by the member checks is audited as approve's is.
+    gate: { ...gate, resume: (context, input) => decide.auditingRefusal(context, input.id, 'resume', () => gate.resume(context, input)) },
     dispatch: createDispatchPort({ store, clock }),
   }
 }

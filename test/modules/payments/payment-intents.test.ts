@@ -2,7 +2,7 @@
  * PaymentIntents (issue 16): proposals checked against the Ledger and decided by the policy at creation,
  * the member rules of approval in the spec's order, reject, pause and cancel, the reads, and duplicates.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { addMember, createTestApp, expectError, mintServiceToken, signupOwner, type JoinedMember, type TenantOwner, type TestApp } from '../../support/harness.ts'
 import { bankTransaction, getOk, normalize, seedArtifact } from '../../support/ledger.ts'
 import { addSigner, compose, sign, signatureOf } from '../../support/policy.ts'
@@ -223,10 +223,42 @@ describe('approvals, in the spec order', () => {
     // The refused commands recorded nothing else, and the intent did not move.
     expect((await auditEvents(test, owner.tenantId, { entityId: intent.id })).map((event) => event.action)).toEqual(['payment_intent.proposed', ...refused.map(() => 'payment_intent.approval_refused')])
     expect((await getOk(test, owner.token, `/v1/payment-intents/${intent.id}`)).status).toBe('pending_approval')
-    // A move refused for its state (409), or an intent of no one's (404), is no refusal of the member.
+    // A resume is a member's decision too (the gate's, POST …/resume).
+    const paused = await proposed()
+    expect((await act(owner.token, paused.id, 'approve')).statusCode).toBe(200)
+    expect((await act(owner.token, paused.id, 'pause')).statusCode).toBe(200)
+    expect(expectError(await act(outOfDomain.token, paused.id, 'resume'), 'payment_intent_approval_invalid').details).toEqual({ reason: 'domain_not_authorized' })
+    expect((await auditEvents(test, owner.tenantId, { action: 'payment_intent.approval_refused', entityId: paused.id })).map((event) => ({ actor: event.actor_id, inputs: event.inputs, outputs: event.outputs }))).toEqual([
+      { actor: outOfDomain.userId, inputs: { move: 'resume' }, outputs: { reason: 'domain_not_authorized' } },
+    ])
+
+    // A move refused for its state (409), an intent of no one's or another tenant's (404): no refusal is
+    // recorded, though the member checks would refuse these callers, in neither tenant.
+    const other = await signupOwner(test)
+    const otherOutOfDomain = await addMember(test, other, 'approver', { approval_domains: ['wire'] })
+    const missing = 'pi_01M8HNG2F51K64Q61SPTPW5WNM'
+    const refusalsSoFar = (await auditEvents(test, owner.tenantId, { action: 'payment_intent.approval_refused' })).length
     expectError(await act(outOfDomain.token, intent.id, 'pause'), 'payment_intent_invalid_state')
-    expectError(await act(owner.token, 'pi_01M8HNG2F51K64Q61SPTPW5WNM', 'approve'), 'payment_intent_not_found')
-    expect(await auditEvents(test, owner.tenantId, { action: 'payment_intent.approval_refused', entityId: intent.id })).toHaveLength(3)
+    expectError(await act(outOfDomain.token, missing, 'approve'), 'payment_intent_not_found')
+    expectError(await act(otherOutOfDomain.token, intent.id, 'approve'), 'payment_intent_not_found')
+    expectError(await act(otherOutOfDomain.token, intent.id, 'reject', { reason: 'no' }), 'payment_intent_not_found')
+    expect(await auditEvents(test, owner.tenantId, { action: 'payment_intent.approval_refused' })).toHaveLength(refusalsSoFar)
+    expect(await auditEvents(test, owner.tenantId, { entityId: missing })).toHaveLength(0)
+    expect(await auditEvents(test, other.tenantId, { action: 'payment_intent.approval_refused' })).toHaveLength(0)
+  })
+
+  it('answers a refusal whose audit record cannot be written with the refusal itself, not a 500', async () => {
+    const outOfDomain = await addMember(test, owner, 'approver', { approval_domains: ['wire'] })
+    const intent = await proposed()
+    const transaction = test.runtime.db.transaction.bind(test.runtime.db)
+    const spy = vi.spyOn(test.runtime.db, 'transaction').mockImplementation(((work: never) =>
+      new Error().stack?.includes('writeRefusal') === true ? Promise.reject(new Error('connection lost')) : transaction(work)) as never)
+    try {
+      expect(expectError(await act(outOfDomain.token, intent.id, 'approve'), 'payment_intent_approval_invalid').details).toEqual({ reason: 'domain_not_authorized' })
+    } finally {
+      spy.mockRestore()
+    }
+    expect(await auditEvents(test, owner.tenantId, { action: 'payment_intent.approval_refused', entityId: intent.id })).toHaveLength(0)
   })
 
   it('counts concurrent approvals once: one approves, the other finds it approved', async () => {
