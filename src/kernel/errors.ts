@@ -51,6 +51,7 @@ export const errorCatalogue = {
   signup_email_taken: entry(409, 'Onboarding', 'An account with this email address already exists.'),
   signup_token_invalid: entry(400, 'Onboarding', 'The verification or invitation token is unknown, used, expired, or for another tenant.'),
   wallet_already_linked: entry(409, 'Onboarding', 'This wallet address is already linked.'),
+  wallet_not_found: entry(404, 'Onboarding', 'No wallet of this tenant has this id.'),
 
   // Tenant
   tenant_not_found: entry(404, 'Tenant', 'No such tenant.'),

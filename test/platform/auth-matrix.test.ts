@@ -136,6 +136,14 @@ const resourceFixtures: Record<string, ResourceFixture> = {
     create: async (test, owner) => ({ member_id: (await addMember(test, owner, 'viewer')).memberId }),
     notFound: 'member_not_found',
   },
+  wallet_id: {
+    create: async (test, owner) => {
+      const linked = await test.request({ method: 'POST', url: `/v1/tenants/${owner.tenantId}/wallets`, token: owner.token, payload: { address: `0x${randomBytes(20).toString('hex')}`, principal_type: 'human' } })
+      expect(linked.statusCode, linked.body).toBe(201)
+      return { wallet_id: linked.json().id as string }
+    },
+    notFound: 'wallet_not_found',
+  },
   key_id: {
     create: async (test, owner) => ({ key_id: (await issueApiKey(test, owner)).id }),
     notFound: 'api_key_not_found',

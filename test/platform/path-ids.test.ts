@@ -30,6 +30,7 @@ const notFoundOf: Record<string, ErrorCode> = {
   obligation_id: 'obligation_not_found',
   job_id: 'ledger_job_not_found',
   member_id: 'member_not_found',
+  wallet_id: 'wallet_not_found',
   key_id: 'api_key_not_found',
   endpoint_id: 'webhook_endpoint_not_found',
   event_id: 'audit_event_not_found',

@@ -40,7 +40,7 @@ import {
 } from './policy.schemas.ts'
 import type { PolicyService } from './policy.service.ts'
 import { historicalScanRowsMax } from './simulate-historical.service.ts'
-import { LinkWalletBody, Wallet, WalletList, WalletListQuery } from './wallets.schemas.ts'
+import { LinkWalletBody, UnlinkedWallet, Wallet, WalletList, WalletListQuery, WalletPathParams } from './wallets.schemas.ts'
 import type { WalletsService } from './wallets.service.ts'
 import * as policySchemas from './policy.schemas.ts'
 import * as walletsSchemas from './wallets.schemas.ts'
@@ -286,6 +286,29 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
     async (request, reply) => {
       const { outcome, replayed } = await wallets.link(contextOf(request), { ...request.params, ...request.body })
       return markReplayed(reply, replayed).code(201).send(outcome)
+    },
+  )
+
+  app.delete(
+    '/v1/tenants/:tenant_id/wallets/:wallet_id',
+    {
+      config: { auth: policyWrite },
+      schema: {
+        operationId: 'unlinkWallet',
+        tags: ['Wallets'],
+        summary: 'Unlink a wallet',
+        description:
+          'Unlinks a wallet of this tenant (any principal type): the address no longer signs in here by SIWX, no longer counts as a policy signer, and may be linked again, here or by another tenant. ' +
+          'Policy signatures already recorded keep their signer addresses. Audited wallet.unlinked with what the link was. An id that names no wallet of this tenant is 404 wallet_not_found. ' +
+          `${idempotencyNote} A replay returns the same answer rather than 404.`,
+        params: WalletPathParams,
+        headers: IdempotencyKeyHeaders,
+        response: { 200: UnlinkedWallet },
+      },
+    },
+    async (request, reply) => {
+      const { outcome, replayed } = await wallets.unlink(contextOf(request), request.params)
+      return markReplayed(reply, replayed).send(outcome)
     },
   )
 

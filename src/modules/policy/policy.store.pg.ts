@@ -145,6 +145,19 @@ export function createPolicyStore(): PolicyStore {
         .limit(1)
       return row
     },
+    async lockWallet(tx, tenantId, walletId) {
+      const [row] = await tx
+        .select()
+        .from(tenantWallets)
+        .where(and(eq(tenantWallets.tenantId, tenantId), eq(tenantWallets.id, walletId)))
+        .limit(1)
+        .for('update')
+      return row
+    },
+    async deleteWallet(tx, row) {
+      await tx.delete(tenantWallets).where(and(eq(tenantWallets.tenantId, row.tenantId), eq(tenantWallets.id, row.id)))
+      await tx.delete(walletAddresses).where(and(eq(walletAddresses.address, row.address), eq(walletAddresses.ownerTenantId, row.tenantId)))
+    },
     async listWallets(executor, tenantId, options) {
       return executor
         .select()

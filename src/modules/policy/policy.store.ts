@@ -59,6 +59,10 @@ export interface PolicyStore {
   /** Across tenants, through the wallet_addresses directory: the one wallet linked to the address. */
   findWalletByAddress(executor: Executor, address: string): Promise<WalletRow | undefined>
   listWallets(executor: Executor, tenantId: string, options: { afterId?: string | undefined; limit: number }): Promise<WalletRow[]>
+  /** The tenant's wallet by id, its row locked; undefined when the tenant has none of that id. */
+  lockWallet(tx: Tx, tenantId: string, walletId: string): Promise<WalletRow | undefined>
+  /** Deletes the tenant's wallet and its address's directory row (the address is free to be linked again). */
+  deleteWallet(tx: Tx, row: WalletRow): Promise<void>
   /** The tenant's wallets linked as `human`, with the user each names; only these addresses when given. */
   humanWallets(executor: Executor, tenantId: string, addresses?: readonly string[]): Promise<HumanWallet[]>
   /** True when the user is a member of the tenant (invited or active, not deactivated). */

@@ -1,6 +1,6 @@
 /** Wire schemas of the wallet routes (spec, "Tenant, user, wallet"). */
 import Type from 'typebox'
-import { named, NextCursor, pageQuery, Strict, TenantId, Timestamp } from '../../platform/http/schemas.ts'
+import { named, NextCursor, pageQuery, PathId, Strict, TenantId, TenantPathId, Timestamp } from '../../platform/http/schemas.ts'
 import { prefixedIdPattern } from '../../kernel/ids.ts'
 import { walletPageRows } from './wallets.service.ts'
 
@@ -26,6 +26,14 @@ export const Wallet = named('Wallet', Strict({
   principal_id: Type.String(),
   created_by: Type.String(),
   created_at: Timestamp,
+}))
+
+export const WalletPathParams = Strict({ tenant_id: TenantPathId, wallet_id: PathId('wallet_not_found', 'wallet', 'The wallet id') })
+
+export const UnlinkedWallet = named('UnlinkedWallet', Strict({
+  wallet_id: Type.String({ pattern: prefixedIdPattern('wallet') }),
+  address: Type.String({ pattern: '^0x[0-9a-f]{40}$' }),
+  deleted: Type.Literal(true),
 }))
 
 export const WalletListQuery = Strict(pageQuery(walletPageRows))

@@ -4,7 +4,7 @@
  * An address is linked to at most one tenant in the whole service (a wallet login must resolve to one
  * tenant): linking it again, here or elsewhere, is 409 wallet_already_linked. A member links their own
  * wallet as `human` (it then signs in as them and, while they are active, is an authorized policy signer);
- * linking needs policy:write (owner, admin).
+ * linking and unlinking need policy:write (owner, admin).
  */
 import { getAddress } from 'viem'
 import type { Clock } from '../../kernel/clock.ts'
@@ -40,8 +40,15 @@ export interface LinkWalletInput {
   readonly principal_id?: string | undefined
 }
 
+export interface UnlinkedWallet {
+  wallet_id: string
+  address: string
+  deleted: true
+}
+
 export interface WalletsService {
   link(context: CommandContext, input: LinkWalletInput): Promise<CommandResult<WalletView>>
+  unlink(context: CommandContext, input: { readonly tenant_id: string; readonly wallet_id: string }): Promise<CommandResult<UnlinkedWallet>>
   list(tenantId: string, query: { limit?: number | undefined; cursor?: string | undefined }): Promise<{ wallets: WalletView[]; next_cursor: string | null }>
 }
 
@@ -136,6 +143,36 @@ export function createWalletsService(deps: {
         if (isUniqueViolation(error, walletAddressTakenConstraint)) throw alreadyLinked()
         throw error
       }
+    },
+
+    /**
+     * Unlinks a wallet of the caller's tenant: the row and its address's directory entry are deleted, so
+     * the address signs in as no one here (SIWX), stops counting as a policy signer, and is free to be
+     * linked again (a legacy link one member made for another, or a claim on someone else's address, is
+     * undone this way). Policy signatures already recorded keep their signer addresses. Locks the row, then
+     * the address (ordered with links and agent registrations). Audits wallet.unlinked with what the link
+     * was; emits nothing. 404 wallet_not_found for an id that names no wallet of the tenant. Takes an
+     * Idempotency-Key: a retry of an unlink that committed gets its answer, not 404.
+     */
+    async unlink(context, input) {
+      const { tenantId } = commandTenant(context, input)
+      return commands.run(context, { name: 'wallets.unlink', tenantId, input }, async (tx) => {
+        const row = await store.lockWallet(tx, tenantId, input.wallet_id)
+        if (row === undefined) throw new AppError('wallet_not_found', 'No such wallet.', { wallet_id: input.wallet_id })
+        await lockWalletAddress(tx, row.address)
+        await store.deleteWallet(tx, row)
+        return {
+          outcome: { wallet_id: row.id, address: row.address, deleted: true as const },
+          audit: [
+            auditedBy(context, {
+              action: 'wallet.unlinked',
+              entity: { type: 'wallet', id: row.id },
+              inputs: { wallet_id: row.id },
+              outputs: { address: row.address, principal_type: row.principalType, principal_id: row.principalId, created_by: row.createdBy, linked_at: row.createdAt.toISOString() },
+            }),
+          ],
+        }
+      })
     },
 
     async list(tenantId, query) {

@@ -1,11 +1,12 @@
 /**
- * Wallets linked to a tenant: POST and GET /v1/tenants/{tenant_id}/wallets. An address is linked to at
+ * Wallets linked to a tenant: POST, GET and DELETE /v1/tenants/{tenant_id}/wallets. An address is linked to at
  * most one tenant in the service; a human wallet belongs to a member; an agent wallet names its agent.
  */
 import { sql } from 'drizzle-orm'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../../src/platform/db/database.ts'
+import { buildSiwxMessage } from '../../../src/modules/auth/domain/siwx.ts'
 import { auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, signupOwner, type TestApp } from '../../support/harness.ts'
 import { linkWallet } from '../../support/policy.ts'
@@ -119,5 +120,71 @@ describe('POST /v1/tenants/{tenant_id}/wallets', () => {
     expect((await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/wallets`, token: viewer.token })).json().wallets).toHaveLength(1)
     // Another tenant's wallets are not listed.
     expect((await test.request({ method: 'GET', url: `/v1/tenants/${other.tenantId}/wallets`, token: other.token })).json().wallets).toEqual([])
+  })
+})
+
+describe('DELETE /v1/tenants/{tenant_id}/wallets/{wallet_id}', () => {
+  const unlink = (tenantId: string, token: string, walletId: string, idempotencyKey?: string) =>
+    test.request({ method: 'DELETE', url: `/v1/tenants/${tenantId}/wallets/${walletId}`, token, ...(idempotencyKey === undefined ? {} : { headers: { 'idempotency-key': idempotencyKey } }) })
+
+  async function siwx(account: PrivateKeyAccount) {
+    const challenge = (await test.request({ method: 'POST', url: '/v1/auth/siwx/challenge', payload: { address: account.address } })).json()
+    const message = buildSiwxMessage({ domain: challenge.domain, address: account.address, uri: challenge.uri, chainId: 8453, nonce: challenge.nonce, issuedAt: new Date(challenge.issued_at), expirationTime: new Date(challenge.expiration_time) })
+    return test.request({ method: 'POST', url: '/v1/auth/siwx', payload: { message, signature: await account.signMessage({ message }), session_id: 'unlink' } })
+  }
+
+  it('unlinks: the wallet no longer signs in, is audited with what the link was, and its address may be linked again elsewhere', async () => {
+    const owner = await signupOwner(test)
+    const account = privateKeyToAccount(generatePrivateKey())
+    const wallet = (await post(owner.tenantId, owner.token, { address: account.address, principal_type: 'human' })).json()
+    expect((await siwx(account)).statusCode).toBe(200)
+
+    const response = await unlink(owner.tenantId, owner.token, wallet.id, 'unlink-1')
+    expect(response.statusCode, response.body).toBe(200)
+    expect(response.json()).toEqual({ wallet_id: wallet.id, address: account.address.toLowerCase(), deleted: true })
+    // A retry with the key gets the same answer; without it, the wallet is gone.
+    const replayed = await unlink(owner.tenantId, owner.token, wallet.id, 'unlink-1')
+    expect(replayed.statusCode).toBe(200)
+    expect(replayed.json()).toEqual(response.json())
+    expectError(await unlink(owner.tenantId, owner.token, wallet.id), 'wallet_not_found')
+
+    const audit = await auditEvents(test, owner.tenantId, { action: 'wallet.unlinked' })
+    expect(audit.map(({ actor_id, entity_id, outputs }) => ({ actor_id, entity_id, outputs }))).toEqual([
+      { actor_id: owner.userId, entity_id: wallet.id, outputs: { address: account.address.toLowerCase(), principal_type: 'human', principal_id: owner.userId, created_by: owner.userId, linked_at: wallet.created_at } },
+    ])
+    expect((await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/wallets`, token: owner.token })).json().wallets).toEqual([])
+    expect((await siwx(account)).statusCode).toBe(401)
+    expect((await queryRows(test.runtime.db.orm, sql`select 1 from wallet_addresses where address = ${account.address.toLowerCase()}`)).length).toBe(0)
+
+    // The address is free: its holder links it in another tenant and signs in there.
+    const elsewhere = await signupOwner(test)
+    expect((await post(elsewhere.tenantId, elsewhere.token, { address: account.address, principal_type: 'human' })).statusCode).toBe(201)
+    const signedIn = await siwx(account)
+    expect(signedIn.statusCode, signedIn.body).toBe(200)
+    expect(signedIn.json().principal).toMatchObject({ id: elsewhere.userId, tenantId: elsewhere.tenantId })
+  })
+
+  it('answers 404 wallet_not_found for an id of no wallet of the tenant, whatever its shape, and another tenant\'s wallet is untouched', async () => {
+    const owner = await signupOwner(test)
+    const other = await signupOwner(test)
+    const theirs = (await post(other.tenantId, other.token, { address: freshAddress(), principal_type: 'human' })).json()
+    for (const id of [theirs.id, 'wal_01M8HNG2F51K64Q61SPTPW5WNM', 'x', '00000000-0000-0000-0000-000000000000']) {
+      expectError(await unlink(owner.tenantId, owner.token, id), 'wallet_not_found')
+    }
+    expect((await test.request({ method: 'GET', url: `/v1/tenants/${other.tenantId}/wallets`, token: other.token })).json().wallets).toEqual([theirs])
+    expect(await auditEvents(test, owner.tenantId, { action: 'wallet.unlinked' })).toEqual([])
+  })
+
+  it('needs policy:write on the caller\'s own tenant: an admin unlinks any wallet of the tenant, a viewer or an approver none', async () => {
+    const owner = await signupOwner(test)
+    const admin = await addMember(test, owner, 'admin')
+    const viewer = await addMember(test, owner, 'viewer')
+    const approver = await addMember(test, owner, 'approver')
+    const wallet = (await post(owner.tenantId, owner.token, { address: freshAddress(), principal_type: 'human' })).json()
+    expectError(await unlink(owner.tenantId, viewer.token, wallet.id), 'auth_scope_insufficient')
+    expectError(await unlink(owner.tenantId, approver.token, wallet.id), 'auth_scope_insufficient')
+    const other = await signupOwner(test)
+    expectError(await unlink(owner.tenantId, other.token, wallet.id), 'auth_tenant_mismatch')
+    expect((await unlink(owner.tenantId, admin.token, wallet.id)).statusCode).toBe(200)
   })
 })
