@@ -4,7 +4,7 @@
  * A real command is run once per tenant while the driver's statements are recorded. Its writes (text
  * and parameters, as sent) are then replayed with fresh ids, with no read, no lock, no policy, no
  * hashing and no logic, in one transaction whose statements and COMMIT leave in one round trip (the
- * pipelined connection of platform/db/database.ts). However the command were written, it could not
+ * pipelined connection of platform/db/database.ts), each a prepared statement as the commands' own are. However the command were written, it could not
  * beat this while it wrote the same rows into the same tables; the grouped variant shows what group
  * commit (several commands' rows in one transaction, one multi-row statement per table) could reach.
  */
@@ -81,9 +81,22 @@ export function replayWrites(db: Database, statements: readonly RecordedStatemen
   return db.transaction(async (tx) => {
     const client = (tx as unknown as { session: { client: pg.Client } }).session.client
     const map = new Map<string, string>()
-    for (const statement of statements) commitWith(tx, client.query(statement.text, fresh(statement.values, map)))
+    for (const statement of statements) commitWith(tx, client.query({ text: statement.text, values: fresh(statement.values, map) }))
   })
 }
+
+/**
+ * The audit recorder's insert without the wake-up it carries at most once per 100 ms a process
+ * (src/modules/audit/audit.recorder.ts): recorded on whichever command happened to carry it, the NOTIFY
+ * would otherwise be replayed on every command, and a notifying commit takes a global lock.
+ */
+export function withoutWakeUp(statement: RecordedStatement): RecordedStatement {
+  const wrapped = /^with inserted as \(([\s\S]*) returning tenant_id\)\s*select pg_notify\([\s\S]*$/.exec(statement.text)
+  return wrapped === null ? statement : { ...statement, text: wrapped[1]!.trim() }
+}
+
+/** A statement whose one parameter is a JSON array of rows (the audit recorder's insert): merged by concatenating the arrays. */
+const jsonRowsInsert = /^insert into \w+ [\s\S]*\$1::jsonb[\s\S]*$/
 
 /** `insert into "table" (columns) values ($1, …)`: a Drizzle single-row insert, which grouping merges. */
 const singleRowInsert = /^insert into "([^"]+)" \(([^)]*)\) values \(([^)]*)\)$/s
@@ -110,20 +123,29 @@ export async function groupingFor(db: Database, tables: readonly string[]): Prom
 
 /**
  * Several commands' recorded writes in one transaction (group commit): each Drizzle single-row insert
- * merged across the commands into one multi-row insert per table, the other statements (which already
- * take several rows as one JSON parameter, or are per tenant) sent one by one; one round trip.
+ * merged across the commands into one multi-row insert per table, and each insert of a JSON array of rows
+ * (the audit inbox's) into one with the arrays concatenated; the other statements (the business events'
+ * insert, which is per tenant: it asks the tenant's subscribers) sent one by one; one round trip. Every
+ * statement is sent with its text as a prepared statement's, as the commands' own are.
  */
-export function replayGrouped(db: Database, grouping: Grouping, commands: ReadonlyArray<readonly RecordedStatement[]>, fresh: (values: readonly unknown[], map: Map<string, string>) => unknown[]): Promise<void> {
+export function replayGrouped(db: Database, grouping: Grouping, commands: ReadonlyArray<readonly RecordedStatement[]>, fresh: (values: readonly unknown[], map: Map<string, string>, command: number) => unknown[]): Promise<void> {
   return db.transaction(async (tx) => {
     const client = (tx as unknown as { session: { client: pg.Client } }).session.client
     const maps = commands.map(() => new Map<string, string>())
     const merged = new Map<string, { head: string; columns: string[]; tuples: string[]; values: unknown[] }>()
+    const jsonRows = new Map<string, unknown[]>()
     commands.forEach((statements, index) => {
       for (const statement of statements) {
         const insert = singleRowInsert.exec(statement.text)
-        const values = fresh(statement.values, maps[index]!)
+        const values = fresh(statement.values, maps[index]!, index)
+        if (insert === null && values.length === 1 && typeof values[0] === 'string' && jsonRowsInsert.test(statement.text) && !/\$2\b/.test(statement.text)) {
+          const group = jsonRows.get(statement.text) ?? []
+          group.push(...(JSON.parse(values[0]) as unknown[]))
+          jsonRows.set(statement.text, group)
+          continue
+        }
         if (insert === null) {
-          commitWith(tx, client.query(statement.text, values))
+          commitWith(tx, client.query({ text: statement.text, values }))
           continue
         }
         const [, table, columnList, placeholders] = insert as unknown as [string, string, string, string]
@@ -145,6 +167,7 @@ export function replayGrouped(db: Database, grouping: Grouping, commands: Readon
         group.values.push(...values)
       }
     })
-    for (const group of merged.values()) commitWith(tx, client.query(group.head + group.tuples.join(', '), group.values))
+    for (const group of merged.values()) commitWith(tx, client.query({ text: group.head + group.tuples.join(', '), values: group.values }))
+    for (const [text, rows] of jsonRows) commitWith(tx, client.query({ text, values: [JSON.stringify(rows)] }))
   })
 }
