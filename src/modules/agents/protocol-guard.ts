@@ -32,8 +32,12 @@ export const onchainRecordCacheSeconds = 60
 /** Bound on cached records; the oldest is dropped past it. */
 const cacheEntriesMax = 10_000
 
-/** What the guard reads of a principal: who it is, its token's tenant and its `scope_hash` claim. */
-export type GuardedPrincipal = Pick<Principal, 'id' | 'type' | 'tenantId' | 'scopeHash'>
+/**
+ * What the guard reads of a principal: who it is, its token's tenant and its `scope_hash` claim; at SIWX
+ * also the signing wallet (lower-case), which, with a chain, must be the wallet the chain registers for
+ * the agent (401 agent_not_registered_onchain otherwise: the signer is not the agent's registered key).
+ */
+export type GuardedPrincipal = Pick<Principal, 'id' | 'type' | 'tenantId' | 'scopeHash'> & { readonly signer?: string | undefined }
 
 export interface AgentProtocolGuard {
   /** Throws the first failing check's error; resolves when the agent may dispatch. */
@@ -102,6 +106,9 @@ export function createAgentProtocolGuard(deps: { db: Database; store: RegistrySt
     } else {
       const found = await onchain(chain, principal.tenantId, principal.id)
       if (found.record === null || found.record.revoked) throw new AppError('agent_not_registered_onchain')
+      if (principal.signer !== undefined && found.record.wallet.toLowerCase() !== principal.signer.toLowerCase()) {
+        throw new AppError('agent_not_registered_onchain', 'The chain registers another wallet for this agent.')
+      }
       registeredHash = (found.record.scopeHash as Hex).toLowerCase()
       if (claim !== registeredHash) throw new AppError('agent_scope_hash_mismatch')
       if (found.walletTenantId !== principal.tenantId) throw new AppError('auth_tenant_mismatch', 'The token\'s tenant is not the tenant the agent is registered for on chain.')

@@ -59,6 +59,7 @@ export interface AuthAgents {
    * one the chain registered its wallet for. Throws the first failing check's catalogue error (401
    * agent_not_registered_onchain or agent_scope_hash_mismatch, 403 auth_tenant_mismatch or scope_expired,
    * 503 service_unavailable when the chain cannot be read); the chain's answer is cached 60 seconds.
+   * `signer` (SIWX): with a chain, the wallet the chain registers for the agent must be this one.
    */
-  checkAgentClaims(claims: { readonly id: string; readonly type: 'agent'; readonly tenantId: string; readonly scopeHash: string | undefined }): Promise<void>
+  checkAgentClaims(claims: { readonly id: string; readonly type: 'agent'; readonly tenantId: string; readonly scopeHash: string | undefined; readonly signer?: string | undefined }): Promise<void>
 }

@@ -186,9 +186,12 @@ export function createSiwxService(deps: {
 
       let agent
       if (wallet?.principalType === 'agent') {
-        agent = await deps.agents.agentById(wallet.tenantId, wallet.principalId)
-        if (agent !== undefined && agent.onchainAddress !== null && agent.onchainAddress !== address) agent = undefined
-      } else {
+        // A link alone proves nothing about who holds the key (an owner or admin links any address for any
+        // agent id): the agent's registration must declare this very address.
+        const linked = await deps.agents.agentById(wallet.tenantId, wallet.principalId)
+        if (linked !== undefined && linked.onchainAddress === address) agent = linked
+      }
+      if (agent === undefined) {
         const tenantId = await deps.agents.tenantOfWalletOnchain(address)
         agent = tenantId === undefined ? undefined : await deps.agents.agentOfWallet(tenantId, address)
       }
@@ -198,7 +201,7 @@ export function createSiwxService(deps: {
       const tenant = await deps.tenants.findTenant(db.orm, agent.tenantId)
       if (state !== 'active' || tenant === undefined || tenant.status === 'suspended') return refuse(context, input, address, 'agent_inactive')
       // The token would be refused on its first use: the chain must hold the registration it would carry.
-      const onchain = await agentClaimsRefusal({ id: agent.agentId, type: 'agent', tenantId: agent.tenantId, scopeHash: agent.scopeHash })
+      const onchain = await agentClaimsRefusal({ id: agent.agentId, type: 'agent', tenantId: agent.tenantId, scopeHash: agent.scopeHash, signer: address })
       if (onchain !== undefined) return refuse(context, input, address, onchain)
       const scopes = intersectScopes(agent.scopes, allScopes)
       const token = await tokens.sign({ sub: agent.agentId, tenantId: agent.tenantId, type: 'agent', scopes, scopeHash: agent.scopeHash }, agentTokenSeconds, now, ids.newId('accessToken'))

@@ -163,6 +163,13 @@ describe('the agent-protocol guard on chain', () => {
     await expect(test.runtime.agents.protocolGuard.check(principal(agentId, scopeHashOfRole('proposer')))).rejects.toMatchObject({ code: 'agent_scope_hash_mismatch' })
   })
 
+  it('at SIWX, refuses a signer that is not the wallet the chain registers for the agent', async () => {
+    const account = newAccount()
+    const agentId = await activeAgent(account)
+    await expect(test.runtime.agents.protocolGuard.check({ ...principal(agentId, scopeHashOfRole('reader')), signer: account.address.toLowerCase() })).resolves.toBeUndefined()
+    await expect(test.runtime.agents.protocolGuard.check({ ...principal(agentId, scopeHashOfRole('reader')), signer: newAccount().address.toLowerCase() })).rejects.toMatchObject({ code: 'agent_not_registered_onchain' })
+  })
+
   it('refuses an agent revoked on chain (agent_not_registered_onchain)', async () => {
     const agentId = await activeAgent(newAccount())
     await chain.revoke(owner.tenantId, agentId)

@@ -115,6 +115,26 @@ describe('POST /v1/auth/siwx', () => {
     await expect(test.runtime.agents.protocolGuard.check({ id: agentId, type: 'agent', tenantId: owner.tenantId, scopeHash: claims.scope_hash as string })).resolves.toBeUndefined()
   })
 
+  it('never signs in a key a member linked for an agent whose registration declares another wallet or none (the link proves nothing of the key)', async () => {
+    const admin = await addMember(test, owner, 'admin')
+    for (const declared of [undefined, privateKeyToAccount(generatePrivateKey()).address]) {
+      const agentId = `agt_siwx_claimed_${Date.now()}_${declared === undefined ? 'none' : 'other'}`
+      const registered = await test.request({
+        method: 'POST',
+        url: '/v1/execution/agents/register',
+        token: admin.token,
+        payload: { agent_id: agentId, role: 'proposer', display_name: 'Payer', ...(declared === undefined ? {} : { onchain_address: declared }) },
+      })
+      expect(registered.statusCode, registered.body).toBe(201)
+      await test.runtime.agents.registry.resume({ requestId: 'req_test' }, { tenantId: owner.tenantId, agentId, actor: { type: 'platform', id: 'governance' } })
+      // The admin links a key of their own as the agent's wallet: it must not sign in as the agent.
+      const adminKey = privateKeyToAccount(generatePrivateKey())
+      await link(owner, adminKey.address, 'agent', agentId)
+      expectError(await signIn(await signed(adminKey)), 'auth_siwx_invalid')
+      expect((await auditEvents(test, owner.tenantId, { action: 'auth.siwx_refused' })).at(-1)?.outputs).toMatchObject({ address: adminKey.address.toLowerCase(), reason: 'wallet_unknown' })
+    }
+  })
+
   const refusals: Array<[string, (account: PrivateKeyAccount) => Promise<{ message: string; signature: string; session_id: string }>, string]> = [
     ['a bad signature', async (account) => ({ ...(await signed(account)), signature: await privateKeyToAccount(generatePrivateKey()).signMessage({ message: 'other' }) }), 'signer_mismatch'],
     ['a malformed signature', async (account) => ({ ...(await signed(account)), signature: '0x1234' }), 'signature_invalid'],
