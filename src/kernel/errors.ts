@@ -52,6 +52,7 @@ export const errorCatalogue = {
   signup_token_invalid: entry(400, 'Onboarding', 'The verification or invitation token is unknown, used, expired, or for another tenant.'),
   wallet_already_linked: entry(409, 'Onboarding', 'This wallet address is already linked.'),
   wallet_not_found: entry(404, 'Onboarding', 'No wallet of this tenant has this id.'),
+  wallet_signs_active_policy: entry(409, 'Onboarding', 'The wallet\'s signature holds the active policy\'s quorum; activate a version signed without it first.'),
 
   // Tenant
   tenant_not_found: entry(404, 'Tenant', 'No such tenant.'),

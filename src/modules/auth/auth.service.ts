@@ -18,7 +18,7 @@ import { parseBearer } from '../../platform/http/guard.ts'
 import { normalizeEmail } from '../tenants/index.ts'
 import type { ApiKeysService } from './api-keys.service.ts'
 import type { CredentialsStore } from './credentials.store.ts'
-import type { AuthAgents, AuthTenants } from './ports.ts'
+import type { AuthAgents, AuthTenants, AuthWallets } from './ports.ts'
 import { intersectScopes, scopes as allScopes, type MemberRole, type Principal, type Scope } from '../../kernel/principal.ts'
 import { resolveRateLimitRule, roleScopes, serviceTokenScopes, type RateLimitTier, type ServiceTokenScope } from './scopes.ts'
 import { ownerTokenSeconds, serviceTokenSeconds, type TokenSigner } from './tokens.ts'
@@ -80,6 +80,8 @@ export function createAuthService(deps: {
   tenants: AuthTenants
   /** Registered agents, for agent tokens (the agents module). */
   agents: AuthAgents
+  /** Linked wallets, for a member's token from a human wallet (the policy module). */
+  wallets: AuthWallets
   passwords: PasswordHasher
   tokens: TokenSigner
   apiKeys: ApiKeysService
@@ -259,6 +261,13 @@ export function createAuthService(deps: {
       if (found === undefined || found.userStatus !== 'active') throw new AppError('auth_token_invalid')
       if (found.tenantStatus === 'suspended') throw new AppError('tenant_suspended')
       if (found.memberStatus !== 'active') throw new AppError('tenant_access_denied', 'This membership is deactivated.')
+      if (claims.wallet !== undefined) {
+        // Signed in with a wallet: the token lasts while the wallet is still this member's.
+        const wallet = await deps.wallets.findWallet(db.orm, claims.wallet)
+        if (wallet === undefined || wallet.tenantId !== claims.tenantId || wallet.principalType !== 'human' || wallet.principalId !== claims.sub || !wallet.selfLinked) {
+          throw new AppError('auth_token_invalid', 'The wallet this token was signed in with is no longer linked.')
+        }
+      }
       const role: MemberRole = found.memberRole
       return {
         id: found.userId,

@@ -75,7 +75,7 @@ export function createAuth(deps: AuthDeps, settings: AuthSettings): Auth {
   const tokens = createTokenSigner(settings.jwtSecret, tokenIssuer(environment))
   const apiKeys = createApiKeysService({ db, commands, store, cursors, secrets: deps.secrets, ids, clock, environment, config: settings, log: deps.log })
   return {
-    service: createAuthService({ db, commands, store, tenants, agents: deps.agents, passwords: deps.passwords, tokens, apiKeys, ids, clock, environment, config: settings }),
+    service: createAuthService({ db, commands, store, tenants, agents: deps.agents, wallets: deps.wallets, passwords: deps.passwords, tokens, apiKeys, ids, clock, environment, config: settings }),
     apiKeys,
     siwx: createSiwxService({ db, commands, tokens, tenants, wallets: deps.wallets, agents: deps.agents, ids, clock, publicBaseUrl: deps.publicBaseUrl, log: deps.log }),
   }

@@ -179,7 +179,7 @@ export function createSiwxService(deps: {
           return refuse(context, input, address, 'member_inactive')
         }
         const scopes = roleScopes[record.member.role as MemberRole]
-        const token = await tokens.sign({ sub: record.user.id, tenantId: wallet.tenantId, type: 'user', scopes }, ownerTokenSeconds, now, ids.newId('accessToken'))
+        const token = await tokens.sign({ sub: record.user.id, tenantId: wallet.tenantId, type: 'user', scopes, wallet: address }, ownerTokenSeconds, now, ids.newId('accessToken'))
         await audited(context, wallet.tenantId, { type: 'user', id: record.user.id }, 'auth.siwx_succeeded', { address, principal_type: 'user', role: record.member.role }, input.session_id)
         return { access_token: token, token_type: 'Bearer', expires_in: ownerTokenSeconds, principal: { id: record.user.id, type: 'user', tenantId: wallet.tenantId, scopes: [...scopes] } }
       }

@@ -33,6 +33,11 @@ export interface TokenClaims {
   readonly scopes: readonly string[]
   /** Agent tokens: keccak256 of the agent's sorted plain scopes, the `scope_hash` claim the guard checks. */
   readonly scopeHash?: string | undefined
+  /**
+   * A member's token from a human wallet (SIWX): the wallet's address (lower-case, claim `wal`), so the
+   * token stops once the wallet is unlinked, as a password login's stops with its membership.
+   */
+  readonly wallet?: string | undefined
 }
 
 export interface TokenSigner {
@@ -50,7 +55,13 @@ export function createTokenSigner(secret: string, issuer: string): TokenSigner {
   return {
     async sign(claims, lifetimeSeconds, now, tokenId) {
       const issuedAt = Math.floor(now.getTime() / 1000)
-      const payload = { tid: claims.tenantId, typ: claims.type, scp: claims.scopes, ...(claims.scopeHash === undefined ? {} : { scope_hash: claims.scopeHash }) }
+      const payload = {
+        tid: claims.tenantId,
+        typ: claims.type,
+        scp: claims.scopes,
+        ...(claims.scopeHash === undefined ? {} : { scope_hash: claims.scopeHash }),
+        ...(claims.wallet === undefined ? {} : { wal: claims.wallet }),
+      }
       return new SignJWT(payload)
         .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
         .setSubject(claims.sub)
@@ -70,12 +81,13 @@ export function createTokenSigner(secret: string, issuer: string): TokenSigner {
           currentDate: now,
           requiredClaims: ['sub', 'exp', 'iat', 'jti'],
         })
-        const { sub, tid, typ, scp, jti, exp, scope_hash: scopeHash } = payload as Record<string, unknown>
+        const { sub, tid, typ, scp, jti, exp, scope_hash: scopeHash, wal: wallet } = payload as Record<string, unknown>
         if (
           typeof sub !== 'string' ||
           typeof tid !== 'string' ||
           (typ !== 'user' && typ !== 'service' && typ !== 'agent') ||
           (scopeHash !== undefined && typeof scopeHash !== 'string') ||
+          (wallet !== undefined && typeof wallet !== 'string') ||
           !Array.isArray(scp) ||
           !scp.every((scope) => typeof scope === 'string') ||
           typeof jti !== 'string' ||
@@ -83,7 +95,7 @@ export function createTokenSigner(secret: string, issuer: string): TokenSigner {
         ) {
           throw new AppError('auth_token_invalid')
         }
-        return { sub, tenantId: tid, type: typ, scopes: scp as string[], jti, exp, scopeHash: scopeHash as string | undefined }
+        return { sub, tenantId: tid, type: typ, scopes: scp as string[], jti, exp, scopeHash: scopeHash as string | undefined, wallet: wallet as string | undefined }
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) throw new AppError('auth_token_expired')
         if (error instanceof AppError) throw error

@@ -59,12 +59,13 @@ export function createPolicy(deps: PolicyDeps): Policy {
   const store = createPolicyStore()
   // Stored versions' content ready to evaluate, owned by this instance of the module.
   const contents = new StoredContents()
+  const integrity = createPolicyIntegrity({ store, tenants })
   return {
     service: createPolicyService({ db, commands, store, tenants, ledger, cursors, ids, clock, contents, afterWrite: deps.afterWrite }),
-    wallets: createWalletsService({ db, commands, store, agents: deps.agentWallets, cursors, ids, clock }),
+    wallets: createWalletsService({ db, commands, store, agents: deps.agentWallets, integrity, cursors, ids, clock }),
     defaultPolicy: createDefaultPolicyProvisioner({ db, commands, store, tenants, ids, clock }),
     verdicts: createPolicyVerdicts({ store, ids, clock, contents }),
-    integrity: createPolicyIntegrity({ store, tenants }),
+    integrity,
     store,
   }
 }

@@ -298,8 +298,9 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
         tags: ['Wallets'],
         summary: 'Unlink a wallet',
         description:
-          'Unlinks a wallet of this tenant (any principal type): the address no longer signs in here by SIWX, no longer counts as a policy signer, and may be linked again, here or by another tenant. ' +
-          'Policy signatures already recorded keep their signer addresses. Audited wallet.unlinked with what the link was. An id that names no wallet of this tenant is 404 wallet_not_found. ' +
+          'Unlinks a wallet of this tenant (any principal type): the address no longer signs in here through the link (an agent wallet the chain registers still signs in as its agent), a member\'s token from a SIWX sign-in with it stops working, it no longer counts as a policy signer, and it may be linked again, here or by another tenant. ' +
+          'Policy signatures already recorded keep their signer addresses. Audited wallet.unlinked with what the link was. An id that names no wallet of this tenant is 404 wallet_not_found; ' +
+          'a wallet whose signature holds the active policy\'s quorum is 409 wallet_signs_active_policy (the gate counts the signers again on every payment): activate a version signed without it first. ' +
           `${idempotencyNote} A replay returns the same answer rather than 404.`,
         params: WalletPathParams,
         headers: IdempotencyKeyHeaders,

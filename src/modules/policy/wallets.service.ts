@@ -18,6 +18,7 @@ import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { commandTenant } from './command-tenant.ts'
 import { walletAddressTakenConstraint, type PolicyStore, type WalletRow } from './policy.store.ts'
 import { lockWalletAddress } from '../../platform/db/locks.ts'
+import type { PolicyIntegrityReader } from './integrity.ts'
 import type { PolicyAgentWallets } from './ports.ts'
 
 export const walletPageRows = { defaultRows: 50, maxRows: 500 } as const satisfies PageSizeBounds
@@ -84,6 +85,8 @@ export function createWalletsService(deps: {
   commands: CommandRunner
   store: PolicyStore
   agents: PolicyAgentWallets
+  /** The active policy's signatures, counted again: an unlink must not take it below its quorum. */
+  integrity: PolicyIntegrityReader
   cursors: CursorCodec
   ids: IdSource
   clock: Clock
@@ -151,7 +154,9 @@ export function createWalletsService(deps: {
      * linked again (a legacy link one member made for another, or a claim on someone else's address, is
      * undone this way). Policy signatures already recorded keep their signer addresses. Locks the row, then
      * the address (ordered with links and agent registrations). Audits wallet.unlinked with what the link
-     * was; emits nothing. 404 wallet_not_found for an id that names no wallet of the tenant. Takes an
+     * was; emits nothing. 404 wallet_not_found for an id that names no wallet of the tenant; 409
+     * wallet_signs_active_policy when the active policy's signatures would fall below its quorum without
+     * this wallet (the gate would refuse every payment). Takes an
      * Idempotency-Key: a retry of an unlink that committed gets its answer, not 404.
      */
     async unlink(context, input) {
@@ -160,7 +165,23 @@ export function createWalletsService(deps: {
         const row = await store.lockWallet(tx, tenantId, input.wallet_id)
         if (row === undefined) throw new AppError('wallet_not_found', 'No such wallet.', { wallet_id: input.wallet_id })
         await lockWalletAddress(tx, row.address)
+        // A human wallet may be a signer the active policy counts (gate check 3.5 counts them again on every
+        // execute): ordered with sign and compose, the quorum is counted before and after.
+        const signer = row.principalType === 'human'
+        if (signer) await store.lockTenantPolicies(tx, tenantId)
+        const before = signer ? await deps.integrity.activePolicyIntegrity(tx, tenantId) : undefined
         await store.deleteWallet(tx, row)
+        if (before !== undefined && !before.provisionedDefault && before.validSignatures >= before.quorumRequired) {
+          const after = await deps.integrity.activePolicyIntegrity(tx, tenantId)
+          if (after !== undefined && after.validSignatures < after.quorumRequired) {
+            throw new AppError('wallet_signs_active_policy', 'This wallet\'s signature holds the active policy\'s quorum: unlinking it would stop every payment (gate check 3.5). Activate a version signed without it first, or deactivate the member to stop payments on purpose.', {
+              policy_id: before.id,
+              version: before.version,
+              quorum_required: before.quorumRequired,
+              valid_signatures: before.validSignatures,
+            })
+          }
+        }
         return {
           outcome: { wallet_id: row.id, address: row.address, deleted: true as const },
           audit: [

@@ -9,7 +9,7 @@ import { queryRows } from '../../../src/platform/db/database.ts'
 import { buildSiwxMessage } from '../../../src/modules/auth/domain/siwx.ts'
 import { auditEvents } from '../../support/audit-log.ts'
 import { addMember, createTestApp, expectError, signupOwner, type TestApp } from '../../support/harness.ts'
-import { linkWallet } from '../../support/policy.ts'
+import { addSigner, compose, linkWallet, samplePolicy, sign, signatureOf, type Signer } from '../../support/policy.ts'
 
 let test: TestApp
 beforeAll(async () => {
@@ -137,7 +137,9 @@ describe('DELETE /v1/tenants/{tenant_id}/wallets/{wallet_id}', () => {
     const owner = await signupOwner(test)
     const account = privateKeyToAccount(generatePrivateKey())
     const wallet = (await post(owner.tenantId, owner.token, { address: account.address, principal_type: 'human' })).json()
-    expect((await siwx(account)).statusCode).toBe(200)
+    const walletToken = (await siwx(account)).json().access_token as string
+    const whoami = () => test.request({ method: 'GET', url: '/v1/auth/whoami', token: walletToken })
+    expect((await whoami()).statusCode).toBe(200)
 
     const response = await unlink(owner.tenantId, owner.token, wallet.id, 'unlink-1')
     expect(response.statusCode, response.body).toBe(200)
@@ -154,6 +156,9 @@ describe('DELETE /v1/tenants/{tenant_id}/wallets/{wallet_id}', () => {
     ])
     expect((await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/wallets`, token: owner.token })).json().wallets).toEqual([])
     expect((await siwx(account)).statusCode).toBe(401)
+    // The token it signed in with stops too; the owner's password login does not.
+    expectError(await whoami(), 'auth_token_invalid')
+    expect((await test.request({ method: 'GET', url: '/v1/auth/whoami', token: owner.token })).statusCode).toBe(200)
     expect((await queryRows(test.runtime.db.orm, sql`select 1 from wallet_addresses where address = ${account.address.toLowerCase()}`)).length).toBe(0)
 
     // The address is free: its holder links it in another tenant and signs in there.
@@ -162,6 +167,8 @@ describe('DELETE /v1/tenants/{tenant_id}/wallets/{wallet_id}', () => {
     const signedIn = await siwx(account)
     expect(signedIn.statusCode, signedIn.body).toBe(200)
     expect(signedIn.json().principal).toMatchObject({ id: elsewhere.userId, tenantId: elsewhere.tenantId })
+    // The old token names the first tenant's member: the address is linked again, but not to them.
+    expectError(await whoami(), 'auth_token_invalid')
   })
 
   it('answers 404 wallet_not_found for an id of no wallet of the tenant, whatever its shape, and another tenant\'s wallet is untouched', async () => {
@@ -186,5 +193,32 @@ describe('DELETE /v1/tenants/{tenant_id}/wallets/{wallet_id}', () => {
     const other = await signupOwner(test)
     expectError(await unlink(owner.tenantId, other.token, wallet.id), 'auth_tenant_mismatch')
     expect((await unlink(owner.tenantId, admin.token, wallet.id)).statusCode).toBe(200)
+  })
+})
+
+describe('unlinking a wallet the active policy counts', () => {
+  it('is 409 wallet_signs_active_policy while its signature holds the quorum, and allowed once a version signed without it is active', async () => {
+    const owner = await signupOwner(test)
+    const [first, second, third] = [await addSigner(test, owner, 'admin'), await addSigner(test, owner), await addSigner(test, owner, 'admin')]
+    const activate = async (signers: readonly Signer[], label: number) => {
+      const composed = await compose(test, owner, samplePolicy(label), 2)
+      const signed = await sign(test, owner, first.member.token, composed.policy_id, await Promise.all(signers.map((signer) => signatureOf(signer, composed))))
+      expect(signed.statusCode, signed.body).toBe(200)
+      expect(signed.json()).toMatchObject({ activated: true, policy: { state: 'active' } })
+    }
+    await activate([first, second], 2)
+    const wallets = (await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/wallets`, token: owner.token })).json().wallets as Array<{ id: string; address: string }>
+    const firstWallet = wallets.find((wallet) => wallet.address === first.address)!
+    const refused = expectError(await test.request({ method: 'DELETE', url: `/v1/tenants/${owner.tenantId}/wallets/${firstWallet.id}`, token: owner.token }), 'wallet_signs_active_policy')
+    expect(refused.details).toMatchObject({ quorum_required: 2, valid_signatures: 2 })
+    expect((await test.request({ method: 'GET', url: `/v1/tenants/${owner.tenantId}/wallets`, token: owner.token })).json().wallets).toHaveLength(3)
+    // The third signer's wallet holds nothing: it unlinks; then a version signed by the other two frees the first.
+    const thirdWallet = wallets.find((wallet) => wallet.address === third.address)!
+    expect((await test.request({ method: 'DELETE', url: `/v1/tenants/${owner.tenantId}/wallets/${thirdWallet.id}`, token: owner.token })).statusCode).toBe(200)
+    const relinked = await post(owner.tenantId, third.member.token, { address: third.account.address, principal_type: 'human' })
+    expect(relinked.statusCode, relinked.body).toBe(201)
+    await activate([second, third], 3)
+    const unlinked = await test.request({ method: 'DELETE', url: `/v1/tenants/${owner.tenantId}/wallets/${firstWallet.id}`, token: owner.token })
+    expect(unlinked.statusCode, unlinked.body).toBe(200)
   })
 })
