@@ -166,7 +166,9 @@ async function backendTicks(runtime: Runtime): Promise<Map<number, number>> {
 async function cpuMeter(runtime: Runtime, jobs: number) {
   const node = process.cpuUsage()
   const before = await backendTicks(runtime)
+  const statements = countStatements()
   return async (wallSeconds: number) => {
+    const sent = statements.stop()
     const used = process.cpuUsage(node)
     const nodeSeconds = (used.user + used.system) / 1e6
     const after = await backendTicks(runtime)
@@ -179,7 +181,34 @@ async function cpuMeter(runtime: Runtime, jobs: number) {
       postgres_cpu_ms_per_job: postgresSeconds === null ? null : round((postgresSeconds / jobs) * 1e3, 3),
       postgres_cpu_share_of_wall: postgresSeconds === null ? null : round(postgresSeconds / wallSeconds, 2),
       backends_lost: [...before.keys()].filter((pid) => !after.has(pid)).length,
+      // PostgreSQL: the statements this process sent meanwhile (every worker's), per job and by kind.
+      statements_per_job: sent === null ? null : Object.fromEntries(Object.entries(sent).map(([kind, count]) => [kind, round(count / jobs, 2)])),
     }
+  }
+}
+
+/**
+ * Counts the statements this process sends through `pg` until stopped, by kind (transaction control,
+ * reads, writes, other): where a job's round trips go. Null on PGlite, which `pg` does not carry.
+ */
+function countStatements(): { stop(): Record<string, number> | null } {
+  if (engine !== 'postgres') return { stop: () => null }
+  const counts: Record<string, number> = { total: 0, transaction: 0, read: 0, write: 0, other: 0 }
+  const original = pg.Client.prototype.query
+  pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+    const [first] = args
+    const text = typeof first === 'string' ? first : (first as { text?: unknown } | undefined)?.text
+    const word = typeof text === 'string' ? (/^\s*(\w+)/.exec(text)?.[1] ?? '').toLowerCase() : ''
+    const kind = ['begin', 'commit', 'rollback', 'savepoint', 'release'].includes(word) ? 'transaction' : ['select', 'with'].includes(word) ? 'read' : ['insert', 'update', 'delete'].includes(word) ? 'write' : 'other'
+    counts.total! += 1
+    counts[kind]! += 1
+    return (original as (...queryArgs: unknown[]) => unknown).apply(this, args)
+  } as never
+  return {
+    stop() {
+      pg.Client.prototype.query = original
+      return counts
+    },
   }
 }
 
@@ -635,7 +664,8 @@ async function main() {
     log(`\n${engine}, ${executionCount} executions, batch size ${batchSize}, polling ${pollingSeconds}s`)
     log(`  preparation              propose+approve ${approveRate}/s, bare send ${bareSendRate}/s, gate execute ${gateRate}/s`)
     const cpuText = (cpu: typeof bareBefore.cpu) =>
-      `CPU/job node ${cpu.node_cpu_ms_per_job} ms (${cpu.node_cpu_share_of_wall} of wall)${cpu.postgres_cpu_ms_per_job === null ? '' : `, postgres ${cpu.postgres_cpu_ms_per_job} ms (${cpu.postgres_cpu_share_of_wall})`}`
+      `CPU/job node ${cpu.node_cpu_ms_per_job} ms (${cpu.node_cpu_share_of_wall} of wall)${cpu.postgres_cpu_ms_per_job === null ? '' : `, postgres ${cpu.postgres_cpu_ms_per_job} ms (${cpu.postgres_cpu_share_of_wall})`}` +
+      (cpu.statements_per_job === null ? '' : `, statements/job ${cpu.statements_per_job.total} (${cpu.statements_per_job.write} writes)`)
     log(`  bare jobs (before)       ${bareBefore.per_second}/s  ${cpuText(bareBefore.cpu)}`)
     log(`  dispatch (committed)     ${dispatchDrain.per_second}/s  ×${ratio} of the bare mean  (target ×0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'})  ${cpuText(dispatchDrain.cpu)}`)
     log(`                           claimed→rail answered p50 ${dispatchDrain.claimed_to_rail_answered.p50_ms} ms, rail answered→committed p50 ${dispatchDrain.rail_answered_to_committed.p50_ms} ms`)
