@@ -34,6 +34,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import diagnostics from 'node:diagnostics_channel'
+import inspector from 'node:inspector'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -67,6 +68,8 @@ const { values } = parseArgs({
     'settle-seconds': { type: 'string', default: '15' },
     'settle-wait': { type: 'string', default: '60' },
     output: { type: 'string', default: process.env.BENCH_EXECUTION_OUTPUT ?? 'bench/results/execution.json' },
+    /** Writes a V8 CPU profile of the dispatch drain alone to this path (open it in Chrome's DevTools). */
+    'profile-dispatch': { type: 'string' },
   },
   strict: true,
 })
@@ -184,6 +187,24 @@ async function cpuMeter(runtime: Runtime, jobs: number) {
       // PostgreSQL: the statements this process sent meanwhile (every worker's), per job and by kind.
       statements_per_job: sent === null ? null : Object.fromEntries(Object.entries(sent).map(([kind, count]) => [kind, round(count / jobs, 2)])),
     }
+  }
+}
+
+/** The V8 profiler of this process (node:inspector), started now; `stop` answers the profile. */
+async function startProfiler(): Promise<{ stop(): Promise<object> }> {
+  const session = new inspector.Session()
+  session.connect()
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error === null ? resolve(result) : reject(error))))
+  await post('Profiler.enable')
+  await post('Profiler.setSamplingInterval', { interval: 200 })
+  await post('Profiler.start')
+  return {
+    async stop() {
+      const { profile } = await post('Profiler.stop')
+      session.disconnect()
+      return profile as object
+    },
   }
 }
 
@@ -516,9 +537,14 @@ async function main() {
     // 1b. Dispatch drain: every worker of the runtime started, as the server starts them.
     log('drain: dispatches, every worker started')
     const dispatchCpu = await cpuMeter(runtime, executionCount)
+    const profiler = values['profile-dispatch'] === undefined ? undefined : await startProfiler()
     const dispatchStarted = performance.now()
     await runtime.startWorkers()
     await until(() => committedCount >= executionCount, drainTimeoutMs, 'the dispatch drain')
+    if (profiler !== undefined) {
+      writeFileSync(values['profile-dispatch']!, JSON.stringify(await profiler.stop()))
+      log(`  CPU profile of the drain written to ${values['profile-dispatch']}`)
+    }
     const dispatchSeconds = (Math.max(...drainOutboxIds.map((id) => committedAt.get(id)!)) - dispatchStarted) / 1000
     const dispatchDrain = {
       executions: executionCount,
