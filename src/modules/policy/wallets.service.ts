@@ -150,14 +150,16 @@ export function createWalletsService(deps: {
 
     /**
      * Unlinks a wallet of the caller's tenant: the row and its address's directory entry are deleted, so
-     * the address signs in as no one here (SIWX), stops counting as a policy signer, and is free to be
-     * linked again (a legacy link one member made for another, or a claim on someone else's address, is
-     * undone this way). Policy signatures already recorded keep their signer addresses. Locks the row, then
-     * the address (ordered with links and agent registrations). Audits wallet.unlinked with what the link
-     * was; emits nothing. 404 wallet_not_found for an id that names no wallet of the tenant; 409
-     * wallet_signs_active_policy when the active policy's signatures would fall below its quorum without
-     * this wallet (the gate would refuse every payment). Takes an
-     * Idempotency-Key: a retry of an unlink that committed gets its answer, not 404.
+     * the address no longer signs in through the link (SIWX; a member's token from it stops too, and an
+     * agent wallet the chain registers still signs in as its agent), stops counting as a policy signer,
+     * and is free to be linked again (a legacy link one member made for another, or a claim on someone
+     * else's address, is undone this way). Policy signatures already recorded keep their signer
+     * addresses. Locks the row, then the address (ordered with links and agent registrations), then, for
+     * a human wallet, the tenant's policies. Audits wallet.unlinked with what the link was; emits nothing.
+     * 404 wallet_not_found for an id that names no wallet of the tenant; 409 wallet_signs_active_policy
+     * when the active policy's signatures would fall below its quorum without this wallet (the gate would
+     * refuse every payment). Takes an Idempotency-Key: a retry of an unlink that committed gets its
+     * answer, not 404.
      */
     async unlink(context, input) {
       const { tenantId } = commandTenant(context, input)
