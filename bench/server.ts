@@ -66,9 +66,12 @@ export async function startBenchServer(
     if (serverUrl !== undefined) {
       const name = `${databasePrefix}${Date.now()}_${randomBytes(3).toString('hex')}`
       await adminQuery(serverUrl, `create database ${name}`)
-      cleanups.push(async () => {
-        await adminQuery(serverUrl, `drop database if exists ${name} with (force)`)
-      })
+      // BENCH_KEEP_DATABASE=1 keeps it for inspection (EXPLAIN, pg_stat_statements) after the run.
+      if (process.env.BENCH_KEEP_DATABASE !== '1')
+        cleanups.push(async () => {
+          await adminQuery(serverUrl, `drop database if exists ${name} with (force)`)
+        })
+      else process.stderr.write(`bench: keeping database ${name}\n`)
       const url = new URL(serverUrl)
       url.pathname = `/${name}`
       databaseUrl = url.toString()

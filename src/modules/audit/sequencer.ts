@@ -95,6 +95,8 @@ export function createAuditSequencer(deps: {
 }): AuditSequencer {
   const { db, store, clock, options } = deps
   let wanted = false
+  /** A timer's (or the start's) wake-up is pending: the next sweep also looks for due batches. */
+  let dueWanted = false
   let running: Promise<void> | undefined
   let sweepTimer: NodeJS.Timeout | undefined
   let stopListening: (() => Promise<void>) | undefined
@@ -205,14 +207,15 @@ export function createAuditSequencer(deps: {
     }
   }
 
-  async function sweep(sweepOptions: { closeOpenBatch?: boolean } = {}): Promise<SettleResult> {
+  /**
+   * `dueBatches: false` looks only for pending events: the tenants it links have their due batches closed
+   * in the same transaction, so the search for batches that came due with no new event (a scan of every
+   * chain head) is left to the timer's sweeps; a recording's wake-up under load skips it.
+   */
+  async function sweep(sweepOptions: { closeOpenBatch?: boolean; dueBatches?: boolean } = {}): Promise<SettleResult> {
     const cutoff = new Date(clock.now().getTime() - options.batchWaitSeconds * 1000)
-    const tenants = [
-      ...new Set([
-        ...(await store.tenantsWithUnsequenced(db.orm, sweepTenantsMax)),
-        ...(await store.tenantsWithDueBatches(db.orm, options.batchEventsMax, sweepOptions.closeOpenBatch === true ? endOfTime : cutoff, sweepTenantsMax)),
-      ]),
-    ].sort()
+    const due = sweepOptions.dueBatches === false ? [] : await store.tenantsWithDueBatches(db.orm, options.batchEventsMax, sweepOptions.closeOpenBatch === true ? endOfTime : cutoff, sweepTenantsMax)
+    const tenants = [...new Set([...(await store.tenantsWithUnsequenced(db.orm, sweepTenantsMax)), ...due])].sort()
     let sequenced = 0
     let anchorsCreated = 0
     for (let start = 0; start < tenants.length; start += tenantsPerTransactionMax) {
@@ -228,14 +231,17 @@ export function createAuditSequencer(deps: {
    * work sweeps again, so a busy system is drained continuously and an idle one waits for the next
    * notification or timer.
    */
-  function wake(): void {
+  function wake(options: { dueBatches: boolean }): void {
     wanted = true
+    if (options.dueBatches) dueWanted = true
     if (running !== undefined || stopped) return
     running = (async () => {
       while (wanted && !stopped) {
         wanted = false
+        const dueBatches = dueWanted
+        dueWanted = false
         try {
-          const result = await sweep()
+          const result = await sweep({ dueBatches })
           if (result.sequenced > 0 || result.anchorsCreated > 0) wanted = true
         } catch (error) {
           deps.logger.error({ err: error }, 'audit sweep failed; the next wake-up retries')
@@ -251,9 +257,9 @@ export function createAuditSequencer(deps: {
     sweep,
     async start() {
       stopped = false
-      stopListening = await db.listen(auditAppendedChannel, () => wake())
-      sweepTimer = setInterval(wake, options.sweepIntervalMs)
-      wake()
+      stopListening = await db.listen(auditAppendedChannel, () => wake({ dueBatches: false }))
+      sweepTimer = setInterval(() => wake({ dueBatches: true }), options.sweepIntervalMs)
+      wake({ dueBatches: true })
     },
     async stop() {
       stopped = true

@@ -223,6 +223,77 @@ describe('concurrency', () => {
   )
 })
 
+describe('sweeps', () => {
+  const anchorCount = async (tenantId: string) =>
+    (await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from audit_anchors where tenant_id = ${tenantId}`))[0]!.count
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+  /** A sequencer on the test database whose store counts the searches for due batches. */
+  function countingSequencer(sweepIntervalMs: number) {
+    const dueSearches: number[] = []
+    const counting = { ...store, tenantsWithDueBatches: (...args: Parameters<typeof store.tenantsWithDueBatches>) => (dueSearches.push(Date.now()), store.tenantsWithDueBatches(...args)) }
+    const sequencer = createAuditSequencer({
+      db: test.runtime.db,
+      store: counting,
+      jobs: test.runtime.jobs,
+      ids: createIdSource(),
+      clock: systemClock,
+      logger: pino({ level: 'silent' }),
+      options: { batchEventsMax: 1000, batchWaitSeconds: 1, anchoringMode: 'database_hash_chain', sweepIntervalMs },
+    })
+    return { sequencer, dueSearches }
+  }
+  async function recordSpaced(tenantId: string, count: number) {
+    const recorder = createAuditRecorder({ ids: createIdSource(), clock: systemClock })
+    for (let index = 0; index < count; index += 1) {
+      await test.runtime.db.transaction((tx) =>
+        recorder.record(tx, { tenantId, layer: 'audit', actor: { type: 'system', id: 'sweep-test' }, action: 'test.sweep', entity: { type: 'tenant', id: tenantId }, outputs: { index } }),
+      )
+      // Past the recorder's pacing: each record sends its own wake-up.
+      await pause(150)
+    }
+  }
+
+  it("links on a recording's wake-up without searching every chain for due batches, which only the timer's sweeps (and explicit ones) do", async () => {
+    const owner = await signupOwner(test)
+    const { sequencer, dueSearches } = countingSequencer(3_600_000)
+    await sequencer.start()
+    try {
+      await expect.poll(() => dueSearches.length).toBe(1) // the start's sweep
+      await sequencer.settleTenant(owner.tenantId, { closeOpenBatch: true })
+      await recordSpaced(owner.tenantId, 3)
+      await expect.poll(async () => (await walk(owner.tenantId)).unsequenced, { timeout: 10_000, interval: 50 }).toBe(0)
+      // Three wake-ups, each linking; none searched for due batches.
+      expect(dueSearches).toHaveLength(1)
+      const linked = await anchorCount(owner.tenantId)
+      // The open batch comes due (1 s) with no event to wake anyone: no timer yet, so it stays open...
+      await pause(1_200)
+      expect(await anchorCount(owner.tenantId)).toBe(linked)
+      // ...until a sweep that looks for due batches.
+      await sequencer.sweep()
+      expect(dueSearches).toHaveLength(2)
+      expect(await anchorCount(owner.tenantId)).toBe(linked + 1)
+    } finally {
+      await sequencer.stop()
+    }
+  })
+
+  it('closes a batch that came due with no new event on the next timer sweep', async () => {
+    const owner = await signupOwner(test)
+    const { sequencer } = countingSequencer(200)
+    await sequencer.start()
+    try {
+      await sequencer.settleTenant(owner.tenantId, { closeOpenBatch: true })
+      const closed = await anchorCount(owner.tenantId)
+      await recordSpaced(owner.tenantId, 1)
+      await expect.poll(() => anchorCount(owner.tenantId), { timeout: 10_000, interval: 100 }).toBe(closed + 1)
+      expect(await walk(owner.tenantId)).toMatchObject({ ok: true, unsequenced: 0 })
+    } finally {
+      await sequencer.stop()
+    }
+  })
+})
+
 describe('append-only in the database', () => {
   it('refuses any change to a recorded event, and its removal before it is in the chain', async () => {
     const owner = await signupOwner(test)
