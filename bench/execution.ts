@@ -161,6 +161,40 @@ async function backendTicks(runtime: Runtime): Promise<Map<number, number>> {
 }
 
 /**
+ * Where PostgreSQL's time goes during a drain, by statement: pg_stat_statements of this database, reset
+ * at the drain's start, its top statements by execution time at the end. Only where the server preloads
+ * the extension (`shared_preload_libraries`); otherwise (PGlite, a default server) null, once decided.
+ */
+let statementsProfileUsable: boolean | undefined
+async function statementsProfile(runtime: Runtime, jobs: number) {
+  if (engine !== 'postgres') return async () => null
+  if (statementsProfileUsable === undefined) {
+    try {
+      await runtime.db.orm.execute(sql`create extension if not exists pg_stat_statements`)
+      await runtime.db.orm.execute(sql`select 1 from pg_stat_statements limit 1`)
+      statementsProfileUsable = true
+    } catch {
+      statementsProfileUsable = false
+    }
+  }
+  if (!statementsProfileUsable) return async () => null
+  await runtime.db.orm.execute(sql`select pg_stat_statements_reset(0, (select oid from pg_database where datname = current_database()), 0)`)
+  return async () => {
+    const rows = await queryRows<{ calls: string; total_ms: number; rows: string; query: string }>(
+      runtime.db.orm,
+      sql`select calls::text, total_exec_time as total_ms, rows::text, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 120) as query
+            from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) and query not like '%pg_stat_statements%'
+           order by total_exec_time desc`,
+    )
+    const totalMs = rows.reduce((sum, row) => sum + row.total_ms, 0)
+    return {
+      executor_ms_per_job: round(totalMs / jobs, 3),
+      top: rows.slice(0, 8).map((row) => ({ calls: Number(row.calls), ms_per_job: round(row.total_ms / jobs, 3), share: round(row.total_ms / totalMs, 2), rows: Number(row.rows), query: row.query })),
+    }
+  }
+}
+
+/**
  * CPU per job over a drain: this process (the workers, and on PGlite the database too) and this run's
  * PostgreSQL backends. Less sensitive than the rates to other load on a shared machine; a share of the
  * wall time near 1 is a bottleneck (one core each; two cores here). A backend that ended during the
@@ -169,9 +203,12 @@ async function backendTicks(runtime: Runtime): Promise<Map<number, number>> {
 async function cpuMeter(runtime: Runtime, jobs: number) {
   const node = process.cpuUsage()
   const before = await backendTicks(runtime)
+  // Before the count starts: its reset is not one of the drain's statements.
+  const profile = await statementsProfile(runtime, jobs)
   const statements = countStatements()
   return async (wallSeconds: number) => {
     const sent = statements.stop()
+    const postgresStatements = await profile()
     const used = process.cpuUsage(node)
     const nodeSeconds = (used.user + used.system) / 1e6
     const after = await backendTicks(runtime)
@@ -186,6 +223,8 @@ async function cpuMeter(runtime: Runtime, jobs: number) {
       backends_lost: [...before.keys()].filter((pid) => !after.has(pid)).length,
       // PostgreSQL: the statements this process sent meanwhile (every worker's), per job and by kind.
       statements_per_job: sent === null ? null : Object.fromEntries(Object.entries(sent).map(([kind, count]) => [kind, round(count / jobs, 2)])),
+      // With pg_stat_statements preloaded: PostgreSQL's executor time per job, and its top statements.
+      postgres_statements: postgresStatements,
     }
   }
 }
@@ -694,6 +733,12 @@ async function main() {
       (cpu.statements_per_job === null ? '' : `, statements/job ${cpu.statements_per_job.total} (${cpu.statements_per_job.write} writes)`)
     log(`  bare jobs (before)       ${bareBefore.per_second}/s  ${cpuText(bareBefore.cpu)}`)
     log(`  dispatch (committed)     ${dispatchDrain.per_second}/s  ×${ratio} of the bare mean  (target ×0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'})  ${cpuText(dispatchDrain.cpu)}`)
+    const topStatements = dispatchDrain.cpu.postgres_statements
+    if (topStatements !== null)
+      log(
+        `                           postgres executor ${topStatements.executor_ms_per_job} ms a dispatch (pg_stat_statements); its top statements:\n` +
+          topStatements.top.map((row) => `                             ${String(row.ms_per_job).padStart(6)} ms  ${String(Math.round(row.share * 100)).padStart(2)}%  ${row.calls} calls  ${row.query}`).join('\n'),
+      )
     log(`                           claimed→rail answered p50 ${dispatchDrain.claimed_to_rail_answered.p50_ms} ms, rail answered→committed p50 ${dispatchDrain.rail_answered_to_committed.p50_ms} ms`)
     log(`  bare jobs (after)        ${bareAfter.per_second}/s  (drift ${result.drain.bare_drift_percent}%${Math.abs(result.drain.bare_drift_percent) > 15 ? ', NOISY' : ''})  ${cpuText(bareAfter.cpu)}`)
     log(`  INSERT + commit jobs     ${writingJobs.per_second}/s  ×${result.drain.insert_job_vs_bare_after} of bare (after), dispatch ×${result.drain.ratio_vs_insert_job} of it  ${cpuText(writingJobs.cpu)}`)
