@@ -231,9 +231,9 @@ export function createAuditSequencer(deps: {
    * work sweeps again, so a busy system is drained continuously and an idle one waits for the next
    * notification or timer.
    */
-  function wake(options: { dueBatches: boolean }): void {
+  function wake(wakeOptions: { dueBatches: boolean }): void {
     wanted = true
-    if (options.dueBatches) dueWanted = true
+    if (wakeOptions.dueBatches) dueWanted = true
     if (running !== undefined || stopped) return
     running = (async () => {
       while (wanted && !stopped) {
@@ -243,6 +243,8 @@ export function createAuditSequencer(deps: {
         try {
           const result = await sweep({ dueBatches })
           if (result.sequenced > 0 || result.anchorsCreated > 0) wanted = true
+          // A search that closed batches may have left more (it takes sweepTenantsMax tenants at a time): search again.
+          if (dueBatches && result.anchorsCreated > 0) dueWanted = true
         } catch (error) {
           deps.logger.error({ err: error }, 'audit sweep failed; the next wake-up retries')
         }

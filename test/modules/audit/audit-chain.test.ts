@@ -13,9 +13,10 @@ import { walkChain } from '../../../src/modules/audit/chain-walk.ts'
 import { genesisHash } from '../../../src/modules/audit/domain/chain.ts'
 import { createAuditSequencer } from '../../../src/modules/audit/sequencer.ts'
 import { openDatabase, queryRows, type Database } from '../../../src/platform/db/database.ts'
-import { systemClock } from '../../../src/kernel/clock.ts'
+import { fixedClock, systemClock, type Clock } from '../../../src/kernel/clock.ts'
 import { createIdSource } from '../../../src/kernel/ids.ts'
 import { createTestApp, signupOwner, testDatabaseUrl, uniqueEmail, type TestApp } from '../../support/harness.ts'
+import { isolatedDatabase, type IsolatedDatabase } from '../../support/isolated-database.ts'
 
 let test: TestApp
 beforeAll(async () => {
@@ -224,70 +225,89 @@ describe('concurrency', () => {
 })
 
 describe('sweeps', () => {
+  // A database of their own: the sequencers here sweep every tenant, which on the run's shared PostgreSQL
+  // database would close other test files' batches (and theirs could close these).
+  let own: TestApp
+  let database: IsolatedDatabase | undefined
+  beforeAll(async () => {
+    database = testDatabaseUrl() === undefined ? undefined : await isolatedDatabase('audit_sweeps')
+    own = await createTestApp(database === undefined ? {} : { env: { DATABASE_URL: database.url } })
+  })
+  afterAll(async () => {
+    await own?.close()
+    await database?.drop()
+  })
   const anchorCount = async (tenantId: string) =>
-    (await queryRows<{ count: number }>(test.runtime.db.orm, sql`select count(*)::int as count from audit_anchors where tenant_id = ${tenantId}`))[0]!.count
+    (await queryRows<{ count: number }>(own.runtime.db.orm, sql`select count(*)::int as count from audit_anchors where tenant_id = ${tenantId}`))[0]!.count
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-  /** A sequencer on the test database whose store counts the searches for due batches. */
+  /**
+   * A sequencer on this describe's database (batches close once their first event has waited 1 s by
+   * `clock`, ahead of every event recorded so far), whose store counts the searches for due batches.
+   */
   function countingSequencer(sweepIntervalMs: number) {
+    const clock = fixedClock(new Date(Date.now() + 60_000))
     const dueSearches: number[] = []
     const counting = { ...store, tenantsWithDueBatches: (...args: Parameters<typeof store.tenantsWithDueBatches>) => (dueSearches.push(Date.now()), store.tenantsWithDueBatches(...args)) }
     const sequencer = createAuditSequencer({
-      db: test.runtime.db,
+      db: own.runtime.db,
       store: counting,
-      jobs: test.runtime.jobs,
+      jobs: own.runtime.jobs,
       ids: createIdSource(),
-      clock: systemClock,
+      clock,
       logger: pino({ level: 'silent' }),
       options: { batchEventsMax: 1000, batchWaitSeconds: 1, anchoringMode: 'database_hash_chain', sweepIntervalMs },
     })
-    return { sequencer, dueSearches }
+    return { sequencer, dueSearches, clock }
   }
-  async function recordSpaced(tenantId: string, count: number) {
-    const recorder = createAuditRecorder({ ids: createIdSource(), clock: systemClock })
+  /** Events recorded at `clock`'s time, each past the recorder's pacing (each sends its own wake-up). */
+  async function recordSpaced(tenantId: string, count: number, clock: Clock) {
+    const recorder = createAuditRecorder({ ids: createIdSource(), clock })
     for (let index = 0; index < count; index += 1) {
-      await test.runtime.db.transaction((tx) =>
+      await own.runtime.db.transaction((tx) =>
         recorder.record(tx, { tenantId, layer: 'audit', actor: { type: 'system', id: 'sweep-test' }, action: 'test.sweep', entity: { type: 'tenant', id: tenantId }, outputs: { index } }),
       )
-      // Past the recorder's pacing: each record sends its own wake-up.
       await pause(150)
     }
   }
 
   it("links on a recording's wake-up without searching every chain for due batches, which only the timer's sweeps (and explicit ones) do", async () => {
-    const owner = await signupOwner(test)
-    const { sequencer, dueSearches } = countingSequencer(3_600_000)
+    const owner = await signupOwner(own)
+    const { sequencer, dueSearches, clock } = countingSequencer(3_600_000)
     await sequencer.start()
     try {
       await expect.poll(() => dueSearches.length).toBe(1) // the start's sweep
       await sequencer.settleTenant(owner.tenantId, { closeOpenBatch: true })
-      await recordSpaced(owner.tenantId, 3)
-      await expect.poll(async () => (await walk(owner.tenantId)).unsequenced, { timeout: 10_000, interval: 50 }).toBe(0)
-      // Three wake-ups, each linking; none searched for due batches.
+      const closed = await anchorCount(owner.tenantId)
+      await recordSpaced(owner.tenantId, 3, clock)
+      await expect.poll(async () => (await walkChain(own.runtime.db, store, owner.tenantId)).unsequenced, { timeout: 10_000, interval: 50 }).toBe(0)
+      // Three wake-ups, each linking; none searched for due batches, and the new batch is open.
       expect(dueSearches).toHaveLength(1)
-      const linked = await anchorCount(owner.tenantId)
-      // The open batch comes due (1 s) with no event to wake anyone: no timer yet, so it stays open...
-      await pause(1_200)
-      expect(await anchorCount(owner.tenantId)).toBe(linked)
-      // ...until a sweep that looks for due batches.
+      expect(await anchorCount(owner.tenantId)).toBe(closed)
+      // The batch comes due with no event to wake anyone; a sweep that looks for due batches closes it.
+      clock.advance(2_000)
       await sequencer.sweep()
       expect(dueSearches).toHaveLength(2)
-      expect(await anchorCount(owner.tenantId)).toBe(linked + 1)
+      expect(await anchorCount(owner.tenantId)).toBe(closed + 1)
     } finally {
       await sequencer.stop()
     }
   })
 
   it('closes a batch that came due with no new event on the next timer sweep', async () => {
-    const owner = await signupOwner(test)
-    const { sequencer } = countingSequencer(200)
+    const owner = await signupOwner(own)
+    const { sequencer, clock } = countingSequencer(100)
     await sequencer.start()
     try {
       await sequencer.settleTenant(owner.tenantId, { closeOpenBatch: true })
       const closed = await anchorCount(owner.tenantId)
-      await recordSpaced(owner.tenantId, 1)
-      await expect.poll(() => anchorCount(owner.tenantId), { timeout: 10_000, interval: 100 }).toBe(closed + 1)
-      expect(await walk(owner.tenantId)).toMatchObject({ ok: true, unsequenced: 0 })
+      await recordSpaced(owner.tenantId, 1, clock)
+      await expect.poll(async () => (await walkChain(own.runtime.db, store, owner.tenantId)).unsequenced, { timeout: 10_000, interval: 50 }).toBe(0)
+      await pause(300) // timer sweeps while the batch is not yet due
+      expect(await anchorCount(owner.tenantId)).toBe(closed)
+      clock.advance(2_000)
+      await expect.poll(() => anchorCount(owner.tenantId), { timeout: 10_000, interval: 50 }).toBe(closed + 1)
+      expect(await walkChain(own.runtime.db, store, owner.tenantId)).toMatchObject({ ok: true, unsequenced: 0 })
     } finally {
       await sequencer.stop()
     }
