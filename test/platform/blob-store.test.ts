@@ -109,6 +109,16 @@ describe.each(['filesystem', 's3 (s3rver)', ...(motoAvailable ? ['s3 (moto, vers
     expect(await put(subject(), tenantId, (await read(subject(), tenantId, kept.sha256))!)).toEqual(kept)
   })
 
+  it('reads a blob opened before it was deleted and its tenant purged, whole', async () => {
+    const tenantId = randomUUID()
+    const content = unique('opened')
+    const stored = await put(subject(), tenantId, content)
+    const stream = await subject().open(tenantId, stored.sha256)
+    expect(await subject().delete(tenantId, stored.sha256)).toBe(true)
+    await subject().purgeTenant(tenantId)
+    expect(await text(stream!)).toBe(content)
+  })
+
   it('purges every blob of one tenant and nothing of another', async () => {
     const [tenantId, neighbour] = [randomUUID(), randomUUID()]
     const hashes = []

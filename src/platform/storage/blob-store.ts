@@ -5,8 +5,8 @@
  * same bytes are stored once per tenant and a tenant's bytes can be purged by that prefix.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
+import { createWriteStream } from 'node:fs'
+import { mkdir, open as openFile, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -114,13 +114,17 @@ export function createFileBlobStore(root: string): BlobStore {
       return { sha256, bytes }
     },
     async open(tenantId, sha256) {
-      const path = blobPath(tenantId, sha256)
+      // Opened here, not lazily by the stream: a blob deleted or purged once it is open is still read whole
+      // (the descriptor keeps it), where a stream opening it later would emit ENOENT, and with no listener
+      // attached yet, crash the process with an uncaught exception.
+      let handle: FileHandle
       try {
-        await stat(path)
-      } catch {
-        return undefined
+        handle = await openFile(blobPath(tenantId, sha256), 'r')
+      } catch (error) {
+        if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined
+        throw error
       }
-      return createReadStream(path)
+      return handle.createReadStream()
     },
     async delete(tenantId, sha256) {
       try {
