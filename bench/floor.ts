@@ -171,3 +171,19 @@ export function replayGrouped(db: Database, grouping: Grouping, commands: Readon
     for (const [text, rows] of jsonRows) commitWith(tx, client.query({ text, values: [JSON.stringify(rows)] }))
   })
 }
+
+/**
+ * Several commands' recorded writes in one transaction, each statement as its command sent it (nothing
+ * merged), one round trip: group commit as a shared transaction could run commands whose code stays as
+ * it is. It is the best case of that design (no savepoint per command: a group that failed would be run
+ * again command by command), so a design that keeps the commands' statements cannot beat it.
+ */
+export function replayGroupedAsSent(db: Database, commands: ReadonlyArray<readonly RecordedStatement[]>, fresh: (values: readonly unknown[], map: Map<string, string>, command: number) => unknown[]): Promise<void> {
+  return db.transaction(async (tx) => {
+    const client = (tx as unknown as { session: { client: pg.Client } }).session.client
+    commands.forEach((statements, index) => {
+      const map = new Map<string, string>()
+      for (const statement of statements) commitWith(tx, client.query({ text: statement.text, values: fresh(statement.values, map, index) }))
+    })
+  })
+}

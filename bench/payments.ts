@@ -33,7 +33,7 @@ import type { Principal } from '../src/kernel/principal.ts'
 import { runGate } from '../src/modules/payments/domain/gate.ts'
 import { passingGateSnapshot } from '../src/modules/payments/domain/gate.testing.ts'
 import { seedParsedArtifact } from '../src/modules/raw/raw.testing.ts'
-import { freshValues, groupingFor, recordStatements, replayGrouped, replayWrites, withoutWakeUp, type RecordedStatement } from './floor.ts'
+import { freshValues, groupingFor, recordStatements, replayGrouped, replayGroupedAsSent, replayWrites, withoutWakeUp, type RecordedStatement } from './floor.ts'
 import { round } from './load.ts'
 import { startBenchServer, type BenchServer } from './server.ts'
 
@@ -306,7 +306,13 @@ async function main() {
         return replayGrouped(db, grouping, members.map((which) => writes[which]!), (values, map, command) => freshKept(tenants[members[command]!]!.tenantId)(values, map))
       })
       await server.runtime.settleAudit()
-      return { alone, grouped }
+      log(`proposal floor, grouped as sent: ${floorGroup} proposals' writes a transaction, each statement as its proposal sent it`)
+      const groupedAsSent = await drive(durationSeconds, (worker, index) => {
+        const members = Array.from({ length: floorGroup }, (_, member) => (worker * 7919 + index * floorGroup + member) % writes.length)
+        return replayGroupedAsSent(db, members.map((which) => writes[which]!), (values, map, command) => freshKept(tenants[members[command]!]!.tenantId)(values, map))
+      })
+      await server.runtime.settleAudit()
+      return { alone, grouped, groupedAsSent }
     })()
 
     // Execute: intents approved beforehand (proposed, then approved by the tenant's owner), one per call.
@@ -368,7 +374,17 @@ async function main() {
           (values, map, command) => freshValues(values, map, ids, { prefixes: executeIdPrefixes, substitute: (_, prefix) => (prefix === 'pi' ? proposed.get(tenantOf[members[command]!]!)?.pop() : undefined) }),
         )
       })
-      return { alone, grouped }
+      await server.runtime.settleAudit()
+      log(`execute floor, grouped as sent: ${floorGroup} executes' writes a transaction, each statement as its execute sent it`)
+      const groupedAsSent = await drive(durationSeconds, (worker, index) => {
+        const members = Array.from({ length: floorGroup }, (_, member) => (worker * 7919 + index * floorGroup + member) % writes.length)
+        return replayGroupedAsSent(
+          db,
+          members.map((which) => writes[which]!),
+          (values, map, command) => freshValues(values, map, ids, { prefixes: executeIdPrefixes, substitute: (_, prefix) => (prefix === 'pi' ? proposed.get(tenantOf[members[command]!]!)?.pop() : undefined) }),
+        )
+      })
+      return { alone, grouped, groupedAsSent }
     })()
 
     const baselineMean = (baseline.perSecond + baselineAgain.perSecond) / 2
@@ -391,8 +407,10 @@ async function main() {
               baseline_mean_per_s: round(baselineMean, 1),
               proposal_writes_alone: { ...proposalFloors.alone, ratio: round(proposalFloors.alone.perSecond / baselineMean, 3) },
               proposal_writes_grouped: { ...proposalFloors.grouped, group: floorGroup, proposals_per_second: round(proposalFloors.grouped.perSecond * floorGroup, 1), ratio: round((proposalFloors.grouped.perSecond * floorGroup) / baselineMean, 3) },
+              proposal_writes_grouped_as_sent: { ...proposalFloors.groupedAsSent, group: floorGroup, proposals_per_second: round(proposalFloors.groupedAsSent.perSecond * floorGroup, 1), ratio: round((proposalFloors.groupedAsSent.perSecond * floorGroup) / baselineMean, 3) },
               execute_writes_alone: { ...executeFloor.alone, ratio: round(executeFloor.alone.perSecond / baselineMean, 3) },
               execute_writes_grouped: { ...executeFloor.grouped, group: floorGroup, executes_per_second: round(executeFloor.grouped.perSecond * floorGroup, 1), ratio: round((executeFloor.grouped.perSecond * floorGroup) / baselineMean, 3) },
+              execute_writes_grouped_as_sent: { ...executeFloor.groupedAsSent, group: floorGroup, executes_per_second: round(executeFloor.groupedAsSent.perSecond * floorGroup, 1), ratio: round((executeFloor.groupedAsSent.perSecond * floorGroup) / baselineMean, 3) },
             },
       gate_checks_in_process: checks,
       targets: { proposal_ratio_min: 0.5, proposal_half_load_p99_ms_max: 15, execute_ratio_min: 0.3, gate_checks_p99_us_max: 200 },
@@ -411,8 +429,10 @@ async function main() {
       log(`  floors (the command's writes alone, fresh ids, one round trip; ratios against the bare mean, ${floors.baseline_mean_per_s}/s):`)
       log(`    proposal's 5 writes    ${floors.proposal_writes_alone.perSecond}/s  ×${floors.proposal_writes_alone.ratio}  (errors ${floors.proposal_writes_alone.errors})`)
       log(`    ${floorGroup} grouped, multi-row  ${floors.proposal_writes_grouped.proposals_per_second} proposals/s  ×${floors.proposal_writes_grouped.ratio}  (errors ${floors.proposal_writes_grouped.errors})`)
+      log(`    ${floorGroup} grouped, as sent    ${floors.proposal_writes_grouped_as_sent.proposals_per_second} proposals/s  ×${floors.proposal_writes_grouped_as_sent.ratio}  (errors ${floors.proposal_writes_grouped_as_sent.errors})`)
       log(`    execute's 9 writes     ${floors.execute_writes_alone.perSecond}/s  ×${floors.execute_writes_alone.ratio}  (errors ${floors.execute_writes_alone.errors})`)
       log(`    ${floorGroup} grouped, multi-row  ${floors.execute_writes_grouped.executes_per_second} executes/s  ×${floors.execute_writes_grouped.ratio}  (errors ${floors.execute_writes_grouped.errors})`)
+      log(`    ${floorGroup} grouped, as sent    ${floors.execute_writes_grouped_as_sent.executes_per_second} executes/s  ×${floors.execute_writes_grouped_as_sent.ratio}  (errors ${floors.execute_writes_grouped_as_sent.errors})`)
     }
     log(`written to ${values.output}`)
   } finally {
