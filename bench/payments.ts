@@ -190,6 +190,16 @@ async function setUpTenant(server: BenchServer, index: number): Promise<BenchTen
 
 /** Proposals a transaction in the grouped floor (group commit's best case: one per concurrent caller). */
 const floorGroup = Number(process.env.BENCH_FLOOR_GROUP ?? concurrency)
+/** The recordings a grouped floor's call replays together: `floorGroup` of them, spread as the callers are. */
+const groupMembers = (worker: number, index: number, recordings: number) =>
+  Array.from({ length: floorGroup }, (_, member) => (worker * 7919 + index * floorGroup + member) % recordings)
+/** A grouped floor's figures: its transactions, and the commands they carried, a second and against the baseline. */
+const groupedFloor = <Key extends string>(floor: Throughput, baselineMean: number, perSecondKey: Key) => ({
+  ...floor,
+  group: floorGroup,
+  ...({ [perSecondKey]: round(floor.perSecond * floorGroup, 1) } as Record<Key, number>),
+  ratio: round((floor.perSecond * floorGroup) / baselineMean, 3),
+})
 /** A proposal's writes: its decision, intent, agent proposal, audit event and business events. */
 const proposalWritePattern = /^(insert into "(payment_policy_decisions|payment_intents|agent_proposals)"|(with inserted as \()?insert into audit_inbox|with subscribed as)/
 const proposalIdPrefixes = new Set(['pdc', 'pi', 'prp', 'aev', 'evt'])
@@ -302,13 +312,13 @@ async function main() {
       const grouping = await groupingFor(db, ['payment_policy_decisions', 'payment_intents', 'agent_proposals'])
       log(`proposal floor, grouped: ${floorGroup} proposals' writes a transaction, one multi-row insert per table`)
       const grouped = await drive(durationSeconds, (worker, index) => {
-        const members = Array.from({ length: floorGroup }, (_, member) => (worker * 7919 + index * floorGroup + member) % writes.length)
+        const members = groupMembers(worker, index, writes.length)
         return replayGrouped(db, grouping, members.map((which) => writes[which]!), (values, map, command) => freshKept(tenants[members[command]!]!.tenantId)(values, map))
       })
       await server.runtime.settleAudit()
       log(`proposal floor, grouped as sent: ${floorGroup} proposals' writes a transaction, each statement as its proposal sent it`)
       const groupedAsSent = await drive(durationSeconds, (worker, index) => {
-        const members = Array.from({ length: floorGroup }, (_, member) => (worker * 7919 + index * floorGroup + member) % writes.length)
+        const members = groupMembers(worker, index, writes.length)
         return replayGroupedAsSent(db, members.map((which) => writes[which]!), (values, map, command) => freshKept(tenants[members[command]!]!.tenantId)(values, map))
       })
       await server.runtime.settleAudit()
@@ -355,6 +365,9 @@ async function main() {
         9,
       )
       const tenantOf = writes.map((statements) => String(statements[0]!.values[1]))
+      // A grouped replay's fresh values: each command's intent one the proposal floors kept for its tenant.
+      const freshFor = (members: readonly number[]) => (values: readonly unknown[], map: Map<string, string>, command: number) =>
+        freshValues(values, map, ids, { prefixes: executeIdPrefixes, substitute: (_, prefix) => (prefix === 'pi' ? proposed.get(tenantOf[members[command]!]!)?.pop() : undefined) })
       log(`execute floor: its ${writes[0]!.length} writes alone, one round trip`)
       const alone = await drive(durationSeconds, (worker, index) => {
         const which = (worker * 7919 + index) % writes.length
@@ -366,22 +379,22 @@ async function main() {
       const grouping = await groupingFor(db, ['policy_verdicts', 'payment_gate_runs', 'payment_outbox', 'payment_reservations'])
       log(`execute floor, grouped: ${floorGroup} executes' writes a transaction, one multi-row insert per table`)
       const grouped = await drive(durationSeconds, (worker, index) => {
-        const members = Array.from({ length: floorGroup }, (_, member) => (worker * 7919 + index * floorGroup + member) % writes.length)
+        const members = groupMembers(worker, index, writes.length)
         return replayGrouped(
           db,
           grouping,
           members.map((which) => writes[which]!),
-          (values, map, command) => freshValues(values, map, ids, { prefixes: executeIdPrefixes, substitute: (_, prefix) => (prefix === 'pi' ? proposed.get(tenantOf[members[command]!]!)?.pop() : undefined) }),
+          freshFor(members),
         )
       })
       await server.runtime.settleAudit()
       log(`execute floor, grouped as sent: ${floorGroup} executes' writes a transaction, each statement as its execute sent it`)
       const groupedAsSent = await drive(durationSeconds, (worker, index) => {
-        const members = Array.from({ length: floorGroup }, (_, member) => (worker * 7919 + index * floorGroup + member) % writes.length)
+        const members = groupMembers(worker, index, writes.length)
         return replayGroupedAsSent(
           db,
           members.map((which) => writes[which]!),
-          (values, map, command) => freshValues(values, map, ids, { prefixes: executeIdPrefixes, substitute: (_, prefix) => (prefix === 'pi' ? proposed.get(tenantOf[members[command]!]!)?.pop() : undefined) }),
+          freshFor(members),
         )
       })
       return { alone, grouped, groupedAsSent }
@@ -406,11 +419,11 @@ async function main() {
           : {
               baseline_mean_per_s: round(baselineMean, 1),
               proposal_writes_alone: { ...proposalFloors.alone, ratio: round(proposalFloors.alone.perSecond / baselineMean, 3) },
-              proposal_writes_grouped: { ...proposalFloors.grouped, group: floorGroup, proposals_per_second: round(proposalFloors.grouped.perSecond * floorGroup, 1), ratio: round((proposalFloors.grouped.perSecond * floorGroup) / baselineMean, 3) },
-              proposal_writes_grouped_as_sent: { ...proposalFloors.groupedAsSent, group: floorGroup, proposals_per_second: round(proposalFloors.groupedAsSent.perSecond * floorGroup, 1), ratio: round((proposalFloors.groupedAsSent.perSecond * floorGroup) / baselineMean, 3) },
+              proposal_writes_grouped: groupedFloor(proposalFloors.grouped, baselineMean, 'proposals_per_second'),
+              proposal_writes_grouped_as_sent: groupedFloor(proposalFloors.groupedAsSent, baselineMean, 'proposals_per_second'),
               execute_writes_alone: { ...executeFloor.alone, ratio: round(executeFloor.alone.perSecond / baselineMean, 3) },
-              execute_writes_grouped: { ...executeFloor.grouped, group: floorGroup, executes_per_second: round(executeFloor.grouped.perSecond * floorGroup, 1), ratio: round((executeFloor.grouped.perSecond * floorGroup) / baselineMean, 3) },
-              execute_writes_grouped_as_sent: { ...executeFloor.groupedAsSent, group: floorGroup, executes_per_second: round(executeFloor.groupedAsSent.perSecond * floorGroup, 1), ratio: round((executeFloor.groupedAsSent.perSecond * floorGroup) / baselineMean, 3) },
+              execute_writes_grouped: groupedFloor(executeFloor.grouped, baselineMean, 'executes_per_second'),
+              execute_writes_grouped_as_sent: groupedFloor(executeFloor.groupedAsSent, baselineMean, 'executes_per_second'),
             },
       gate_checks_in_process: checks,
       targets: { proposal_ratio_min: 0.5, proposal_half_load_p99_ms_max: 15, execute_ratio_min: 0.3, gate_checks_p99_us_max: 200 },
