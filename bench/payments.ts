@@ -35,6 +35,7 @@ import { passingGateSnapshot } from '../src/modules/payments/domain/gate.testing
 import { seedParsedArtifact } from '../src/modules/raw/raw.testing.ts'
 import { freshValues, groupingFor, recordStatements, replayGrouped, replayGroupedAsSent, replayWrites, withoutWakeUp, type RecordedStatement } from './floor.ts'
 import { round } from './load.ts'
+import { describePauses, watchPauses, type PauseReport } from './pauses.ts'
 import { startBenchServer, type BenchServer } from './server.ts'
 
 const { values } = parseArgs({
@@ -98,11 +99,15 @@ async function drive(seconds: number, operation: (worker: number, index: number)
   return summary(latencies, (performance.now() - started) / 1000, errors)
 }
 
-/** Issues `operation` at `perSecond` on a fixed schedule for `seconds` (an open loop), timing each from its scheduled start. */
-async function driveAtRate(seconds: number, perSecond: number, operation: (index: number) => Promise<unknown>): Promise<Throughput> {
+/**
+ * Issues `operation` at `perSecond` on a fixed schedule for `seconds` (an open loop), timing each from its
+ * scheduled start; with what paused this process meanwhile (pauses.ts), for the tail.
+ */
+async function driveAtRate(seconds: number, perSecond: number, operation: (index: number) => Promise<unknown>): Promise<Throughput & { pauses: PauseReport }> {
   const latencies: number[] = []
   let errors = 0
   const total = Math.floor(seconds * perSecond)
+  const pauses = watchPauses()
   const started = performance.now()
   const pending: Array<Promise<void>> = []
   for (let index = 0; index < total; index += 1) {
@@ -111,13 +116,17 @@ async function driveAtRate(seconds: number, perSecond: number, operation: (index
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
     pending.push(
       operation(index).then(
-        () => void latencies.push(performance.now() - scheduled),
+        () => {
+          const ended = performance.now()
+          latencies.push(ended - scheduled)
+          pauses.operation(scheduled, ended)
+        },
         () => void (errors += 1),
       ),
     )
   }
   await Promise.all(pending)
-  return summary(latencies, (performance.now() - started) / 1000, errors)
+  return { ...summary(latencies, (performance.now() - started) / 1000, errors), pauses: pauses.stop() }
 }
 
 interface BenchTenant {
@@ -434,6 +443,7 @@ async function main() {
     log(`  bare INSERT + commit     ${baseline.perSecond}/s  p99 ${baseline.p99Ms} ms`)
     log(`  governed proposal        ${proposal.perSecond}/s  p99 ${proposal.p99Ms} ms  ×${result.proposal.ratio}  (errors ${proposal.errors})`)
     log(`  proposal at ${halfRate}/s       p50 ${proposalHalf.p50Ms} ms  p99 ${proposalHalf.p99Ms} ms  (errors ${proposalHalf.errors})`)
+    log(`    meanwhile: ${describePauses(proposalHalf.pauses)}`)
     log(`  bare INSERT (again)      ${baselineAgain.perSecond}/s`)
     log(`  execute (gate)           ${execute.perSecond}/s  p99 ${execute.p99Ms} ms  ×${result.execute.ratio}  (errors ${execute.errors})`)
     log(`  23 checks in process     p50 ${checks.p50Us} µs  p99 ${checks.p99Us} µs`)
