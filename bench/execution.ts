@@ -437,7 +437,7 @@ async function setUpTenant({ runtime, app }: BenchRuntime, index: number): Promi
  */
 const barePayload = Type.Object({ n: Type.Integer() }, { additionalProperties: false })
 const dispatchPolicy = executionQueues.find((queue) => queue.name === 'execution-dispatch')!.policy
-const bareQueues = ['a', 'b', 'c', 'warmup', 'twice'].map((suffix) => defineQueue({ name: `bench-bare-${suffix}`, version: 1, payload: barePayload, policy: dispatchPolicy }))
+const bareQueues = ['a', 'b', 'c', 'warmup', 'twice', 'thrice'].map((suffix) => defineQueue({ name: `bench-bare-${suffix}`, version: 1, payload: barePayload, policy: dispatchPolicy }))
 const writingQueue = 2
 const warmupQueue = 3
 /**
@@ -446,6 +446,12 @@ const warmupQueue = 3
  * and repeats nothing).
  */
 const twiceQueue = 4
+/**
+ * Jobs whose batch commits three times, one INSERT of the batch's rows each: the least a dispatch through
+ * the sandbox rail commits, since the rail's book (standing for the provider's own system) is committed
+ * between the claims and the answers, in a transaction of its own that the worker's cannot share.
+ */
+const thriceQueue = 5
 /** Untimed no-op jobs drained first: the first drain of a process otherwise pays for compiling pg-boss's fetch and completion paths. */
 const warmupJobs = 200
 
@@ -490,11 +496,12 @@ async function main() {
       bareJobs.workBatches(
         bareQueues[queueIndex]!,
         async (jobs) => {
-          if (queueIndex === twiceQueue) {
-            // As the dispatch batches: the batch's claims in one transaction, then its answers in another.
+          if (queueIndex === twiceQueue || queueIndex === thriceQueue) {
+            // As the dispatch batches: the batch's claims in one transaction, (the rail's book in another,)
+            // then its answers in another.
             const rows = (step: string) => sql.join(jobs.map((job) => sql`(${`${job.id}:${step}`}, ${job.data.n}, now())`), sql`, `)
-            await runtime.db.transaction((tx) => tx.execute(sql`insert into bench_job_write (id, n, created_at) values ${rows('claim')}`))
-            await runtime.db.transaction((tx) => tx.execute(sql`insert into bench_job_write (id, n, created_at) values ${rows('apply')}`))
+            for (const step of queueIndex === twiceQueue ? ['claim', 'apply'] : ['claim', 'rail', 'apply'])
+              await runtime.db.transaction((tx) => tx.execute(sql`insert into bench_job_write (id, n, created_at) values ${rows(step)}`))
           }
           return Promise.all(
             jobs.map(async (job) => {
@@ -552,6 +559,7 @@ async function main() {
     await runAll(executionCount, callers, (index) => sendBare(1, index))
     await runAll(executionCount, callers, (index) => sendBare(writingQueue, index))
     await runAll(executionCount, callers, (index) => sendBare(twiceQueue, index))
+    await runAll(executionCount, callers, (index) => sendBare(thriceQueue, index))
     await runAll(warmupJobs, callers, (index) => sendBare(warmupQueue, index))
     const drainOutboxIds: string[] = []
     const gateRate = await runAll(executionCount, callers, async (index) => void drainOutboxIds.push((await execute(index)).outboxId))
@@ -645,6 +653,9 @@ async function main() {
     log('drain: jobs whose batch commits twice (its rows in one INSERT each time), every worker running')
     const twiceJobs = await drainBare(twiceQueue)
     log(`  ${twiceJobs.per_second}/s`)
+    log('drain: jobs whose batch commits three times (its rows in one INSERT each time), every worker running')
+    const thriceJobs = await drainBare(thriceQueue)
+    log(`  ${thriceJobs.per_second}/s`)
 
     // 2. Latency at a fixed rate, every worker running.
     // At most a quarter of the measured dispatch and gate rates (the gate and the worker share the cores),
@@ -709,6 +720,10 @@ async function main() {
         two_commit_batch_job: twiceJobs,
         two_commit_batch_job_vs_bare: round(twiceJobs.per_second / bareMean, 3),
         ratio_vs_two_commit_batch_job: round(dispatchDrain.per_second / twiceJobs.per_second, 3),
+        // The least a dispatch through the sandbox rail commits (claims, the rail's book, answers).
+        three_commit_batch_job: thriceJobs,
+        three_commit_batch_job_vs_bare: round(thriceJobs.per_second / bareMean, 3),
+        ratio_vs_three_commit_batch_job: round(dispatchDrain.per_second / thriceJobs.per_second, 3),
       },
       latency: {
         rate_per_s: rate,
@@ -742,7 +757,8 @@ async function main() {
     log(`                           claimed→rail answered p50 ${dispatchDrain.claimed_to_rail_answered.p50_ms} ms, rail answered→committed p50 ${dispatchDrain.rail_answered_to_committed.p50_ms} ms`)
     log(`  bare jobs (after)        ${bareAfter.per_second}/s  (drift ${result.drain.bare_drift_percent}%${Math.abs(result.drain.bare_drift_percent) > 15 ? ', NOISY' : ''})  ${cpuText(bareAfter.cpu)}`)
     log(`  INSERT + commit jobs     ${writingJobs.per_second}/s  ×${result.drain.insert_job_vs_bare_after} of bare (after), dispatch ×${result.drain.ratio_vs_insert_job} of it  ${cpuText(writingJobs.cpu)}`)
-    log(`  two-commit batch jobs    ${twiceJobs.per_second}/s  ×${result.drain.two_commit_batch_job_vs_bare} of the bare mean: a dispatch's floor; dispatch ×${result.drain.ratio_vs_two_commit_batch_job} of it  ${cpuText(twiceJobs.cpu)}`)
+    log(`  two-commit batch jobs    ${twiceJobs.per_second}/s  ×${result.drain.two_commit_batch_job_vs_bare} of the bare mean: any dispatch's floor; dispatch ×${result.drain.ratio_vs_two_commit_batch_job} of it  ${cpuText(twiceJobs.cpu)}`)
+    log(`  three-commit batch jobs  ${thriceJobs.per_second}/s  ×${result.drain.three_commit_batch_job_vs_bare} of the bare mean: the sandbox rail's floor; dispatch ×${result.drain.ratio_vs_three_commit_batch_job} of it  ${cpuText(thriceJobs.cpu)}`)
     log(`  latency at ${rate}/s${' '.repeat(Math.max(1, 11 - String(rate).length))}bare send→handler p50 ${bareLatency.p50_ms} ms p99 ${bareLatency.p99_ms} ms`)
     if (nudgedAcross !== null) log(`                           bare, sent and nudged from another process: p50 ${nudgedAcross.p50_ms} ms p99 ${nudgedAcross.p99_ms} ms`)
     log(`                           execute→claimed p50 ${toClaim.p50_ms} ms p99 ${toClaim.p99_ms} ms (p99 ×${result.latency.ratio_p99_claimed_vs_bare} of the bare job's)`)
