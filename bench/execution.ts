@@ -48,6 +48,13 @@ import type { CommandContext } from '../src/kernel/context.ts'
 import type { Principal } from '../src/kernel/principal.ts'
 import { loadConfig } from '../src/main/config.ts'
 import { createRuntime, type Runtime } from '../src/main/compose.ts'
+import type { AuditRecord } from '../src/kernel/audit-record.ts'
+import { createIdSource } from '../src/kernel/ids.ts'
+import { createAuditRecorder } from '../src/modules/audit/audit.recorder.ts'
+import { createWebhookSubscriber } from '../src/modules/webhooks/index.ts'
+import { createCommandRunner } from '../src/platform/commands/command.ts'
+import { createIdempotencyStore } from '../src/platform/commands/idempotency.store.pg.ts'
+import { createEventRecorder } from '../src/platform/outbox/events.ts'
 import { resolveSecrets } from '../src/main/secrets.ts'
 import { openDatabase, queryRows } from '../src/platform/db/database.ts'
 import { createJobQueue, defineQueue } from '../src/platform/jobs/job-queue.ts'
@@ -62,6 +69,8 @@ const { values } = parseArgs({
     rate: { type: 'string', default: process.env.BENCH_EXECUTION_RATE },
     'latency-seconds': { type: 'string', default: process.env.BENCH_EXECUTION_LATENCY_SECONDS ?? '8' },
     'batch-size': { type: 'string', default: process.env.BENCH_EXECUTION_BATCH_SIZE ?? String(defaultExecutionSettings.batchSize) },
+    /** Batches each worker (the dispatch's and the bare ones alike) works on at once. */
+    concurrency: { type: 'string', default: process.env.BENCH_EXECUTION_CONCURRENCY ?? String(defaultExecutionSettings.concurrency) },
     'polling-seconds': { type: 'string', default: '2' },
     callers: { type: 'string', default: '8' },
     tenants: { type: 'string', default: '8' },
@@ -80,12 +89,13 @@ const executionCount = Number(values.executions ?? (engine === 'postgres' ? 600 
 const latencyRate = Number(values.rate ?? (engine === 'postgres' ? 20 : 5))
 const latencySeconds = Number(values['latency-seconds'])
 const batchSize = Number(values['batch-size'])
+const concurrency = Number(values.concurrency)
 const pollingSeconds = Number(values['polling-seconds'])
 const callers = Number(values.callers)
 const tenantCount = Number(values.tenants)
 const settleSeconds = Number(values['settle-seconds'])
 const settleWaitSeconds = Number(values['settle-wait'])
-for (const [name, value] of Object.entries({ executionCount, latencyRate, latencySeconds, batchSize, pollingSeconds, callers, tenantCount, settleSeconds })) {
+for (const [name, value] of Object.entries({ executionCount, latencyRate, latencySeconds, batchSize, concurrency, pollingSeconds, callers, tenantCount, settleSeconds })) {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name}: "${value}" is not a positive number`)
 }
 if (!Number.isFinite(settleWaitSeconds) || settleWaitSeconds < 0) throw new Error(`settle-wait: "${settleWaitSeconds}" is not a number >= 0`)
@@ -344,7 +354,7 @@ async function startRuntime(): Promise<BenchRuntime> {
       jobPollingIntervalSeconds: pollingSeconds,
       // The sweeper takes up outbox rows nobody claimed for pendingGraceSeconds (lost jobs): the prepared
       // backlog is not lost, and a sweep dispatching it beside the queue would not be the queue's rate.
-      execution: { batchSize, pendingGraceSeconds: 3600 },
+      execution: { batchSize, concurrency, pendingGraceSeconds: 3600 },
     })
     cleanups.push(() => runtime.close())
     const app = await runtime.buildApp()
@@ -437,7 +447,7 @@ async function setUpTenant({ runtime, app }: BenchRuntime, index: number): Promi
  */
 const barePayload = Type.Object({ n: Type.Integer() }, { additionalProperties: false })
 const dispatchPolicy = executionQueues.find((queue) => queue.name === 'execution-dispatch')!.policy
-const bareQueues = ['a', 'b', 'c', 'warmup', 'twice', 'thrice'].map((suffix) => defineQueue({ name: `bench-bare-${suffix}`, version: 1, payload: barePayload, policy: dispatchPolicy }))
+const bareQueues = ['a', 'b', 'c', 'warmup', 'twice', 'thrice', 'audited'].map((suffix) => defineQueue({ name: `bench-bare-${suffix}`, version: 1, payload: barePayload, policy: dispatchPolicy }))
 const writingQueue = 2
 const warmupQueue = 3
 /**
@@ -452,6 +462,12 @@ const twiceQueue = 4
  * between the claims and the answers, in a transaction of its own that the worker's cannot share.
  */
 const thriceQueue = 5
+/**
+ * The same three commits, the claims' and the answers' each carrying one audit record a row (as a
+ * dispatch's do: execution.created, then execution.awaiting_settlement), through the audit recorder the
+ * commands use, linked into each tenant's chain by the runtime's sequencer while the drain runs.
+ */
+const auditedQueue = 6
 /** Untimed no-op jobs drained first: the first drain of a process otherwise pays for compiling pg-boss's fetch and completion paths. */
 const warmupJobs = 200
 
@@ -463,7 +479,7 @@ async function main() {
   try {
     await bareJobs.start()
     bareStarted = true
-    log(`${engine}: ${executionCount} executions, batch size ${batchSize}, polling ${pollingSeconds}s, ${tenantCount} tenants`)
+    log(`${engine}: ${executionCount} executions, batch size ${batchSize}, concurrency ${concurrency}, polling ${pollingSeconds}s, ${tenantCount} tenants`)
 
     // Every dispatch's steps, by outbox row; when each bare job's handler finished, by job id.
     const claimedAt = new Map<string, number>()
@@ -490,18 +506,46 @@ async function main() {
       return { id, at: performance.now() }
     }
     await runtime.db.orm.execute(sql`create table bench_job_write (id text primary key, n integer not null, created_at timestamptz not null)`)
+    // The audited floor's commits go through a command runner of their own, on the runtime's database
+    // (its audit recorder writes the inbox the runtime's sequencer links).
+    const floorIds = createIdSource(() => runtime.clock.now().getTime())
+    const floorCommands = createCommandRunner({
+      db: runtime.db,
+      clock: runtime.clock,
+      audit: createAuditRecorder({ ids: floorIds, clock: runtime.clock }),
+      events: createEventRecorder({ db: runtime.db, ids: floorIds, clock: runtime.clock, subscriber: createWebhookSubscriber({ jobs: runtime.jobs }) }),
+      jobs: runtime.jobs,
+      idempotency: createIdempotencyStore(),
+    })
+    /** The tenants the audited floor's records name (set up below, before any drain). */
+    const floorTenants: string[] = []
+    const floorRecord = (job: { id: string; data: { n: number } }, step: 'claim' | 'apply'): AuditRecord => ({
+      tenantId: floorTenants[job.data.n % floorTenants.length]!,
+      layer: 'execution',
+      actor: { type: 'system', id: 'bench-floor' },
+      action: step === 'claim' ? 'execution.created' : 'execution.awaiting_settlement',
+      entity: { type: 'execution', id: `exe_${job.id}` },
+      inputs: { payment_intent_id: `pi_${job.id}`, outbox_id: `obx_${job.id}`, rail: 'bank_ach', attempt: 1 },
+      outputs: step === 'claim' ? { status: 'in_flight', lease_until: runtime.clock.now().toISOString() } : { status: 'in_flight', rail_reference: `ach_${job.id}` },
+    })
     // The dispatch worker's machinery (workBatches, the same batch size and polling); the reference
     // queue's jobs each commit their own INSERT, the batch's together.
     const startBareWorker = (queueIndex: number) =>
       bareJobs.workBatches(
         bareQueues[queueIndex]!,
         async (jobs) => {
-          if (queueIndex === twiceQueue || queueIndex === thriceQueue) {
+          if (queueIndex === twiceQueue || queueIndex === thriceQueue || queueIndex === auditedQueue) {
             // As the dispatch batches: the batch's claims in one transaction, (the rail's book in another,)
-            // then its answers in another.
+            // then its answers in another; audited, the claims and the answers each record one event a row.
             const rows = (step: string) => sql.join(jobs.map((job) => sql`(${`${job.id}:${step}`}, ${job.data.n}, now())`), sql`, `)
-            for (const step of queueIndex === twiceQueue ? ['claim', 'apply'] : ['claim', 'rail', 'apply'])
-              await runtime.db.transaction((tx) => tx.execute(sql`insert into bench_job_write (id, n, created_at) values ${rows(step)}`))
+            for (const step of queueIndex === twiceQueue ? (['claim', 'apply'] as const) : (['claim', 'rail', 'apply'] as const))
+              await runtime.db.transaction(async (tx) => {
+                const written = tx.execute(sql`insert into bench_job_write (id, n, created_at) values ${rows(step)}`)
+                if (queueIndex !== auditedQueue || step === 'rail') return written
+                floorCommands.writeWithCommit(tx, [written])
+                const audit = jobs.map((job) => floorRecord(job, step))
+                return floorCommands.commit(tx, audit[0]!.tenantId, { audit })
+              })
           }
           return Promise.all(
             jobs.map(async (job) => {
@@ -511,12 +555,13 @@ async function main() {
             }),
           )
         },
-        { pollingIntervalSeconds: pollingSeconds, batchSize },
+        { pollingIntervalSeconds: pollingSeconds, batchSize, concurrency },
       )
 
     log(`setting up ${tenantCount} tenants`)
     const tenants: BenchTenant[] = []
     for (let index = 0; index < tenantCount; index += 1) tenants.push(await setUpTenant(bench, index))
+    floorTenants.push(...tenants.map((tenant) => tenant.tenantId))
 
     // Distinct amounts per tenant (the same amount again is a duplicate proposal, and a duplicate
     // payment for the gate), skipping the sandbox rail's scenario cents 91–95: every transfer settles.
@@ -560,6 +605,7 @@ async function main() {
     await runAll(executionCount, callers, (index) => sendBare(writingQueue, index))
     await runAll(executionCount, callers, (index) => sendBare(twiceQueue, index))
     await runAll(executionCount, callers, (index) => sendBare(thriceQueue, index))
+    await runAll(executionCount, callers, (index) => sendBare(auditedQueue, index))
     await runAll(warmupJobs, callers, (index) => sendBare(warmupQueue, index))
     const drainOutboxIds: string[] = []
     const gateRate = await runAll(executionCount, callers, async (index) => void drainOutboxIds.push((await execute(index)).outboxId))
@@ -656,6 +702,11 @@ async function main() {
     log('drain: jobs whose batch commits three times (its rows in one INSERT each time), every worker running')
     const thriceJobs = await drainBare(thriceQueue)
     log(`  ${thriceJobs.per_second}/s`)
+    log('drain: the same, the claims and the answers each auditing one event a row, every worker running')
+    const auditedJobs = await drainBare(auditedQueue)
+    log(`  ${auditedJobs.per_second}/s`)
+    // Their events linked before the latency runs, as the dispatches' were before the bare drains.
+    await runtime.settleAudit()
 
     // 2. Latency at a fixed rate, every worker running.
     // At most a quarter of the measured dispatch and gate rates (the gate and the worker share the cores),
@@ -704,7 +755,7 @@ async function main() {
       cpus: cpus().length,
       cpu_model: cpus()[0]?.model ?? 'unknown',
       definition: 'completed execution = the worker committed the rail\'s answer (the `committed` step: claim, rail submit, apply); settlement reported apart',
-      options: { executions: executionCount, batch_size: batchSize, polling_seconds: pollingSeconds, callers, tenants: tenantCount, latency_rate_per_s: latencyRate, latency_seconds: latencySeconds, settle_seconds: settleSeconds },
+      options: { executions: executionCount, batch_size: batchSize, concurrency, polling_seconds: pollingSeconds, callers, tenants: tenantCount, latency_rate_per_s: latencyRate, latency_seconds: latencySeconds, settle_seconds: settleSeconds },
       preparation: { propose_and_approve_per_s: approveRate, bare_send_per_s: bareSendRate, gate_execute_per_s: gateRate },
       drain: {
         bare_before: bareBefore,
@@ -724,6 +775,10 @@ async function main() {
         three_commit_batch_job: thriceJobs,
         three_commit_batch_job_vs_bare: round(thriceJobs.per_second / bareMean, 3),
         ratio_vs_three_commit_batch_job: round(dispatchDrain.per_second / thriceJobs.per_second, 3),
+        // The same with the audit records a dispatch writes (one a row in the claims, one in the answers).
+        audited_three_commit_batch_job: auditedJobs,
+        audited_three_commit_batch_job_vs_bare: round(auditedJobs.per_second / bareMean, 3),
+        ratio_vs_audited_three_commit_batch_job: round(dispatchDrain.per_second / auditedJobs.per_second, 3),
       },
       latency: {
         rate_per_s: rate,
@@ -741,7 +796,7 @@ async function main() {
     }
     mkdirSync(dirname(values.output), { recursive: true })
     writeFileSync(values.output, `${JSON.stringify(result, null, 2)}\n`)
-    log(`\n${engine}, ${executionCount} executions, batch size ${batchSize}, polling ${pollingSeconds}s`)
+    log(`\n${engine}, ${executionCount} executions, batch size ${batchSize}, concurrency ${concurrency}, polling ${pollingSeconds}s`)
     log(`  preparation              propose+approve ${approveRate}/s, bare send ${bareSendRate}/s, gate execute ${gateRate}/s`)
     const cpuText = (cpu: typeof bareBefore.cpu) =>
       `CPU/job node ${cpu.node_cpu_ms_per_job} ms (${cpu.node_cpu_share_of_wall} of wall)${cpu.postgres_cpu_ms_per_job === null ? '' : `, postgres ${cpu.postgres_cpu_ms_per_job} ms (${cpu.postgres_cpu_share_of_wall})`}` +
@@ -759,6 +814,7 @@ async function main() {
     log(`  INSERT + commit jobs     ${writingJobs.per_second}/s  ×${result.drain.insert_job_vs_bare_after} of bare (after), dispatch ×${result.drain.ratio_vs_insert_job} of it  ${cpuText(writingJobs.cpu)}`)
     log(`  two-commit batch jobs    ${twiceJobs.per_second}/s  ×${result.drain.two_commit_batch_job_vs_bare} of the bare mean: any dispatch's floor; dispatch ×${result.drain.ratio_vs_two_commit_batch_job} of it  ${cpuText(twiceJobs.cpu)}`)
     log(`  three-commit batch jobs  ${thriceJobs.per_second}/s  ×${result.drain.three_commit_batch_job_vs_bare} of the bare mean: the sandbox rail's floor; dispatch ×${result.drain.ratio_vs_three_commit_batch_job} of it  ${cpuText(thriceJobs.cpu)}`)
+    log(`  audited three-commit     ${auditedJobs.per_second}/s  ×${result.drain.audited_three_commit_batch_job_vs_bare} of the bare mean: with a dispatch's audit; dispatch ×${result.drain.ratio_vs_audited_three_commit_batch_job} of it  ${cpuText(auditedJobs.cpu)}`)
     log(`  latency at ${rate}/s${' '.repeat(Math.max(1, 11 - String(rate).length))}bare send→handler p50 ${bareLatency.p50_ms} ms p99 ${bareLatency.p99_ms} ms`)
     if (nudgedAcross !== null) log(`                           bare, sent and nudged from another process: p50 ${nudgedAcross.p50_ms} ms p99 ${nudgedAcross.p99_ms} ms`)
     log(`                           execute→claimed p50 ${toClaim.p50_ms} ms p99 ${toClaim.p99_ms} ms (p99 ×${result.latency.ratio_p99_claimed_vs_bare} of the bare job's)`)

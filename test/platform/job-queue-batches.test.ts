@@ -2,7 +2,8 @@
  * The job queue's batch API (platform/jobs/job-queue.ts), on both engines: `enqueueMany` writes several
  * jobs in the caller's transaction (none if it rolls back) with the queue's policy; `workBatches` hands
  * the fetched jobs to one handler call, completes those it answers null for, fails (for retry) those it
- * answers an error for and those whose payload does not check, each on its own.
+ * answers an error for and those whose payload does not check, each on its own; with `concurrency`, that
+ * many batches are in the handler at once.
  */
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
@@ -102,6 +103,49 @@ describe(`job queue batches (${engineName()})`, () => {
       (await queryRows<{ state: string; output: { message?: string } }>(test.runtime.db.orm, sql`select state, output from pgboss.job where name = ${queue.name} and data->>'n' = ${n}`))[0]
     expect(await outputOf('2')).toMatchObject({ state: 'retry', output: { message: 'two fails' } })
     expect(await outputOf('bad')).toMatchObject({ state: 'retry', output: { message: expect.stringContaining('does not match its schema') } })
+  })
+})
+
+describe(`job queue batches in flight together (${engineName()})`, () => {
+  const parallel = defineQueue({
+    name: `test-batches-parallel-${suffix}`,
+    version: 1,
+    payload: Type.Object({ n: Type.Integer() }, { additionalProperties: false }),
+    policy: { retryLimit: 0, expireInSeconds: 60 },
+  })
+  let parallelJobs: JobQueue
+  beforeAll(async () => {
+    parallelJobs = createJobQueue(test.runtime.db, { schema: 'pgboss', logger: test.runtime.logger, queues: [parallel] })
+    await parallelJobs.start()
+  })
+  afterAll(async () => {
+    await parallelJobs?.stop({ timeoutMs: 5_000 })
+  })
+
+  it('workBatches with concurrency 2 has two batches in its handler at once, each job in one of them; 0 is refused', async () => {
+    await expect(parallelJobs.workBatches(parallel, async (batch) => batch.map(() => null), { concurrency: 0 })).rejects.toThrow(/concurrency must be a positive integer/)
+    await test.runtime.db.transaction((tx) => parallelJobs.enqueueMany(tx, parallel, [1, 2, 3, 4].map((n) => ({ data: { n } }))))
+    let inFlight = 0
+    let mostInFlight = 0
+    const handled: number[][] = []
+    await parallelJobs.workBatches(
+      parallel,
+      async (batch) => {
+        inFlight += 1
+        mostInFlight = Math.max(mostInFlight, inFlight)
+        // Holds its batch until another is in flight beside it (or 5 s: one batch at a time never gets there).
+        for (let waited = 0; inFlight < 2 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+        handled.push(batch.map((job) => job.data.n))
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        inFlight -= 1
+        return batch.map(() => null)
+      },
+      { batchSize: 2, concurrency: 2, pollingIntervalSeconds: 0.5 },
+    )
+    await until(async () => handled.flat().length >= 4, 'the four jobs to be handled')
+    expect(mostInFlight).toBe(2)
+    expect(handled.map((batch) => batch.length)).toEqual([2, 2])
+    expect(handled.flat().sort()).toEqual([1, 2, 3, 4])
   })
 })
 

@@ -50,11 +50,17 @@ export interface ExecutionSettings {
   readonly pendingGraceSeconds: number
   readonly sweepRowsMax: number
   /**
-   * Dispatch jobs a worker takes together (one batch at a time per process): the batch's rows are
+   * Dispatch jobs a worker takes together (`concurrency` batches at a time per process): the batch's rows are
    * claimed in one transaction, their rail called together (once, where the rail takes a batch) and the
    * answers applied in one transaction. The sweeper takes up rows as many at a time.
    */
   readonly batchSize: number
+  /**
+   * Dispatch batches a process works on at once, each fetched by a worker of its own (pg-boss's
+   * `localConcurrency`). Batches in flight together are as safe as several worker processes: rows are
+   * claimed under row locks, in key order. More uses more of the cores (bench:execution `--concurrency`).
+   */
+  readonly concurrency: number
   readonly sandboxAch: SandboxAchSettings
 }
 
@@ -65,6 +71,7 @@ export const defaultExecutionSettings: ExecutionSettings = {
   pendingGraceSeconds: 30,
   sweepRowsMax: 100,
   batchSize: 16,
+  concurrency: 1,
   sandboxAch: defaultSandboxAchSettings,
 }
 
@@ -168,6 +175,7 @@ export function createExecution(deps: ExecutionDeps): Execution {
       await jobs.workBatches(executionDispatchQueue, (batch) => dispatchJobs(batch.map((job) => ({ tenantId: job.data.tenant_id, outboxId: job.data.outbox_id }))), {
         pollingIntervalSeconds,
         batchSize: settings.batchSize,
+        concurrency: settings.concurrency,
       })
       await jobs.work(sandboxAchSettleQueue, async (job) => sandboxAch.settle(job.data), { pollingIntervalSeconds })
       const tick = () => {

@@ -130,15 +130,16 @@ export interface JobQueue {
    */
   work<Payload>(queue: QueueDefinition<Payload>, handler: JobHandler<Payload>, options?: { pollingIntervalSeconds?: number; concurrency?: number }): Promise<void>
   /**
-   * `work` for a handler that takes the fetched jobs together (up to `batchSize`, default 4, one batch at a
-   * time): it answers, in order, null for each job done or the error it failed with (that job alone is
-   * retried per the queue's policy). A job whose payload does not check fails on its own and is not
-   * passed on; a handler that throws fails the whole batch.
+   * `work` for a handler that takes the fetched jobs together (up to `batchSize`, default 4; `concurrency`
+   * batches at a time, default 1, each fetched by a worker of its own): it answers, in order, null for each
+   * job done or the error it failed with (that job alone is retried per the queue's policy). A job whose
+   * payload does not check fails on its own and is not passed on; a handler that throws fails the whole
+   * batch.
    */
   workBatches<Payload>(
     queue: QueueDefinition<Payload>,
     handler: (jobs: ReadonlyArray<QueuedJob<Payload>>) => Promise<ReadonlyArray<unknown>>,
-    options?: { pollingIntervalSeconds?: number; batchSize?: number },
+    options?: { pollingIntervalSeconds?: number; batchSize?: number; concurrency?: number },
   ): Promise<void>
   /**
    * Wakes the queue's workers to fetch now instead of at their next poll: this process's at once or, on
@@ -285,7 +286,11 @@ export function createJobQueue(database: Database, options: { schema: string; lo
     },
     async workBatches(queue, handler, workOptions = {}) {
       const { definition, check } = registered(queue)
-      const workerId = await boss.work<Record<string, unknown>>(queue.name, fetchOptions(Math.max(2, workOptions.batchSize ?? 4), workOptions.pollingIntervalSeconds), async (jobs) => {
+      const concurrency = workOptions.concurrency ?? 1
+      assert(Number.isInteger(concurrency) && concurrency >= 1, `workBatches(${queue.name}): concurrency must be a positive integer`)
+      // pg-boss runs `localConcurrency` workers of the queue, each fetching and handing on its own batch.
+      const options = { ...fetchOptions(Math.max(2, workOptions.batchSize ?? 4), workOptions.pollingIntervalSeconds), localConcurrency: concurrency }
+      const workerId = await boss.work<Record<string, unknown>>(queue.name, options, async (jobs) => {
         const results: JobResult[] = new Array(jobs.length)
         const taken: Array<{ index: number; job: QueuedJob<never> }> = []
         jobs.forEach((job, index) => {

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { railRegistry } from '../../../src/modules/execution/index.ts'
+import { executionQueues, railRegistry } from '../../../src/modules/execution/index.ts'
 import { queryRows } from '../../../src/platform/db/database.ts'
 import { providerSignatureHeader } from '../../../src/modules/raw/index.ts'
 import { auditActions as auditActionsOf } from '../../support/audit-log.ts'
@@ -529,6 +529,51 @@ describe('the workers end to end', () => {
         claimed = row?.status
       }
       expect(claimed).toBe('in_flight')
+    } finally {
+      await running.close()
+    }
+  })
+
+  it('batches in flight together (concurrency 3) take each row to the rail once, whatever the number of jobs naming it', async () => {
+    // Settlement an hour away: each row ends its dispatch awaiting it, with the one transfer its key made.
+    const running = await createTestApp({
+      env: { ACH_WEBHOOK_SECRET: achSecret },
+      runtime: { execution: { batchSize: 2, concurrency: 3, sandboxAch: { settleAfterSeconds: 3600, returnAfterSeconds: 0 } } },
+    })
+    try {
+      const other = await businessIn(running, '1000.00')
+      await running.runtime.settleAudit()
+      const outboxIds: string[] = []
+      for (const amount of ['21.00', '22.00', '23.00', '24.00', '25.00', '26.00']) {
+        const id = await approvedIntentIn(running, other, { amount })
+        await running.runtime.settleAudit()
+        const executed = await running.request({ method: 'POST', url: `/v1/payment-intents/${id}/execute`, token: other.agent })
+        expect(executed.statusCode, executed.body).toBe(202)
+        outboxIds.push(executed.json().outbox_id as string)
+      }
+      // Two more jobs for every row beside the gate's (a redelivery, the sweeper), queued before any worker runs.
+      const [dispatchQueue] = executionQueues
+      expect(dispatchQueue.name).toBe('execution-dispatch')
+      await running.runtime.db.transaction((tx) =>
+        running.runtime.jobs.enqueueMany(tx, dispatchQueue, [...outboxIds, ...outboxIds].map((outboxId) => ({ data: { tenant_id: other.owner.tenantId, outbox_id: outboxId } }))),
+      )
+      await running.runtime.startWorkers()
+      const awaiting = async () =>
+        queryRows<{ outbox_id: string; attempts: number; transfers: number; duplicate_submits: number }>(
+          running.runtime.db.orm,
+          sql`select e.outbox_id, e.attempts, count(t.id)::int as transfers, coalesce(sum(t.duplicate_submits), 0)::int as duplicate_submits
+                from executions e left join sandbox_ach_transfers t on t.tenant_id = e.tenant_id and t.idempotency_key = e.idempotency_key
+               where e.tenant_id = ${other.owner.tenantId} and e.status = 'in_flight' and e.rail_reference is not null
+               group by e.outbox_id, e.attempts order by e.outbox_id`,
+        )
+      await expect.poll(async () => (await awaiting()).length, { timeout: 20_000, interval: 100 }).toBe(outboxIds.length)
+      // Every job done (none left to make a second attempt), then: one execution a row, one attempt, one transfer, no second submit.
+      await expect
+        .poll(async () => (await queryRows<{ open: number }>(running.runtime.db.orm, sql`select count(*)::int as open from ${sql.identifier(running.jobSchema)}.job where name = 'execution-dispatch' and state in ('created', 'retry', 'active') and data->>'tenant_id' = ${other.owner.tenantId}`))[0]!.open, { timeout: 20_000, interval: 100 })
+        .toBe(0)
+      expect(await awaiting()).toEqual([...outboxIds].sort().map((outboxId) => ({ outbox_id: outboxId, attempts: 1, transfers: 1, duplicate_submits: 0 })))
+      const [executions] = await queryRows<{ count: number }>(running.runtime.db.orm, sql`select count(*)::int as count from executions where tenant_id = ${other.owner.tenantId}`)
+      expect(executions!.count).toBe(outboxIds.length)
     } finally {
       await running.close()
     }
