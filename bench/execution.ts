@@ -688,23 +688,20 @@ async function main() {
       log(`  ${settled}/${executionCount} settled, ${String(settlement.per_second)}/s`)
     }
 
-    // 1c. Bare drain again, every worker running (idle but for the sweeper, the audit sequencer and settlements).
-    log('drain: bare jobs again, every worker running')
-    const bareAfter = await drainBare(1)
-    log(`  ${bareAfter.per_second}/s`)
+    // 1c. Bare drain again, every worker running (idle but for the sweeper, the audit sequencer and settlements),
+    // then the reference and floor drains.
+    const drainLogged = async (what: string, queueIndex: number) => {
+      log(`drain: ${what}, every worker running`)
+      const drained = await drainBare(queueIndex)
+      log(`  ${drained.per_second}/s`)
+      return drained
+    }
+    const bareAfter = await drainLogged('bare jobs again', 1)
     const bareMean = (bareBefore.per_second + bareAfter.per_second) / 2
-    log('drain: jobs that commit one single-row INSERT, every worker running')
-    const writingJobs = await drainBare(writingQueue)
-    log(`  ${writingJobs.per_second}/s`)
-    log('drain: jobs whose batch commits twice (its rows in one INSERT each time), every worker running')
-    const twiceJobs = await drainBare(twiceQueue)
-    log(`  ${twiceJobs.per_second}/s`)
-    log('drain: jobs whose batch commits three times (its rows in one INSERT each time), every worker running')
-    const thriceJobs = await drainBare(thriceQueue)
-    log(`  ${thriceJobs.per_second}/s`)
-    log('drain: the same, the claims and the answers each auditing one event a row, every worker running')
-    const auditedJobs = await drainBare(auditedQueue)
-    log(`  ${auditedJobs.per_second}/s`)
+    const writingJobs = await drainLogged('jobs that commit one single-row INSERT', writingQueue)
+    const twiceJobs = await drainLogged('jobs whose batch commits twice (its rows in one INSERT each time)', twiceQueue)
+    const thriceJobs = await drainLogged('jobs whose batch commits three times (its rows in one INSERT each time)', thriceQueue)
+    const auditedJobs = await drainLogged('the same, the claims and the answers each auditing one event a row', auditedQueue)
     // Their events linked before the latency runs, as the dispatches' were before the bare drains.
     await runtime.settleAudit()
 
