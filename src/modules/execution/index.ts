@@ -58,7 +58,8 @@ export interface ExecutionSettings {
   /**
    * Dispatch batches a process works on at once, each fetched by a worker of its own (pg-boss's
    * `localConcurrency`). Batches in flight together are as safe as several worker processes: rows are
-   * claimed under row locks, in key order. More uses more of the cores (bench:execution `--concurrency`).
+   * claimed under row locks, in key order. On 2 cores, 2 or 3 moved the dispatch rate by no more than the
+   * noise (docs/execution.md, bench:execution `--concurrency`); a larger machine may gain.
    */
   readonly concurrency: number
   readonly sandboxAch: SandboxAchSettings

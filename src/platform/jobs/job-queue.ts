@@ -289,8 +289,8 @@ export function createJobQueue(database: Database, options: { schema: string; lo
       const concurrency = workOptions.concurrency ?? 1
       assert(Number.isInteger(concurrency) && concurrency >= 1, `workBatches(${queue.name}): concurrency must be a positive integer`)
       // pg-boss runs `localConcurrency` workers of the queue, each fetching and handing on its own batch.
-      const options = { ...fetchOptions(Math.max(2, workOptions.batchSize ?? 4), workOptions.pollingIntervalSeconds), localConcurrency: concurrency }
-      const workerId = await boss.work<Record<string, unknown>>(queue.name, options, async (jobs) => {
+      const workerOptions = { ...fetchOptions(Math.max(2, workOptions.batchSize ?? 4), workOptions.pollingIntervalSeconds), localConcurrency: concurrency }
+      const workerId = await boss.work<Record<string, unknown>>(queue.name, workerOptions, async (jobs) => {
         const results: JobResult[] = new Array(jobs.length)
         const taken: Array<{ index: number; job: QueuedJob<never> }> = []
         jobs.forEach((job, index) => {
